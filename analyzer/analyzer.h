@@ -1,0 +1,105 @@
+/*
+ * analyzer.h - infer every tensor's type and shape and count each node's
+ * work.
+ *
+ *     oc_analyze_opts o = {.batch = 32};
+ *     oc_analysis *a;
+ *     if (oc_analyze(model, &o, &a, &err) != OC_OK) ...
+ *     const oc_node_cost *c = oc_analysis_node_cost(a, i);
+ *     const oc_tinfo *t = oc_analysis_value(a, value_index);
+ *     oc_analysis_free(a);
+ *
+ * The analysis borrows the model: free it before the model.
+ *
+ * Cost conventions (one place, tested in tests/test_costs.c):
+ *   macs   multiply-accumulates of Conv, ConvTranspose, Gemm, MatMul,
+ *          Einsum, recurrent cells and the like; one per fused multiply-add.
+ *   flops  2 per MAC, plus each operator's own elementwise work: one FLOP
+ *          per output element for simple arithmetic and activations,
+ *          counted per operator in analyzer/ops/ (see README "Costs").
+ *   params initializer elements a node consumes (totals count a weight
+ *          shared by several nodes once).
+ *   bytes_read / bytes_written   sizes of the node's input / output tensors
+ *          by dtype size.
+ * Unbound symbolic dims (no --batch) are costed as 1 and listed in
+ * oc_analysis_assumed().
+ */
+#ifndef OC_ANALYZER_H
+#define OC_ANALYZER_H
+
+#include "onnx/model.h"
+
+enum { OC_MAX_RANK = 64 };
+
+/* Inferred information about one value. */
+typedef struct oc_tinfo {
+    oc_value_kind kind;
+    oc_dtype dtype; /* OC_DT_UNDEFINED when unknown */
+    int rank;       /* -1 when unknown */
+    oc_dim *dims;
+    /* Known contents (shape arithmetic), for small tensors; nvals == -1
+     * when unknown.  Integer/bool dtypes use ivals (possibly symbolic),
+     * float dtypes use fvals. */
+    int64_t nvals;
+    oc_dim *ivals;
+    double *fvals;
+    /* For sequences/optionals: the element's info, or NULL. */
+    struct oc_tinfo *elem;
+} oc_tinfo;
+
+typedef struct oc_input_override {
+    const char *name;
+    int rank;
+    int64_t dims[OC_MAX_RANK];
+} oc_input_override;
+
+typedef struct oc_analyze_opts {
+    int64_t batch; /* > 0 binds the leading symbolic dim of every input */
+    const oc_input_override *overrides;
+    size_t n_overrides;
+} oc_analyze_opts;
+
+typedef struct oc_node_cost {
+    uint64_t macs, flops, params, bytes_read, bytes_written;
+    bool shapes_known; /* every input and output shape fully known */
+    bool supported;    /* the operator has a shape rule */
+} oc_node_cost;
+
+typedef struct oc_totals {
+    uint64_t nodes, macs, flops, params, bytes_read, bytes_written;
+    uint64_t peak_activation_bytes, weight_bytes;
+    uint64_t unknown_shape_nodes; /* nodes with some output shape unknown */
+    uint64_t unsupported_nodes;
+} oc_totals;
+
+typedef struct oc_warning {
+    const char *node; /* node name */
+    const char *msg;
+} oc_warning;
+
+typedef struct oc_analysis oc_analysis;
+
+/* Runs shape inference and costing.  Errors (OC_ERR_INPUT) are reserved for
+ * models that contradict themselves (mismatched ranks or channels, negative
+ * dims, overflowing counts); operators without a rule only add warnings. */
+oc_status oc_analyze(const oc_model *m, const oc_analyze_opts *opts,
+                     oc_analysis **out, oc_error *err);
+void oc_analysis_free(oc_analysis *a);
+
+const oc_model *oc_analysis_model(const oc_analysis *a);
+/* Info for value index v of the main graph. */
+const oc_tinfo *oc_analysis_value(const oc_analysis *a, int v);
+const oc_node_cost *oc_analysis_node_cost(const oc_analysis *a, size_t node);
+const oc_totals *oc_analysis_totals(const oc_analysis *a);
+size_t oc_analysis_n_warnings(const oc_analysis *a);
+const oc_warning *oc_analysis_warning(const oc_analysis *a, size_t i);
+/* Symbols that were costed as 1, comma separated ("" if none). */
+const char *oc_analysis_assumed(const oc_analysis *a);
+
+/* Number of elements with symbols costed as 1; false if unknown/overflow. */
+bool oc_tinfo_numel(const oc_tinfo *t, uint64_t *out);
+bool oc_tinfo_shape_known(const oc_tinfo *t); /* rank and dims, symbols ok */
+/* Format a dim ("N", "32", "?") into buf. */
+const char *oc_dim_str(oc_dim d, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,966 @@
+/*
+ * core.c - the analysis driver: seeds the inputs and constants, runs each
+ * node's shape rule in topological order, then counts bytes, parameters,
+ * the operator's own costs and the activation memory peak.
+ */
+#include "analyzer/analyzer-impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the operator table ---- */
+
+static const oc_op_desc op_table[] = {
+#define OC_OP(name, domain, since, infer, cost) {#name, domain, since, infer, cost},
+#define OC_OP_NOCOST(name, domain, since, infer) {#name, domain, since, infer, NULL},
+#include "analyzer/ops.def"
+#undef OC_OP
+#undef OC_OP_NOCOST
+    {NULL, NULL, 0, NULL, NULL}};
+
+enum { OP_HASH = 1024 };
+static short op_hash[OP_HASH]; /* index + 1 */
+static bool op_hash_ready;
+
+static unsigned op_key(const char *domain, const char *op)
+{
+    unsigned h = 2166136261u;
+    for (const char *p = domain; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    h = (h ^ '/') * 16777619u;
+    for (const char *p = op; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return h & (OP_HASH - 1);
+}
+
+static void op_hash_build(void)
+{
+    for (size_t i = 0; op_table[i].name; i++) {
+        unsigned k = op_key(op_table[i].domain, op_table[i].name);
+        while (op_hash[k])
+            k = (k + 1) & (OP_HASH - 1);
+        op_hash[k] = (short)(i + 1);
+    }
+    op_hash_ready = true;
+}
+
+const oc_op_desc *oc_op_lookup(const char *domain, const char *op)
+{
+    if (!op_hash_ready)
+        op_hash_build();
+    if (!domain || strcmp(domain, "ai.onnx") == 0)
+        domain = "";
+    for (unsigned k = op_key(domain, op); op_hash[k]; k = (k + 1) & (OP_HASH - 1)) {
+        const oc_op_desc *d = &op_table[op_hash[k] - 1];
+        if (strcmp(d->name, op) == 0 && strcmp(d->domain, domain) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+/* ---- analysis state ---- */
+
+typedef struct grun {
+    const oc_graph *g;
+    oc_tinfo *info; /* one per value of g */
+    const struct grun *parent;
+} grun;
+
+struct oc_analysis {
+    const oc_model *model;
+    oc_arena *arena;
+    grun main;
+    oc_node_cost *costs;
+    oc_totals totals;
+    oc_warning *warnings;
+    size_t n_warnings, cap_warnings;
+    const char *assumed;
+    int depth;
+};
+
+struct oc_op_ctx {
+    oc_analysis *a;
+    const grun *run;
+    const oc_node *node;
+    oc_error *err;
+    oc_cost *sub; /* subgraph costs, added to the node */
+};
+
+static oc_status nomem(oc_analysis *a, oc_error *err)
+{
+    (void)a;
+    return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+}
+
+static void add_warning(oc_analysis *a, const char *node, const char *msg)
+{
+    /* Identical warnings (one per node of an unknown op) are kept once per
+     * node; the list is capped so a hostile model cannot grow it unbounded. */
+    if (a->n_warnings >= 10000)
+        return;
+    if (a->n_warnings == a->cap_warnings) {
+        size_t cap = a->cap_warnings ? a->cap_warnings * 2 : 16;
+        oc_warning *w = oc_arena_alloc(a->arena, cap * sizeof *w);
+        if (!w)
+            return;
+        if (a->n_warnings)
+            memcpy(w, a->warnings, a->n_warnings * sizeof *w);
+        a->warnings = w;
+        a->cap_warnings = cap;
+    }
+    const char *n = oc_arena_strdup(a->arena, node ? node : "");
+    const char *m = oc_arena_strdup(a->arena, msg);
+    if (n && m)
+        a->warnings[a->n_warnings++] = (oc_warning){n, m};
+}
+
+/* ---- context API ---- */
+
+const oc_node *oc_ctx_node(const oc_op_ctx *c) { return c->node; }
+int oc_ctx_opset(const oc_op_ctx *c) { return c->node->opset; }
+size_t oc_ctx_n_in(const oc_op_ctx *c) { return c->node->n_inputs; }
+size_t oc_ctx_n_out(const oc_op_ctx *c) { return c->node->n_outputs; }
+
+const oc_tinfo *oc_ctx_in(const oc_op_ctx *c, size_t i)
+{
+    if (i >= c->node->n_inputs || c->node->inputs[i] < 0)
+        return NULL;
+    return &c->run->info[c->node->inputs[i]];
+}
+
+oc_tinfo *oc_ctx_out(oc_op_ctx *c, size_t i)
+{
+    if (i >= c->node->n_outputs || c->node->outputs[i] < 0)
+        return NULL;
+    return &c->run->info[c->node->outputs[i]];
+}
+
+const oc_tensor *oc_ctx_in_const(const oc_op_ctx *c, size_t i)
+{
+    if (i >= c->node->n_inputs || c->node->inputs[i] < 0)
+        return NULL;
+    return c->run->g->values[c->node->inputs[i]].constant;
+}
+
+bool oc_ctx_in_is_weight(const oc_op_ctx *c, size_t i)
+{
+    if (i >= c->node->n_inputs || c->node->inputs[i] < 0)
+        return false;
+    const oc_value *v = &c->run->g->values[c->node->inputs[i]];
+    return v->is_initializer || (v->is_outer && v->constant && v->producer < 0);
+}
+
+const oc_attr *oc_ctx_attr(const oc_op_ctx *c, const char *name)
+{
+    return oc_node_attr(c->node, name);
+}
+
+int64_t oc_attr_int(const oc_op_ctx *c, const char *name, int64_t def)
+{
+    const oc_attr *a = oc_ctx_attr(c, name);
+    return a && a->type == OC_ATTR_INT ? a->i : def;
+}
+
+double oc_attr_float(const oc_op_ctx *c, const char *name, double def)
+{
+    const oc_attr *a = oc_ctx_attr(c, name);
+    if (!a)
+        return def;
+    if (a->type == OC_ATTR_FLOAT)
+        return a->f;
+    if (a->type == OC_ATTR_INT)
+        return (double)a->i;
+    return def;
+}
+
+const char *oc_attr_str(const oc_op_ctx *c, const char *name, const char *def)
+{
+    const oc_attr *a = oc_ctx_attr(c, name);
+    return a && a->type == OC_ATTR_STRING && a->s ? a->s : def;
+}
+
+const int64_t *oc_attr_ints(const oc_op_ctx *c, const char *name, size_t *n)
+{
+    const oc_attr *a = oc_ctx_attr(c, name);
+    if (!a || a->type != OC_ATTR_INTS) {
+        *n = 0;
+        return NULL;
+    }
+    *n = a->n;
+    return a->ints;
+}
+
+const double *oc_attr_floats(const oc_op_ctx *c, const char *name, size_t *n)
+{
+    const oc_attr *a = oc_ctx_attr(c, name);
+    if (!a || a->type != OC_ATTR_FLOATS) {
+        *n = 0;
+        return NULL;
+    }
+    *n = a->n;
+    return a->floats;
+}
+
+void *oc_ctx_alloc(oc_op_ctx *c, size_t size)
+{
+    return oc_arena_alloc(c->a->arena, size);
+}
+
+oc_status oc_fail(oc_op_ctx *c, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return oc_error_set(c->err, OC_ERR_INPUT, c->node->name,
+                        "%s: node '%s' (%s): %s", oc_model_source(c->a->model),
+                        c->node->name, c->node->op, msg);
+}
+
+void oc_warn(oc_op_ctx *c, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    add_warning(c->a, c->node->name, msg);
+}
+
+static bool dims_ok(oc_op_ctx *c, int rank, const oc_dim *dims)
+{
+    for (int i = 0; i < rank; i++)
+        if (!dims[i].sym && dims[i].v < -1)
+            return false;
+    (void)c;
+    return true;
+}
+
+oc_status oc_out_set(oc_op_ctx *c, size_t i, oc_dtype dt, int rank,
+                     const oc_dim *dims)
+{
+    oc_tinfo *t = oc_ctx_out(c, i);
+    if (!t)
+        return OC_OK;
+    if (rank > OC_MAX_RANK)
+        return oc_fail(c, "output %zu would have rank %d (more than %d)", i, rank,
+                       OC_MAX_RANK);
+    t->kind = OC_KIND_TENSOR;
+    t->dtype = dt;
+    if (rank < 0 || !dims) {
+        t->rank = rank < 0 ? -1 : rank;
+        t->dims = NULL;
+        if (rank > 0) {
+            t->dims = oc_arena_alloc(c->a->arena, (size_t)rank * sizeof *t->dims);
+            if (!t->dims)
+                return nomem(c->a, c->err);
+            for (int k = 0; k < rank; k++)
+                t->dims[k] = OC_DIM_UNKNOWN;
+        }
+        return OC_OK;
+    }
+    if (!dims_ok(c, rank, dims))
+        return oc_fail(c, "output %zu would have a negative dimension", i);
+    oc_dim *d = oc_arena_alloc(c->a->arena, ((size_t)rank + 1) * sizeof *d);
+    if (!d)
+        return nomem(c->a, c->err);
+    for (int k = 0; k < rank; k++)
+        d[k] = dims[k].sym || dims[k].v >= 0 ? dims[k] : OC_DIM_UNKNOWN;
+    t->rank = rank;
+    t->dims = d;
+    return OC_OK;
+}
+
+oc_status oc_out_like(oc_op_ctx *c, size_t i, const oc_tinfo *src)
+{
+    if (!src)
+        return oc_out_set(c, i, OC_DT_UNDEFINED, -1, NULL);
+    oc_status st = oc_out_set(c, i, src->dtype, src->rank, src->dims);
+    oc_tinfo *t = oc_ctx_out(c, i);
+    if (!st && t)
+        t->kind = src->kind, t->elem = src->elem;
+    return st;
+}
+
+oc_status oc_out_ivals(oc_op_ctx *c, size_t i, int64_t n, const oc_dim *vals)
+{
+    oc_tinfo *t = oc_ctx_out(c, i);
+    if (!t || n < 0 || n > OC_SMALL_TENSOR)
+        return OC_OK;
+    oc_dim *v = oc_arena_alloc(c->a->arena, ((size_t)n + 1) * sizeof *v);
+    if (!v)
+        return nomem(c->a, c->err);
+    if (n)
+        memcpy(v, vals, (size_t)n * sizeof *v);
+    t->ivals = v;
+    t->fvals = NULL;
+    t->nvals = n;
+    return OC_OK;
+}
+
+oc_status oc_out_fvals(oc_op_ctx *c, size_t i, int64_t n, const double *vals)
+{
+    oc_tinfo *t = oc_ctx_out(c, i);
+    if (!t || n < 0 || n > OC_SMALL_TENSOR)
+        return OC_OK;
+    double *v = oc_arena_alloc(c->a->arena, ((size_t)n + 1) * sizeof *v);
+    if (!v)
+        return nomem(c->a, c->err);
+    if (n)
+        memcpy(v, vals, (size_t)n * sizeof *v);
+    t->fvals = v;
+    t->ivals = NULL;
+    t->nvals = n;
+    return OC_OK;
+}
+
+oc_dim oc_dim_mul(oc_op_ctx *c, oc_dim a, oc_dim b) { return oc__dim_mul(c->a->arena, a, b); }
+oc_dim oc_dim_add(oc_op_ctx *c, oc_dim a, oc_dim b) { return oc__dim_add(c->a->arena, a, b, 1); }
+oc_dim oc_dim_sub(oc_op_ctx *c, oc_dim a, oc_dim b) { return oc__dim_add(c->a->arena, a, b, -1); }
+oc_dim oc_dim_div(oc_op_ctx *c, oc_dim a, oc_dim b) { return oc__dim_div(c->a->arena, a, b, false); }
+oc_dim oc_dim_ceildiv(oc_op_ctx *c, oc_dim a, oc_dim b) { return oc__dim_div(c->a->arena, a, b, true); }
+
+oc_status oc_broadcast(oc_op_ctx *c, const oc_tinfo *const *ins, size_t n,
+                       int *rank, oc_dim *dims)
+{
+    int r = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ins[i])
+            continue;
+        if (ins[i]->rank < 0) {
+            *rank = -1;
+            return OC_OK;
+        }
+        if (ins[i]->rank > r)
+            r = ins[i]->rank;
+    }
+    if (r > OC_MAX_RANK)
+        return oc_fail(c, "rank %d is more than %d", r, OC_MAX_RANK);
+    for (int k = 0; k < r; k++) {
+        oc_dim out = oc_dim_of(1);
+        bool unknown = false;
+        for (size_t i = 0; i < n; i++) {
+            if (!ins[i])
+                continue;
+            int off = r - ins[i]->rank;
+            if (k < off)
+                continue;
+            oc_dim d = ins[i]->dims[k - off];
+            if (oc_dim_is_known(d) && d.v == 1)
+                continue;
+            if (oc_dim_is_unknown(d)) {
+                unknown = true;
+                continue;
+            }
+            if (oc_dim_is_known(out) && out.v == 1) {
+                out = d;
+                continue;
+            }
+            int eq = oc_dim_eq(out, d);
+            if (eq == 0)
+                return oc_fail(c, "shapes cannot be broadcast: dimension %d is "
+                                  "%lld in one input and %lld in another",
+                               k, (long long)out.v, (long long)d.v);
+            if (eq < 0) {
+                /* N against 5: the model says they are equal at run time;
+                 * prefer the known number. */
+                if (oc_dim_is_known(d))
+                    out = d;
+            }
+        }
+        if (unknown && oc_dim_is_known(out) && out.v == 1)
+            out = OC_DIM_UNKNOWN;
+        dims[k] = out;
+    }
+    *rank = r;
+    return OC_OK;
+}
+
+oc_status oc_axis(oc_op_ctx *c, int64_t axis, int rank, int extra, int *out)
+{
+    int64_t r = (int64_t)rank + extra;
+    if (axis < -r || axis >= r)
+        return oc_fail(c, "axis %lld is out of range for rank %d", (long long)axis,
+                       rank);
+    *out = (int)(axis < 0 ? axis + r : axis);
+    return OC_OK;
+}
+
+bool oc_in_ints(const oc_op_ctx *c, size_t i, const int64_t **vals, int64_t *n)
+{
+    const oc_tinfo *t = oc_ctx_in(c, i);
+    if (!t || t->nvals < 0 || !t->ivals)
+        return false;
+    int64_t *v = oc_arena_alloc(c->a->arena, ((size_t)t->nvals + 1) * sizeof *v);
+    if (!v)
+        return false;
+    for (int64_t k = 0; k < t->nvals; k++) {
+        if (!oc_dim_is_known(t->ivals[k]) && !(t->ivals[k].sym == NULL))
+            return false;
+        if (t->ivals[k].sym)
+            return false;
+        v[k] = t->ivals[k].v;
+    }
+    *vals = v;
+    *n = t->nvals;
+    return true;
+}
+
+bool oc_in_floats(const oc_op_ctx *c, size_t i, const double **vals, int64_t *n)
+{
+    const oc_tinfo *t = oc_ctx_in(c, i);
+    if (!t || t->nvals < 0)
+        return false;
+    if (t->fvals) {
+        *vals = t->fvals;
+        *n = t->nvals;
+        return true;
+    }
+    if (!t->ivals)
+        return false;
+    double *v = oc_arena_alloc(c->a->arena, ((size_t)t->nvals + 1) * sizeof *v);
+    if (!v)
+        return false;
+    for (int64_t k = 0; k < t->nvals; k++) {
+        if (t->ivals[k].sym)
+            return false;
+        v[k] = (double)t->ivals[k].v;
+    }
+    *vals = v;
+    *n = t->nvals;
+    return true;
+}
+
+oc_status oc_cmul(oc_op_ctx *c, uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (!oc_mul_u64(a, b, out))
+        return oc_error_set(c->err, OC_ERR_OVERFLOW, c->node->name,
+                            "%s: node '%s' (%s): work count overflows 64 bits",
+                            oc_model_source(c->a->model), c->node->name,
+                            c->node->op);
+    return OC_OK;
+}
+
+oc_status oc_cadd(oc_op_ctx *c, uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (!oc_add_u64(a, b, out))
+        return oc_error_set(c->err, OC_ERR_OVERFLOW, c->node->name,
+                            "%s: node '%s' (%s): work count overflows 64 bits",
+                            oc_model_source(c->a->model), c->node->name,
+                            c->node->op);
+    return OC_OK;
+}
+
+oc_status oc_cost_per_output(oc_op_ctx *c, oc_cost *out, uint64_t per_elem)
+{
+    uint64_t n = 0;
+    const oc_tinfo *t = oc_ctx_out(c, 0);
+    if (!t || !oc_numel(t, &n))
+        return OC_OK;
+    return oc_cmul(c, n, per_elem, &out->flops);
+}
+
+/* ---- seeding ---- */
+
+static void tinfo_init(oc_tinfo *t)
+{
+    memset(t, 0, sizeof *t);
+    t->kind = OC_KIND_TENSOR;
+    t->rank = -1;
+    t->nvals = -1;
+}
+
+static oc_status tinfo_from_const(oc_analysis *a, const oc_tensor *ct, oc_tinfo *t,
+                                  oc_error *err)
+{
+    t->kind = OC_KIND_TENSOR;
+    t->dtype = ct->dtype;
+    t->rank = ct->rank;
+    t->dims = oc_arena_alloc(a->arena, ((size_t)ct->rank + 1) * sizeof *t->dims);
+    if (!t->dims)
+        return nomem(a, err);
+    for (int i = 0; i < ct->rank; i++)
+        t->dims[i] = oc_dim_of(ct->dims[i]);
+    if (ct->ivals) {
+        t->ivals = oc_arena_alloc(a->arena, (ct->numel + 1) * sizeof *t->ivals);
+        if (!t->ivals)
+            return nomem(a, err);
+        for (uint64_t i = 0; i < ct->numel; i++)
+            t->ivals[i] = oc_dim_of(ct->ivals[i]);
+        t->nvals = (int64_t)ct->numel;
+    } else if (ct->fvals) {
+        t->fvals = (double *)ct->fvals;
+        t->nvals = (int64_t)ct->numel;
+    }
+    return OC_OK;
+}
+
+/* Declared type -> info, with symbol bindings applied. */
+typedef struct binding {
+    const char *sym;
+    int64_t v;
+} binding;
+
+typedef struct bindings {
+    size_t n;
+    binding b[64];
+} bindings;
+
+static oc_status tinfo_from_decl(oc_analysis *a, const oc_value *v,
+                                 const bindings *bs, oc_tinfo *t, oc_error *err)
+{
+    t->kind = v->kind == OC_KIND_NONE ? OC_KIND_TENSOR : v->kind;
+    t->dtype = v->dtype;
+    t->rank = v->rank;
+    if (v->rank < 0)
+        return OC_OK;
+    t->dims = oc_arena_alloc(a->arena, ((size_t)v->rank + 1) * sizeof *t->dims);
+    if (!t->dims)
+        return nomem(a, err);
+    for (int i = 0; i < v->rank; i++) {
+        oc_dim d = v->dims[i];
+        for (size_t k = 0; bs && k < bs->n; k++)
+            if (d.sym && strcmp(d.sym, bs->b[k].sym) == 0)
+                d = oc_dim_of(bs->b[k].v);
+        t->dims[i] = d;
+    }
+    return OC_OK;
+}
+
+/* ---- running a graph ---- */
+
+static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err);
+
+static const oc_tinfo *outer_info(const grun *r, const char *name)
+{
+    for (const grun *p = r->parent; p; p = p->parent) {
+        int i = oc_graph_find(p->g, name);
+        if (i >= 0 && !p->g->values[i].is_outer)
+            return &p->info[i];
+        if (i >= 0)
+            continue;
+    }
+    return NULL;
+}
+
+static oc_status grun_init(oc_analysis *a, grun *r, const oc_graph *g,
+                           const grun *parent, const bindings *bs, oc_error *err)
+{
+    r->g = g;
+    r->parent = parent;
+    r->info = oc_arena_alloc(a->arena, (g->n_values + 1) * sizeof *r->info);
+    if (!r->info)
+        return nomem(a, err);
+    for (size_t i = 0; i < g->n_values; i++) {
+        const oc_value *v = &g->values[i];
+        oc_tinfo *t = &r->info[i];
+        tinfo_init(t);
+        oc_status st = OC_OK;
+        if (v->is_outer) {
+            const oc_tinfo *o = outer_info(r, v->name);
+            if (o)
+                *t = *o;
+            else
+                st = tinfo_from_decl(a, v, bs, t, err);
+        } else if (v->constant && v->producer < 0) {
+            st = tinfo_from_const(a, v->constant, t, err);
+        } else if (v->is_input) {
+            st = tinfo_from_decl(a, v, bs, t, err);
+        }
+        if (st)
+            return st;
+    }
+    return OC_OK;
+}
+
+static bool info_complete(const oc_tinfo *t)
+{
+    return t && t->kind == OC_KIND_TENSOR && oc_tinfo_shape_known(t);
+}
+
+static oc_status count_node(oc_analysis *a, const grun *r, const oc_node *n,
+                            const oc_op_desc *d, oc_op_ctx *c, oc_node_cost *nc,
+                            oc_error *err)
+{
+    bool known = true;
+    for (size_t i = 0; i < n->n_inputs; i++) {
+        if (n->inputs[i] < 0)
+            continue;
+        const oc_tinfo *t = &r->info[n->inputs[i]];
+        uint64_t e, b;
+        if (!info_complete(t) || !oc_tinfo_numel(t, &e)) {
+            known = known && t->kind != OC_KIND_TENSOR ? known : false;
+            continue;
+        }
+        if (!oc_mul_u64(e, oc_dtype_size(t->dtype), &b) ||
+            !oc_add_u64(nc->bytes_read, b, &nc->bytes_read))
+            return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
+                                "%s: node '%s' (%s): byte count overflows 64 bits",
+                                oc_model_source(a->model), n->name, n->op);
+        const oc_value *v = &r->g->values[n->inputs[i]];
+        if (v->is_initializer || (v->is_outer && v->constant && v->producer < 0))
+            nc->params += e;
+    }
+    for (size_t i = 0; i < n->n_outputs; i++) {
+        if (n->outputs[i] < 0)
+            continue;
+        const oc_tinfo *t = &r->info[n->outputs[i]];
+        uint64_t e, b;
+        if (!info_complete(t) || !oc_tinfo_numel(t, &e)) {
+            if (t->kind == OC_KIND_TENSOR)
+                known = false;
+            continue;
+        }
+        if (!oc_mul_u64(e, oc_dtype_size(t->dtype), &b) ||
+            !oc_add_u64(nc->bytes_written, b, &nc->bytes_written))
+            return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
+                                "%s: node '%s' (%s): byte count overflows 64 bits",
+                                oc_model_source(a->model), n->name, n->op);
+    }
+    nc->shapes_known = known;
+    if (d && d->cost && known) {
+        oc_cost cost = {0, 0};
+        oc_status st = d->cost(c, &cost);
+        if (st)
+            return st;
+        nc->macs += cost.macs;
+        nc->flops += cost.flops;
+    }
+    return OC_OK;
+}
+
+static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
+{
+    const oc_graph *g = r->g;
+    if (++a->depth > 600)
+        return oc_error_set(err, OC_ERR_INPUT, NULL, "%s: subgraphs nested too deep",
+                            oc_model_source(a->model));
+    for (size_t k = 0; k < g->n_nodes; k++) {
+        size_t ni = (size_t)g->topo[k];
+        const oc_node *n = &g->nodes[ni];
+        const oc_op_desc *d = oc_op_lookup(n->domain, n->op);
+        oc_cost sub = {0, 0};
+        oc_op_ctx c = {a, r, n, err, &sub};
+        oc_node_cost local;
+        memset(&local, 0, sizeof local);
+        oc_node_cost *nc = (r == &a->main) ? &a->costs[ni] : &local;
+        if (!d) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "unsupported operator %s%s%s: its outputs are "
+                     "unknown", n->domain, n->domain[0] ? "." : "", n->op);
+            add_warning(a, n->name, msg);
+            for (size_t i = 0; i < n->n_outputs; i++)
+                if (n->outputs[i] >= 0) {
+                    oc_status st = tinfo_from_decl(a, &g->values[n->outputs[i]], NULL,
+                                                   &r->info[n->outputs[i]], err);
+                    if (st)
+                        return st;
+                }
+            nc->supported = false;
+        } else {
+            nc->supported = true;
+            oc_status st = d->infer(&c);
+            if (st) {
+                if (err && !err->msg[0])
+                    oc_fail(&c, "shape inference failed");
+                return st;
+            }
+        }
+        oc_status st = count_node(a, r, n, d, &c, nc, err);
+        if (st)
+            return st;
+        nc->macs += sub.macs;
+        nc->flops += sub.flops;
+        if (sum) {
+            if (!oc_add_u64(sum->macs, nc->macs, &sum->macs) ||
+                !oc_add_u64(sum->flops, nc->flops, &sum->flops))
+                return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
+                                    "%s: work count overflows 64 bits",
+                                    oc_model_source(a->model));
+        }
+    }
+    a->depth--;
+    return OC_OK;
+}
+
+oc_status oc_ctx_infer_subgraph(oc_op_ctx *c, const struct oc_graph *g,
+                                const oc_tinfo *const *ins, size_t n_in,
+                                const oc_tinfo **outs, size_t n_out,
+                                oc_cost *cost)
+{
+    oc_analysis *a = c->a;
+    grun *r = oc_arena_alloc(a->arena, sizeof *r);
+    if (!r)
+        return nomem(a, c->err);
+    oc_status st = grun_init(a, r, g, c->run, NULL, c->err);
+    if (st)
+        return st;
+    for (size_t i = 0; i < g->n_inputs && i < n_in; i++)
+        if (ins[i])
+            r->info[g->inputs[i]] = *ins[i];
+    oc_cost sum = {0, 0};
+    if ((st = run_graph(a, r, &sum, c->err)))
+        return st;
+    for (size_t i = 0; i < n_out; i++)
+        outs[i] = i < g->n_outputs ? &r->info[g->outputs[i]] : NULL;
+    if (c->sub) {
+        c->sub->macs += sum.macs;
+        c->sub->flops += sum.flops;
+    }
+    if (cost) {
+        cost->macs += sum.macs;
+        cost->flops += sum.flops;
+    }
+    return OC_OK;
+}
+
+/* ---- the whole analysis ---- */
+
+static oc_status apply_inputs(oc_analysis *a, const oc_analyze_opts *o,
+                              bindings *bs, oc_error *err)
+{
+    const oc_graph *g = a->main.g;
+    const char *src = oc_model_source(a->model);
+    for (size_t k = 0; o && k < o->n_overrides; k++) {
+        const oc_input_override *ov = &o->overrides[k];
+        int vi = oc_graph_find(g, ov->name);
+        if (vi < 0 || !g->values[vi].is_input)
+            return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                "%s: --input %s: the model has no input of that name",
+                                src, ov->name);
+        if (ov->rank < 0 || ov->rank > OC_MAX_RANK)
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "--input %s: bad rank",
+                                ov->name);
+        const oc_value *v = &g->values[vi];
+        if (v->rank >= 0 && v->rank != ov->rank)
+            return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                "%s: --input %s has rank %d but the model declares "
+                                "rank %d",
+                                src, ov->name, ov->rank, v->rank);
+        for (int d = 0; d < ov->rank; d++) {
+            if (ov->dims[d] < 0)
+                return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                    "--input %s: negative dimension", ov->name);
+            if (v->rank >= 0 && oc_dim_is_known(v->dims[d]) &&
+                v->dims[d].v != ov->dims[d])
+                return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                    "%s: --input %s: dimension %d is fixed at %lld "
+                                    "in the model",
+                                    src, ov->name, d, (long long)v->dims[d].v);
+            /* The same symbol elsewhere takes the same value. */
+            if (v->rank >= 0 && v->dims[d].sym && v->dims[d].v == 1 &&
+                bs->n < 64) {
+                bool have = false;
+                for (size_t q = 0; q < bs->n; q++)
+                    have |= strcmp(bs->b[q].sym, v->dims[d].sym) == 0;
+                if (!have)
+                    bs->b[bs->n++] = (binding){v->dims[d].sym, ov->dims[d]};
+            }
+        }
+    }
+    if (o && o->batch > 0) {
+        for (size_t k = 0; k < g->n_inputs; k++) {
+            const oc_value *v = &g->values[g->inputs[k]];
+            if (v->rank > 0 && v->dims[0].sym && v->dims[0].v == 1 && bs->n < 64) {
+                bool have = false;
+                for (size_t q = 0; q < bs->n; q++)
+                    have |= strcmp(bs->b[q].sym, v->dims[0].sym) == 0;
+                if (!have)
+                    bs->b[bs->n++] = (binding){v->dims[0].sym, o->batch};
+            }
+        }
+    }
+    return OC_OK;
+}
+
+static void apply_overrides(oc_analysis *a, const oc_analyze_opts *o)
+{
+    const oc_graph *g = a->main.g;
+    for (size_t k = 0; o && k < o->n_overrides; k++) {
+        const oc_input_override *ov = &o->overrides[k];
+        int vi = oc_graph_find(g, ov->name);
+        oc_tinfo *t = &a->main.info[vi];
+        t->rank = ov->rank;
+        t->dims = oc_arena_alloc(a->arena, ((size_t)ov->rank + 1) * sizeof *t->dims);
+        if (!t->dims)
+            continue;
+        for (int d = 0; d < ov->rank; d++)
+            t->dims[d] = oc_dim_of(ov->dims[d]);
+    }
+}
+
+static oc_status totals(oc_analysis *a, oc_error *err)
+{
+    const oc_graph *g = a->main.g;
+    oc_totals *t = &a->totals;
+    const char *src = oc_model_source(a->model);
+    t->nodes = g->n_nodes;
+    t->weight_bytes = oc_model_weight_bytes(a->model);
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        const oc_node_cost *c = &a->costs[i];
+        if (!oc_add_u64(t->macs, c->macs, &t->macs) ||
+            !oc_add_u64(t->flops, c->flops, &t->flops) ||
+            !oc_add_u64(t->bytes_read, c->bytes_read, &t->bytes_read) ||
+            !oc_add_u64(t->bytes_written, c->bytes_written, &t->bytes_written))
+            return oc_error_set(err, OC_ERR_OVERFLOW, NULL,
+                                "%s: model totals overflow 64 bits", src);
+        if (!c->supported)
+            t->unsupported_nodes++;
+        const oc_node *n = &g->nodes[i];
+        for (size_t k = 0; k < n->n_outputs; k++)
+            if (n->outputs[k] >= 0 && a->main.info[n->outputs[k]].kind == OC_KIND_TENSOR &&
+                !oc_tinfo_shape_known(&a->main.info[n->outputs[k]])) {
+                t->unknown_shape_nodes++;
+                break;
+            }
+    }
+    /* Parameters: each consumed initializer once. */
+    for (size_t v = 0; v < g->n_values; v++)
+        if (g->values[v].is_initializer)
+            t->params += g->values[v].constant->numel;
+
+    /* Activation liveness over the topological order. */
+    size_t nv = g->n_values;
+    int *last = malloc((nv + 1) * sizeof *last);
+    uint64_t *bytes = calloc(nv + 1, sizeof *bytes);
+    if (!last || !bytes) {
+        free(last);
+        free(bytes);
+        return nomem(a, err);
+    }
+    for (size_t v = 0; v < nv; v++) {
+        last[v] = -1;
+        const oc_value *val = &g->values[v];
+        uint64_t e;
+        if ((val->is_input || val->producer >= 0) &&
+            oc_tinfo_numel(&a->main.info[v], &e))
+            oc_mul_u64(e, oc_dtype_size(a->main.info[v].dtype), &bytes[v]);
+        if (val->is_output)
+            last[v] = (int)g->n_nodes;
+    }
+    for (size_t k = 0; k < g->n_nodes; k++) {
+        const oc_node *n = &g->nodes[g->topo[k]];
+        for (size_t i = 0; i < n->n_inputs; i++)
+            if (n->inputs[i] >= 0 && last[n->inputs[i]] < (int)k)
+                last[n->inputs[i]] = (int)k;
+        for (size_t i = 0; i < n->n_attrs; i++) (void)0;
+    }
+    uint64_t live = 0, peak = 0;
+    for (size_t k = 0; k < g->n_inputs; k++)
+        live += bytes[g->inputs[k]];
+    peak = live;
+    for (size_t k = 0; k < g->n_nodes; k++) {
+        const oc_node *n = &g->nodes[g->topo[k]];
+        for (size_t i = 0; i < n->n_outputs; i++)
+            if (n->outputs[i] >= 0)
+                live += bytes[n->outputs[i]];
+        if (live > peak)
+            peak = live;
+        for (size_t i = 0; i < n->n_inputs; i++) {
+            int v = n->inputs[i];
+            if (v >= 0 && last[v] == (int)k && bytes[v]) {
+                live -= bytes[v];
+                bytes[v] = 0; /* an input read twice is freed once */
+            }
+        }
+        for (size_t i = 0; i < n->n_outputs; i++) {
+            int v = n->outputs[i];
+            if (v >= 0 && last[v] < 0 && bytes[v]) { /* never read */
+                live -= bytes[v];
+                bytes[v] = 0;
+            }
+        }
+    }
+    t->peak_activation_bytes = peak;
+    free(last);
+    free(bytes);
+    return OC_OK;
+}
+
+oc_status oc_analyze(const oc_model *m, const oc_analyze_opts *opts,
+                     oc_analysis **out, oc_error *err)
+{
+    *out = NULL;
+    oc_analysis *a = calloc(1, sizeof *a);
+    if (!a)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    a->model = m;
+    a->arena = oc_arena_new();
+    const oc_graph *g = oc_model_graph(m);
+    a->costs = a->arena ? oc_arena_calloc(a->arena, g->n_nodes + 1, sizeof *a->costs) : NULL;
+    if (!a->costs) {
+        oc_analysis_free(a);
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    }
+    a->main.g = g;
+    bindings bs = {0};
+    oc_status st = apply_inputs(a, opts, &bs, err);
+    if (!st)
+        st = grun_init(a, &a->main, g, NULL, &bs, err);
+    if (!st) {
+        apply_overrides(a, opts);
+        st = run_graph(a, &a->main, NULL, err);
+    }
+    if (!st)
+        st = totals(a, err);
+    if (st) {
+        oc_analysis_free(a);
+        return st;
+    }
+    /* Which symbols remain (costed as 1). */
+    char buf[512] = "";
+    for (size_t v = 0; v < g->n_values; v++) {
+        const oc_tinfo *t = &a->main.info[v];
+        for (int d = 0; d < t->rank; d++) {
+            const char *s = t->dims[d].sym;
+            if (!s || s[0] == '(' || strchr(s, '*'))
+                continue;
+            size_t l = strlen(s);
+            const char *hit = strstr(buf, s);
+            bool dup = false;
+            while (hit) {
+                if ((hit == buf || hit[-1] == ',') && (hit[l] == ',' || !hit[l]))
+                    dup = true;
+                hit = strstr(hit + 1, s);
+            }
+            if (!dup && strlen(buf) + l + 2 < sizeof buf) {
+                if (buf[0])
+                    strcat(buf, ",");
+                strcat(buf, s);
+            }
+        }
+    }
+    a->assumed = oc_arena_strdup(a->arena, buf);
+    *out = a;
+    return OC_OK;
+}
+
+void oc_analysis_free(oc_analysis *a)
+{
+    if (!a)
+        return;
+    oc_arena_free(a->arena);
+    free(a);
+}
+
+const oc_model *oc_analysis_model(const oc_analysis *a) { return a->model; }
+const oc_tinfo *oc_analysis_value(const oc_analysis *a, int v)
+{
+    return v >= 0 && (size_t)v < a->main.g->n_values ? &a->main.info[v] : NULL;
+}
+const oc_node_cost *oc_analysis_node_cost(const oc_analysis *a, size_t node)
+{
+    return node < a->main.g->n_nodes ? &a->costs[node] : NULL;
+}
+const oc_totals *oc_analysis_totals(const oc_analysis *a) { return &a->totals; }
+size_t oc_analysis_n_warnings(const oc_analysis *a) { return a->n_warnings; }
+const oc_warning *oc_analysis_warning(const oc_analysis *a, size_t i)
+{
+    return i < a->n_warnings ? &a->warnings[i] : NULL;
+}
+const char *oc_analysis_assumed(const oc_analysis *a)
+{
+    return a->assumed ? a->assumed : "";
+}

@@ -1,0 +1,55 @@
+/* cli.h - shared pieces of the onnxcost command. */
+#ifndef OC_CLI_H
+#define OC_CLI_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "analyzer/analyzer.h"
+
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3 };
+
+typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV } out_format;
+
+typedef struct cmd {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+} cmd;
+
+int cmd_info(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+
+/* Print "onnxcost: msg" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Exit code for a failed library call, after printing err. */
+int cli_fail(const oc_error *err, int load_phase);
+
+/* Options shared by the commands that analyse a model. */
+typedef struct analyze_args {
+    oc_analyze_opts opts;
+    oc_input_override overrides[32];
+} analyze_args;
+
+/* Parse "--input NAME=1x3x224x224" into args; returns 0 or EXIT_USAGE. */
+int cli_parse_input(analyze_args *a, const char *spec);
+/* Parse a positive integer option; returns 0 or EXIT_USAGE. */
+int cli_parse_i64(const char *opt, const char *s, int64_t min, int64_t max,
+                  int64_t *out);
+int cli_parse_format(const char *s, out_format *f, int allow_csv);
+
+/* Load (exit code on failure; message printed). */
+int cli_load(const char *path, oc_model **m);
+
+/* Human units: "1.81 G", "46.7 MB". */
+const char *cli_si(double v, const char *unit, char *buf, size_t n);
+const char *cli_bytes(double v, char *buf, size_t n);
+
+/* JSON helpers. */
+json_t *cli_json_shape(const oc_tinfo *t);
+json_t *cli_json_decl_shape(const oc_value *v);
+char *cli_shape_str(const oc_tinfo *t, char *buf, size_t n);
+char *cli_decl_shape_str(const oc_value *v, char *buf, size_t n);
+int cli_json_print(json_t *j);
+
+#endif

@@ -1,0 +1,45 @@
+/* main.c - onnxcost <command> [options] MODEL */
+#include "cli/cli.h"
+
+#include <string.h>
+
+#ifndef OC_VERSION
+#define OC_VERSION "dev"
+#endif
+
+static const cmd commands[] = {
+    {"info", "model summary: inputs, outputs, opsets, operators, weights", cmd_info},
+    {"analyze", "shapes and per-node MACs, FLOPs, bytes, memory", cmd_analyze},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: onnxcost <command> [options] MODEL\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'onnxcost <command> --help' describes a command's options.\n"
+               "Exit status: 0 ok, 1 usage error, 2 bad or unsupported input, "
+               "3 I/O or internal error.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *c = argv[1];
+    if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(c, "--version") || !strcmp(c, "-V")) {
+        printf("onnxcost %s\n", OC_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(c, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (try 'onnxcost --help')", c);
+    return EXIT_USAGE;
+}

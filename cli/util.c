@@ -1,0 +1,204 @@
+/* util.c - argument parsing, loading and formatting shared by commands. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("onnxcost: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_fail(const oc_error *err, int load_phase)
+{
+    cli_error("%s", err->msg[0] ? err->msg : oc_status_str(err->status));
+    switch (err->status) {
+    case OC_ERR_USAGE:
+        return EXIT_USAGE;
+    case OC_ERR_INPUT:
+    case OC_ERR_OVERFLOW:
+        return EXIT_INPUT;
+    case OC_ERR_IO:
+        return load_phase ? EXIT_INPUT : EXIT_IO;
+    default:
+        return EXIT_IO;
+    }
+}
+
+int cli_parse_i64(const char *opt, const char *s, int64_t min, int64_t max,
+                  int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max) {
+        cli_error("%s: '%s' is not an integer in [%lld, %lld]", opt, s,
+                  (long long)min, (long long)max);
+        return EXIT_USAGE;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_input(analyze_args *a, const char *spec)
+{
+    const char *eq = strrchr(spec, '=');
+    if (!eq || eq == spec || !eq[1]) {
+        cli_error("--input: expected NAME=DIMS (e.g. input=1x3x224x224), got '%s'",
+                  spec);
+        return EXIT_USAGE;
+    }
+    if (a->opts.n_overrides >= sizeof a->overrides / sizeof a->overrides[0]) {
+        cli_error("--input: too many overrides");
+        return EXIT_USAGE;
+    }
+    oc_input_override *o = &a->overrides[a->opts.n_overrides];
+    size_t nl = (size_t)(eq - spec);
+    char *name = malloc(nl + 1);
+    if (!name)
+        return EXIT_IO;
+    memcpy(name, spec, nl);
+    name[nl] = '\0';
+    o->name = name; /* lives until exit */
+    o->rank = 0;
+    const char *p = eq + 1;
+    if (strcmp(p, "scalar") != 0) {
+        while (*p) {
+            char *end;
+            errno = 0;
+            long long v = strtoll(p, &end, 10);
+            if (errno || end == p || v < 0 || v > ((int64_t)1 << 40) ||
+                (*end && *end != 'x' && *end != ',') || o->rank >= OC_MAX_RANK) {
+                cli_error("--input %s: bad dimensions '%s' (use e.g. 1x3x224x224)",
+                          name, eq + 1);
+                return EXIT_USAGE;
+            }
+            o->dims[o->rank++] = v;
+            p = *end ? end + 1 : end;
+        }
+    }
+    a->opts.n_overrides++;
+    a->opts.overrides = a->overrides;
+    return 0;
+}
+
+int cli_parse_format(const char *s, out_format *f, int allow_csv)
+{
+    if (strcmp(s, "table") == 0)
+        *f = FMT_TABLE;
+    else if (strcmp(s, "json") == 0)
+        *f = FMT_JSON;
+    else if (allow_csv && strcmp(s, "csv") == 0)
+        *f = FMT_CSV;
+    else {
+        cli_error("--format: '%s' is not one of table, json%s", s,
+                  allow_csv ? ", csv" : "");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cli_load(const char *path, oc_model **m)
+{
+    oc_error err;
+    oc_error_clear(&err);
+    if (oc_model_load_file(path, m, &err) != OC_OK)
+        return cli_fail(&err, 1);
+    return 0;
+}
+
+const char *cli_si(double v, const char *unit, char *buf, size_t n)
+{
+    static const char *pre[] = {"", "K", "M", "G", "T", "P", "E"};
+    int i = 0;
+    while (v >= 1000 && i < 6) {
+        v /= 1000;
+        i++;
+    }
+    if (i == 0)
+        snprintf(buf, n, "%.0f %s", v, unit);
+    else
+        snprintf(buf, n, "%.*f %s%s", v < 10 ? 2 : v < 100 ? 1 : 0, v, pre[i], unit);
+    return buf;
+}
+
+const char *cli_bytes(double v, char *buf, size_t n) { return cli_si(v, "B", buf, n); }
+
+static json_t *dim_json(oc_dim d)
+{
+    char buf[128];
+    if (oc_dim_is_known(d))
+        return json_integer(d.v);
+    if (oc_dim_is_unknown(d))
+        return json_null();
+    return json_string(oc_dim_str(d, buf, sizeof buf));
+}
+
+json_t *cli_json_shape(const oc_tinfo *t)
+{
+    if (!t || t->rank < 0)
+        return json_null();
+    json_t *a = json_array();
+    for (int i = 0; i < t->rank; i++)
+        json_array_append_new(a, dim_json(t->dims[i]));
+    return a;
+}
+
+json_t *cli_json_decl_shape(const oc_value *v)
+{
+    if (v->rank < 0)
+        return json_null();
+    json_t *a = json_array();
+    for (int i = 0; i < v->rank; i++)
+        json_array_append_new(a, dim_json(v->dims[i]));
+    return a;
+}
+
+static char *dims_str(int rank, const oc_dim *dims, char *buf, size_t n)
+{
+    if (rank < 0) {
+        snprintf(buf, n, "?");
+        return buf;
+    }
+    size_t pos = 0;
+    buf[0] = '\0';
+    pos += (size_t)snprintf(buf + pos, n - pos, "[");
+    for (int i = 0; i < rank && pos < n; i++) {
+        char d[96];
+        pos += (size_t)snprintf(buf + pos, n - pos, "%s%s", i ? "," : "",
+                                oc_dim_str(dims[i], d, sizeof d));
+    }
+    if (pos < n)
+        snprintf(buf + pos, n - pos, "]");
+    return buf;
+}
+
+char *cli_shape_str(const oc_tinfo *t, char *buf, size_t n)
+{
+    return dims_str(t ? t->rank : -1, t ? t->dims : NULL, buf, n);
+}
+
+char *cli_decl_shape_str(const oc_value *v, char *buf, size_t n)
+{
+    return dims_str(v->rank, v->dims, buf, n);
+}
+
+int cli_json_print(json_t *j)
+{
+    int rc = json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    fputc('\n', stdout);
+    json_decref(j);
+    if (rc != 0 || fflush(stdout) != 0) {
+        cli_error("cannot write output");
+        return EXIT_IO;
+    }
+    return 0;
+}
