@@ -743,12 +743,6 @@ static oc_status apply_inputs(oc_analysis *a, const oc_analyze_opts *o,
             if (ov->dims[d] < 0)
                 return oc_error_set(err, OC_ERR_USAGE, NULL,
                                     "--input %s: negative dimension", ov->name);
-            if (v->rank >= 0 && oc_dim_is_known(v->dims[d]) &&
-                v->dims[d].v != ov->dims[d])
-                return oc_error_set(err, OC_ERR_USAGE, NULL,
-                                    "%s: --input %s: dimension %d is fixed at %lld "
-                                    "in the model",
-                                    src, ov->name, d, (long long)v->dims[d].v);
             /* The same symbol elsewhere takes the same value. */
             if (v->rank >= 0 && v->dims[d].sym && v->dims[d].v == 1 &&
                 bs->n < 64) {

@@ -44,15 +44,18 @@ oc_status oc_model_node_append_doc(oc_model *m, size_t node, const char *line,
     return OC_OK;
 }
 
-/* Bytes of a StringStringEntryProto {key = 1, value = 2}. */
+/* Bytes of a length-prefixed StringStringEntryProto {key = 1, value = 2},
+ * as protobuf-c keeps an unknown field: everything after the tag. */
 static uint8_t *encode_entry(oc_arena *a, const char *key, const char *value,
                              size_t *len)
 {
     size_t kl = strlen(key), vl = strlen(value);
-    uint8_t *p = oc_arena_alloc(a, kl + vl + 24);
+    uint8_t *p = oc_arena_alloc(a, kl + vl + 40);
     if (!p)
         return NULL;
-    size_t n = 0;
+    unsigned char tmp[10];
+    size_t body = 2 + oc_varint_put(tmp, kl) + kl + oc_varint_put(tmp, vl) + vl;
+    size_t n = oc_varint_put(p, body);
     p[n++] = (1 << 3) | 2;
     n += oc_varint_put(p + n, kl);
     memcpy(p + n, key, kl);
@@ -69,6 +72,11 @@ static uint8_t *encode_entry(oc_arena *a, const char *key, const char *value,
 static bool entry_has_key(const uint8_t *p, size_t len, const char *key)
 {
     size_t kl = strlen(key), pos = 0;
+    uint64_t body;
+    size_t pre = oc_varint_get(p, len, &body);
+    if (!pre || body != len - pre)
+        return false;
+    pos = pre;
     while (pos < len) {
         uint64_t tag, l;
         size_t n = oc_varint_get(p + pos, len - pos, &tag);
