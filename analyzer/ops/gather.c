@@ -64,14 +64,6 @@ static oc_dtype in_dtype(const oc_op_ctx *c, size_t i)
     return t ? t->dtype : OC_DT_UNDEFINED;
 }
 
-static oc_status out_rank_only(oc_op_ctx *c, size_t o, oc_dtype dt, int r)
-{
-    oc_dim d[OC_MAX_RANK];
-    for (int i = 0; i < r && i < OC_MAX_RANK; i++)
-        d[i] = OC_DIM_UNKNOWN;
-    return oc_out_set(c, o, dt, r <= OC_MAX_RANK ? r : -1, d);
-}
-
 /* A single known integer (scalar or one-element tensor) of input i. */
 static bool in_scalar(const oc_op_ctx *c, size_t i, int64_t *v)
 {

@@ -57,7 +57,9 @@ class Model:
         numel(shape) and output-0 shape `shape`."""
         name = "%s_%d" % (op.lower(), len(self.nodes))
         self.nodes.append(helper.make_node(op, ins, outs, name=name, **attrs))
-        dts = out_dtype if isinstance(out_dtype, list) else [out_dtype] * len(outs)
+        dts = out_dtype
+        if not isinstance(dts, list):
+            dts = [out_dtype] * len(outs)
         for o, dt in zip(outs, dts):
             if o:
                 self.outputs.append(vi(o, dt, None))

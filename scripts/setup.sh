@@ -1,0 +1,22 @@
+#!/bin/bash
+# setup.sh [--deps-only] - install the Debian packages onnxcost needs, build
+# it, and run the main job on a committed sample.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PKGS=(build-essential cmake pkg-config protobuf-c-compiler libprotobuf-c-dev
+      libonnx-dev libopenblas-dev zlib1g-dev libjansson-dev python3
+      libonnx-testdata)
+missing=()
+for p in "${PKGS[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=$([ "$(id -u)" -eq 0 ] && echo "" || echo sudo)
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+[ "${1:-}" = "--deps-only" ] && exit 0
+cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$ROOT/build" -j"$(nproc)"
+echo
+"$ROOT/build/onnxcost" analyze --batch 1 --top 10 "$ROOT/samples/mobilenet_v2.onnx"
