@@ -15,11 +15,11 @@
  */
 #include "onnx/wire.h"
 
+#include "onnx.pb-c.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-typedef enum { M_MODEL, M_GRAPH, M_NODE, M_ATTR, M_TENSOR, M_OTHER } msg_kind;
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_SGROUP = 3, WT_EGROUP = 4,
        WT_I32 = 5 };
@@ -97,24 +97,27 @@ typedef struct {
     bool changed;
 } wctx;
 
-static msg_kind child_kind(msg_kind parent, uint64_t field)
+/* Messages rebuilt on the way to TensorProto.raw_data; every other message
+ * is checked but copied verbatim. */
+static bool on_path(const ProtobufCMessageDescriptor *d)
 {
-    switch (parent) {
-    case M_MODEL:
-        return field == 7 ? M_GRAPH : M_OTHER;
-    case M_GRAPH:
-        return field == 1 ? M_NODE : field == 5 ? M_TENSOR : M_OTHER;
-    case M_NODE:
-        return field == 5 ? M_ATTR : M_OTHER;
-    case M_ATTR:
-        if (field == 5 || field == 10)
-            return M_TENSOR;
-        if (field == 6 || field == 11)
-            return M_GRAPH;
-        return M_OTHER;
-    default:
-        return M_OTHER;
-    }
+    return d == &onnx__model_proto__descriptor || d == &onnx__graph_proto__descriptor ||
+           d == &onnx__node_proto__descriptor ||
+           d == &onnx__attribute_proto__descriptor ||
+           d == &onnx__tensor_proto__descriptor;
+}
+
+/* Descriptor of message field `field` of d, or NULL if it is no message. */
+static const ProtobufCMessageDescriptor *
+child_desc(const ProtobufCMessageDescriptor *d, uint64_t field)
+{
+    if (!d || field > UINT32_MAX)
+        return NULL;
+    const ProtobufCFieldDescriptor *f =
+        protobuf_c_message_descriptor_get_field(d, (unsigned)field);
+    if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE)
+        return NULL;
+    return f->descriptor;
 }
 
 static oc_status corrupt(wctx *w, size_t at, const char *what)
@@ -142,14 +145,18 @@ static oc_status add_elided(wctx *w, size_t off, size_t len, uint64_t *index)
     return OC_OK;
 }
 
-/* Copy message [pos, end) of kind k into o (when o != NULL). */
-static oc_status walk(wctx *w, msg_kind k, size_t pos, size_t end, obuf *o,
-                      int depth)
+/* Check message [pos, end) of type d, and copy it into o when o != NULL.
+ * `path` is false below a message that is not on the way to tensors: such
+ * a message is only checked. */
+static oc_status walk(wctx *w, const ProtobufCMessageDescriptor *d, size_t pos,
+                      size_t end, obuf *o, int depth, bool path)
 {
     if (depth > OC_WIRE_MAX_DEPTH)
         return oc_error_set(w->err, OC_ERR_INPUT, NULL,
-                            "%s: graphs nested more than %d deep", w->label,
-                            OC_WIRE_MAX_DEPTH);
+                            "%s: messages nested more than %d deep (graphs within "
+                            "graphs, or types within types)",
+                            w->label, OC_WIRE_MAX_DEPTH);
+    bool is_tensor = path && d == &onnx__tensor_proto__descriptor;
     const unsigned char *p = w->base;
     while (pos < end) {
         size_t start = pos;
@@ -189,8 +196,9 @@ static oc_status walk(wctx *w, msg_kind k, size_t pos, size_t end, obuf *o,
             pos += n;
             if (len > end - pos)
                 return corrupt(w, start, "field runs past the end");
-            msg_kind ck = child_kind(k, field);
-            if (k == M_TENSOR && field == 9 && len > w->threshold) {
+            const ProtobufCMessageDescriptor *cd = child_desc(d, field);
+            bool elide = is_tensor && field == 9 && len > w->threshold;
+            if (elide) {
                 uint64_t idx;
                 oc_status st = add_elided(w, pos, (size_t)len, &idx);
                 if (st)
@@ -205,10 +213,11 @@ static oc_status walk(wctx *w, msg_kind k, size_t pos, size_t end, obuf *o,
                         return oc_error_set(w->err, OC_ERR_NOMEM, NULL,
                                             "%s: out of memory", w->label);
                 }
-            } else if (ck != M_OTHER) {
-                if (o) {
+            } else if (cd) {
+                bool cpath = path && on_path(cd);
+                if (o && cpath) {
                     obuf sub = {0};
-                    oc_status st = walk(w, ck, pos, pos + len, &sub, depth + (ck == M_GRAPH));
+                    oc_status st = walk(w, cd, pos, pos + len, &sub, depth + 1, true);
                     if (st) {
                         free(sub.buf);
                         return st;
@@ -219,16 +228,19 @@ static oc_status walk(wctx *w, msg_kind k, size_t pos, size_t end, obuf *o,
                     if (!ok)
                         return oc_error_set(w->err, OC_ERR_NOMEM, NULL,
                                             "%s: out of memory", w->label);
-                } else {
-                    oc_status st = walk(w, ck, pos, pos + len, NULL, depth + (ck == M_GRAPH));
+                    pos += len;
+                    continue;
+                }
+                if (!o) {
+                    oc_status st = walk(w, cd, pos, pos + len, NULL, depth + 1, cpath);
                     if (st)
                         return st;
                 }
                 pos += len;
-                continue;
+                break; /* copied verbatim below */
             }
             pos += len;
-            if (k == M_TENSOR && field == 9 && len > w->threshold)
+            if (elide)
                 continue; /* placeholder already written */
             break;
         }
@@ -253,7 +265,7 @@ oc_status oc_wire_elide(const unsigned char *src, size_t size, size_t threshold,
     wctx w = {src, size, threshold, out, 0, label, err, false};
     /* First a check-only pass, so that the copy is made only when there is
      * something to leave out. */
-    oc_status st = walk(&w, M_MODEL, 0, size, NULL, 0);
+    oc_status st = walk(&w, &onnx__model_proto__descriptor, 0, size, NULL, 0, true);
     if (st) {
         oc_wire_out_free(out);
         return st;
@@ -262,7 +274,7 @@ oc_status oc_wire_elide(const unsigned char *src, size_t size, size_t threshold,
         return OC_OK;
     out->n_elided = 0;
     obuf o = {0};
-    st = walk(&w, M_MODEL, 0, size, &o, 0);
+    st = walk(&w, &onnx__model_proto__descriptor, 0, size, &o, 0, true);
     if (st) {
         free(o.buf);
         oc_wire_out_free(out);

@@ -18,7 +18,7 @@ typedef struct oc_wire_out {
     uint64_t nonce;    /* marks the placeholders written in place of data */
 } oc_wire_out;
 
-enum { OC_WIRE_PLACEHOLDER = 16, OC_WIRE_MAX_DEPTH = 512 };
+enum { OC_WIRE_PLACEHOLDER = 16, OC_WIRE_MAX_DEPTH = 1024 };
 
 /*
  * Walk src as a ModelProto, checking the framing of every message on the

@@ -119,6 +119,15 @@ expect 2 "MACs overflow" -- "$BIN" analyze "$DATA/bad/overflow.onnx"
 one_line_error "MACs overflow"
 contains "$TMP/err" "overflow" "overflow is said"
 
+# --- nesting: valid deep If chains work, past the limit is a clear error ---
+expect 0 "300-deep nested If" -- "$BIN" analyze --format json "$DATA/bad/nested_if_300.onnx"
+json_ok "j['outputs'][0]['shape'] == ['N', 4] and j['totals']['flops'] > 0" "nested If: shape through 300 levels"
+expect 2 "400-deep nested If" -- "$BIN" analyze "$DATA/bad/nested_if_400.onnx"
+one_line_error "400-deep nested If"
+contains "$TMP/err" "nested more than" "deep nesting is said"
+expect 2 "100000-deep TypeProto" -- "$BIN" info "$DATA/bad/deep_type.onnx"
+one_line_error "100000-deep TypeProto"
+
 # --- unknown operators are reported, the rest is analysed ---
 expect 0 "custom op" -- "$BIN" analyze --format json "$DATA/bad/custom_op.onnx"
 contains "$TMP/err" "FancyOp" "custom op is named"

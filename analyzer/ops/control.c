@@ -611,8 +611,15 @@ oc_status oc_optional_infer(oc_op_ctx *c)
 oc_status oc_optionalgetelement_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0);
-    if (x && x->kind == OC_KIND_OPTIONAL)
+    if (x && x->kind == OC_KIND_OPTIONAL && x->elem)
         return set_out(c, 0, x->elem);
+    if (x && x->kind == OC_KIND_OPTIONAL) {
+        /* A declared optional<tensor> may carry its element's type and
+         * shape on the value itself. */
+        if (x->rank < 0 && x->dtype == OC_DT_UNDEFINED)
+            return oc_out_set(c, 0, OC_DT_UNDEFINED, -1, NULL);
+        return oc_out_set(c, 0, x->dtype, x->rank, x->dims);
+    }
     return set_out(c, 0, x); /* opset 18: a plain tensor or sequence */
 }
 

@@ -225,7 +225,7 @@ static oc_status conv_axis(oc_op_ctx *c, const char *op, const conv_geom *g,
             return oc_fail(c, "%s: pads overflow", op);
         if (num < dk)
             return oc_fail(c, "%s: axis %d: kernel extent %lld exceeds padded "
-                              "input %lld", op, i, (long long)dk,
+                              "input %lld", op, i + 2, (long long)dk,
                            (long long)num);
         *out = oc_dim_of((num - dk) / g->s[i] + 1);
         return OC_OK;
@@ -264,12 +264,12 @@ static oc_status convt_axis(oc_op_ctx *c, const char *op, const conv_geom *g,
     if (oc_dim_is_known(in)) {
         int64_t v;
         if (in.v == 0)
-            return oc_fail(c, "%s: axis %d has zero input extent", op, i);
+            return oc_fail(c, "%s: axis %d has zero input extent", op, i + 2);
         if (!oc_mul_i64(g->s[i], in.v, &v) || !oc_add_i64(v, off, &v))
             return oc_fail(c, "%s: output size overflows", op);
         if (v < 1)
             return oc_fail(c, "%s: axis %d: pads leave an output extent of "
-                              "%lld", op, i, (long long)v);
+                              "%lld", op, i + 2, (long long)v);
         *out = oc_dim_of(v);
         return OC_OK;
     }

@@ -181,6 +181,8 @@ oc_status oc_gathernd_infer(oc_op_ctx *c)
         return oc_fail(c, "GatherND: index tuples of length %lld for data "
                           "rank %d with %lld batch dims",
                        (long long)last.v, r, (long long)b);
+    if (q - 1 + r - b - last.v > OC_MAX_RANK)
+        return oc_fail(c, "GatherND: output rank is too large");
     oc_dim out[OC_MAX_RANK];
     int k = 0;
     for (int i = 0; i < q - 1; i++)

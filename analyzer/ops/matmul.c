@@ -268,7 +268,8 @@ static oc_status parse_term(oc_op_ctx *c, const char *s, size_t len,
         } else if (is_letter(ch)) {
             t->sym[t->n++] = ch;
         } else {
-            return oc_fail(c, "Einsum: character '%c' in the equation", ch);
+            return oc_fail(c, "Einsum: character 0x%02x in the equation",
+                           (unsigned)(unsigned char)ch);
         }
     }
     return OC_OK;

@@ -252,12 +252,12 @@ static oc_status dft_axis(oc_op_ctx *c, int rank, int *axis)
     } else {
         a = oc_attr_int(c, "axis", 1);
     }
-    if (a < 0 && a >= -(int64_t)rank)
-        a += rank;
-    if (a < 0 || a > rank - 2)
+    /* [-r, -2] or [0, r-2]: the last dim holds the complex parts. */
+    int64_t n = a < 0 ? a + rank : a;
+    if (n < 0 || n > rank - 2)
         return oc_fail(c, "DFT: axis %lld is out of range for rank %d",
                        (long long)a, rank);
-    *axis = (int)a;
+    *axis = (int)n;
     return OC_OK;
 }
 

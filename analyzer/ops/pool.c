@@ -149,7 +149,7 @@ static oc_status pool_axis_known(oc_op_ctx *c, const pool_geom *g, int i,
         return oc_fail(c, "%s: pads overflow", op_name(c));
     if (num < dk)
         return oc_fail(c, "%s: axis %d: window %lld exceeds padded input "
-                          "%lld", op_name(c), i, (long long)dk,
+                          "%lld", op_name(c), i + 2, (long long)dk,
                        (long long)num);
     num -= dk;
     int64_t o = num / g->s[i] + 1;
@@ -261,7 +261,7 @@ static oc_status unpool_axis(oc_op_ctx *c, const pool_geom *g, int i,
             return oc_fail(c, "MaxUnpool: output size overflows");
         if (v < 0)
             return oc_fail(c, "MaxUnpool: axis %d: pads leave an output of "
-                              "%lld", i, (long long)v);
+                              "%lld", i + 2, (long long)v);
         *out = oc_dim_of(v);
         return OC_OK;
     }

@@ -419,10 +419,13 @@ oc_status oc_flatten_infer(oc_op_ctx *c)
     oc_dim out[2] = {OC_DIM_UNKNOWN, OC_DIM_UNKNOWN};
     if (!x || x->rank < 0)
         return oc_out_set(c, 0, in_dtype(c, 0), 2, out);
-    int axis;
-    oc_status s = oc_axis(c, oc_attr_int(c, "axis", 1), x->rank, 1, &axis);
-    if (s != OC_OK)
-        return s;
+    /* axis in [-r, r]; a negative one counts from r (not r + 1). */
+    int64_t a = oc_attr_int(c, "axis", 1);
+    if (a < -x->rank || a > x->rank)
+        return oc_fail(c, "Flatten: axis %lld is out of range for rank %d",
+                       (long long)a, x->rank);
+    int axis = (int)(a < 0 ? a + x->rank : a);
+    oc_status s;
     out[0] = dims_product(c, axis, x->dims, -1);
     out[1] = dims_product(c, x->rank - axis, x->dims + axis, -1);
     s = oc_out_set(c, 0, x->dtype, 2, out);

@@ -56,3 +56,55 @@ with open(os.path.join(OUT, "nograph.onnx"), "wb") as f:
     f.write(helper.make_model(helper.make_graph([], "g", [], []))
             .SerializeToString()[:2])  # the ir_version field only
 print("wrote", sorted(os.listdir(OUT)))
+
+
+# --- nesting: a valid 300-deep If chain, and past-the-limit nestings ---
+def nested_if(depth, name):
+    xo = helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", 4])
+    cond = helper.make_tensor_value_info("C", TensorProto.BOOL, [])
+    def leaf():
+        return helper.make_graph([helper.make_node("Relu", ["X"], ["r0"], name="leaf")],
+                                 "leaf", [], [helper.make_tensor_value_info(
+                                     "r0", TensorProto.FLOAT, None)])
+    inner = leaf()
+    for d in range(1, depth + 1):
+        node = helper.make_node("If", ["C"], [f"r{d}"], name=f"if{d}",
+                                then_branch=inner, else_branch=leaf())
+        out = helper.make_tensor_value_info(f"r{d}", TensorProto.FLOAT, None)
+        if d == depth:
+            g = helper.make_graph([node], "main", [xo, cond], [out])
+        else:
+            inner = helper.make_graph([node], f"g{d}", [], [out])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    with open(os.path.join(OUT, name), "wb") as f:
+        f.write(m.SerializeToString())
+
+
+nested_if(300, "nested_if_300.onnx")
+nested_if(400, "nested_if_400.onnx")  # 1200 message levels: over the limit
+
+
+def varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def field(num, payload):
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+
+
+# TypeProto.sequence_type (4) -> Sequence.elem_type (1) -> TypeProto ...,
+# 100000 levels deep: enough to overflow a C stack in a recursive reader.
+tp = field(1, varint(1 << 3) + varint(1))  # innermost: tensor_type {elem_type: 1}
+for _ in range(100000):
+    tp = field(4, field(1, tp))
+graph = field(11, field(1, b"X") + field(2, tp)) + field(2, b"deep")
+model = varint(1 << 3) + varint(8) + field(7, graph) + field(8, field(1, b"") + varint(2 << 3) + varint(13))
+with open(os.path.join(OUT, "deep_type.onnx"), "wb") as f:
+    f.write(model)
+print("wrote nesting cases")
