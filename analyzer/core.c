@@ -252,8 +252,9 @@ oc_status oc_out_set(oc_op_ctx *c, size_t i, oc_dtype dt, int rank,
     if (rank < 0 || !dims) {
         t->rank = rank < 0 ? -1 : rank;
         t->dims = NULL;
-        if (rank > 0) {
-            t->dims = oc_arena_alloc(c->a->arena, (size_t)rank * sizeof *t->dims);
+        if (rank >= 0) {
+            /* Never NULL for a known rank, even 0: rules memcpy from it. */
+            t->dims = oc_arena_alloc(c->a->arena, ((size_t)rank + 1) * sizeof *t->dims);
             if (!t->dims)
                 return nomem(c->a, c->err);
             for (int k = 0; k < rank; k++)
@@ -590,10 +591,16 @@ static oc_status count_node(oc_analysis *a, const grun *r, const oc_node *n,
             continue;
         const oc_tinfo *t = &r->info[n->inputs[i]];
         uint64_t e, b;
-        if (!info_complete(t) || !oc_tinfo_numel(t, &e)) {
-            known = known && t->kind != OC_KIND_TENSOR ? known : false;
+        if (!info_complete(t)) {
+            if (t->kind == OC_KIND_TENSOR)
+                known = false;
             continue;
         }
+        if (!oc_tinfo_numel(t, &e))
+            return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
+                                "%s: node '%s' (%s): input %zu has more elements "
+                                "than 64 bits can count",
+                                oc_model_source(a->model), n->name, n->op, i);
         if (!oc_mul_u64(e, oc_dtype_size(t->dtype), &b) ||
             !oc_add_u64(nc->bytes_read, b, &nc->bytes_read))
             return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
@@ -608,11 +615,16 @@ static oc_status count_node(oc_analysis *a, const grun *r, const oc_node *n,
             continue;
         const oc_tinfo *t = &r->info[n->outputs[i]];
         uint64_t e, b;
-        if (!info_complete(t) || !oc_tinfo_numel(t, &e)) {
+        if (!info_complete(t)) {
             if (t->kind == OC_KIND_TENSOR)
                 known = false;
             continue;
         }
+        if (!oc_tinfo_numel(t, &e))
+            return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
+                                "%s: node '%s' (%s): output %zu has more elements "
+                                "than 64 bits can count",
+                                oc_model_source(a->model), n->name, n->op, i);
         if (!oc_mul_u64(e, oc_dtype_size(t->dtype), &b) ||
             !oc_add_u64(nc->bytes_written, b, &nc->bytes_written))
             return oc_error_set(err, OC_ERR_OVERFLOW, n->name,

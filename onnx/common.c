@@ -172,7 +172,8 @@ char *oc_arena_strndup(oc_arena *a, const char *s, size_t n)
 {
     char *p = oc_arena_alloc(a, n + 1);
     if (p) {
-        memcpy(p, s, n);
+        if (n)
+            memcpy(p, s, n);
         p[n] = '\0';
     }
     return p;

@@ -73,6 +73,8 @@ static bool ob_reserve(obuf *o, size_t extra)
 
 static bool ob_put(obuf *o, const void *p, size_t n)
 {
+    if (!n)
+        return true;
     if (!ob_reserve(o, n))
         return false;
     memcpy(o->buf + o->len, p, n);

@@ -117,7 +117,11 @@ one_line_error "Reshape with two -1"
 contains "$TMP/err" "reshape_bad" "Reshape error names the node"
 expect 2 "MACs overflow" -- "$BIN" analyze "$DATA/bad/overflow.onnx"
 one_line_error "MACs overflow"
-contains "$TMP/err" "overflow" "overflow is said"
+contains "$TMP/err" "64 bits" "overflow is said"
+expect 2 "MACs overflow (elements fit)" -- "$BIN" analyze "$DATA/bad/overflow_macs.onnx"
+one_line_error "MACs overflow (elements fit)"
+contains "$TMP/err" "overflows 64 bits" "MAC overflow is said"
+contains "$TMP/err" "matmul_macs" "MAC overflow names the node"
 
 # --- nesting: valid deep If chains work, past the limit is a clear error ---
 expect 0 "300-deep nested If" -- "$BIN" analyze --format json "$DATA/bad/nested_if_300.onnx"

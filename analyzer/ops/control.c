@@ -21,6 +21,13 @@
 
 #include "analyzer/op.h"
 
+/* dst[0..n) = src[0..n); src may be NULL when n is 0. */
+static void dims_copy(oc_dim *dst, const oc_dim *src, int n)
+{
+    for (int i = 0; i < n; i++)
+        dst[i] = src[i];
+}
+
 /* ---- info helpers ---- */
 
 static oc_tinfo *new_info(oc_op_ctx *c, oc_value_kind kind, oc_dtype dt,
@@ -262,7 +269,7 @@ static oc_status loop_scan_out(oc_op_ctx *c, size_t o, const oc_tinfo *e,
         return oc_out_set(c, o, e ? e->dtype : OC_DT_UNDEFINED, -1, NULL);
     oc_dim d[OC_MAX_RANK];
     d[0] = trips >= 0 ? oc_dim_of(trips) : OC_DIM_UNKNOWN;
-    memcpy(d + 1, e->dims, (size_t)e->rank * sizeof *d);
+    dims_copy(d + 1, e->dims, e->rank);
     return oc_out_set(c, o, e->dtype, e->rank + 1, d);
 }
 

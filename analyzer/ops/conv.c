@@ -285,7 +285,7 @@ static oc_status convt_spatial(oc_op_ctx *c, const char *op, const conv_geom *g,
 {
     size_t len;
     const int64_t *os = oc_attr_ints(c, "output_shape", &len);
-    size_t skip = 0;
+    int skip = 0; /* 2 when output_shape also names N and C */
     if (os) {
         if (len == (size_t)g->nsp + 2)
             skip = 2;

@@ -17,6 +17,13 @@
 
 #include "analyzer/op.h"
 
+/* dst[0..n) = src[0..n); src may be NULL when n is 0. */
+static void dims_copy(oc_dim *dst, const oc_dim *src, int n)
+{
+    for (int i = 0; i < n; i++)
+        dst[i] = src[i];
+}
+
 /* ---- helpers ---- */
 
 static bool has_vals(const oc_tinfo *t)
@@ -281,7 +288,7 @@ oc_status oc_compress_infer(oc_op_ctx *c)
     if (!x || x->rank < 0)
         return oc_out_set(c, 0, dt, -1, NULL);
     oc_dim out[OC_MAX_RANK];
-    memcpy(out, x->dims, (size_t)x->rank * sizeof *out);
+    dims_copy(out, x->dims, x->rank);
     out[ax] = n;
     return oc_out_set(c, 0, dt, x->rank, out);
 }
@@ -321,7 +328,7 @@ oc_status oc_unique_infer(oc_op_ctx *c)
         if ((s = oc_axis(c, axis->i, x->rank, 0, &ax)) != OC_OK)
             return s;
         oc_dim out[OC_MAX_RANK];
-        memcpy(out, x->dims, (size_t)x->rank * sizeof *out);
+        dims_copy(out, x->dims, x->rank);
         out[ax] = OC_DIM_UNKNOWN;
         n = x->dims[ax];
         if ((s = oc_out_set(c, 0, x->dtype, x->rank, out)) != OC_OK)
@@ -415,7 +422,7 @@ oc_status oc_topk_infer(oc_op_ctx *c)
         return oc_fail(c, "TopK: k = %lld but the axis has %lld elements",
                        (long long)k.v, (long long)d.v);
     oc_dim out[OC_MAX_RANK];
-    memcpy(out, x->dims, (size_t)x->rank * sizeof *out);
+    dims_copy(out, x->dims, x->rank);
     out[ax] = k;
     if ((s = oc_out_set(c, 0, dt, x->rank, out)) != OC_OK)
         return s;

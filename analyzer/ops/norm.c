@@ -68,7 +68,8 @@ static oc_status stat_out(oc_op_ctx *c, size_t o, size_t like, oc_dim ch)
 {
     const oc_tinfo *t = oc_ctx_in(c, like);
     const oc_tinfo *x = oc_ctx_in(c, 0);
-    oc_dtype dt = t && t->dtype ? t->dtype : (x ? x->dtype : OC_DT_UNDEFINED);
+    oc_dtype dt = t && t->dtype != OC_DT_UNDEFINED ? t->dtype
+                  : (x ? x->dtype : OC_DT_UNDEFINED);
     if (t && t->rank >= 0)
         return oc_out_set(c, o, dt, t->rank, t->dims);
     return oc_out_set(c, o, dt, 1, &ch);

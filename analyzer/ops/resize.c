@@ -21,6 +21,13 @@
 
 #include "analyzer/op.h"
 
+/* dst[0..n) = src[0..n); src may be NULL when n is 0. */
+static void dims_copy(oc_dim *dst, const oc_dim *src, int n)
+{
+    for (int i = 0; i < n; i++)
+        dst[i] = src[i];
+}
+
 /* floor(d * s) as a runtime computes it (float product). */
 static oc_dim scaled_dim(oc_op_ctx *c, oc_dim d, double s)
 {
@@ -161,7 +168,7 @@ oc_status oc_resize_infer(oc_op_ctx *c)
     if (s != OC_OK)
         return s;
     oc_dim out[OC_MAX_RANK];
-    memcpy(out, x->dims, (size_t)r * sizeof *out);
+    dims_copy(out, x->dims, r);
     resize_inputs(c, &si, &zi);
 
     const double *sc;

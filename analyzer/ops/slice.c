@@ -18,6 +18,13 @@
  * (exporters write INT64_MAX or INT32_MAX there). */
 #define SLICE_TO_END INT64_C(2147483647)
 
+/* dst[0..n) = src[0..n); src may be NULL when n is 0. */
+static void dims_copy(oc_dim *dst, const oc_dim *src, int n)
+{
+    for (int i = 0; i < n; i++)
+        dst[i] = src[i];
+}
+
 /* ---- contents helpers (as in shape.c) ---- */
 
 static bool has_vals(const oc_tinfo *t)
@@ -440,7 +447,7 @@ oc_status oc_split_infer(oc_op_ctx *c)
     if ((s = split_parts(c, x->dims[ax], nout, parts)) != OC_OK)
         return s;
     oc_dim out[OC_MAX_RANK];
-    memcpy(out, x->dims, (size_t)x->rank * sizeof *out);
+    dims_copy(out, x->dims, x->rank);
     int64_t ist[OC_MAX_RANK], base = 0;
     bool vals = vals_usable(x);
     if (vals)
@@ -588,7 +595,7 @@ oc_status oc_pad_infer(oc_op_ctx *c)
         return oc_fail(c, "Pad: %lld pads for %lld axes", (long long)np,
                        (long long)na);
     oc_dim out[OC_MAX_RANK];
-    memcpy(out, x->dims, (size_t)r * sizeof *out);
+    dims_copy(out, x->dims, r);
     for (int64_t k = 0; k < na; k++) {
         int ax;
         oc_status s = oc_axis(c, axes ? axes[k] : k, r, 0, &ax);

@@ -52,6 +52,13 @@ save("overflow.onnx", helper.make_graph(
     [helper.make_node("MatMul", ["B", "WB"], ["O"], name="matmul_huge")],
     "overflow", [big, wb], [helper.make_tensor_value_info("O", TensorProto.FLOAT, None)]))
 
+# element counts fit in 64 bits, but the MACs (2^66) do not
+m1 = helper.make_tensor_value_info("A", TensorProto.FLOAT, [1 << 22, 1 << 22])
+m2 = helper.make_tensor_value_info("B", TensorProto.FLOAT, [1 << 22, 1 << 22])
+save("overflow_macs.onnx", helper.make_graph(
+    [helper.make_node("MatMul", ["A", "B"], ["O"], name="matmul_macs")],
+    "overflow_macs", [m1, m2], [helper.make_tensor_value_info("O", TensorProto.FLOAT, None)]))
+
 with open(os.path.join(OUT, "nograph.onnx"), "wb") as f:
     f.write(helper.make_model(helper.make_graph([], "g", [], []))
             .SerializeToString()[:2])  # the ir_version field only
