@@ -29,6 +29,7 @@ int cli_fail(const oc_error *err, int load_phase);
 typedef struct analyze_args {
     oc_analyze_opts opts;
     oc_input_override overrides[32];
+    char names[32][256]; /* storage for the overrides' names */
 } analyze_args;
 
 /* Parse "--input NAME=1x3x224x224" into args; returns 0 or EXIT_USAGE. */

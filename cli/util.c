@@ -62,12 +62,14 @@ int cli_parse_input(analyze_args *a, const char *spec)
     }
     oc_input_override *o = &a->overrides[a->opts.n_overrides];
     size_t nl = (size_t)(eq - spec);
-    char *name = malloc(nl + 1);
-    if (!name)
-        return EXIT_IO;
+    char *name = a->names[a->opts.n_overrides];
+    if (nl >= sizeof a->names[0]) {
+        cli_error("--input: name too long");
+        return EXIT_USAGE;
+    }
     memcpy(name, spec, nl);
     name[nl] = '\0';
-    o->name = name; /* lives until exit */
+    o->name = name;
     o->rank = 0;
     const char *p = eq + 1;
     if (strcmp(p, "scalar") != 0) {

@@ -5,7 +5,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PKGS=(build-essential cmake pkg-config protobuf-c-compiler libprotobuf-c-dev
       libonnx-dev libopenblas-dev zlib1g-dev libjansson-dev python3
-      libonnx-testdata)
+      libonnx-testdata clang libclang-rt-14-dev)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -61,7 +61,8 @@ static oc_status resize_axes(oc_op_ctx *c, int rank, int *axes, int *n)
 {
     size_t na;
     const int64_t *a = oc_attr_ints(c, "axes", &na);
-    if (oc_ctx_opset(c) < 18 || !oc_ctx_attr(c, "axes")) {
+    if (oc_ctx_opset(c) < 18 || !oc_ctx_attr(c, "axes") ||
+        strcmp(oc_ctx_node(c)->op, "Resize") != 0) {
         for (int i = 0; i < rank; i++)
             axes[i] = i;
         *n = rank;
