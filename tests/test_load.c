@@ -3,8 +3,12 @@
 #include "onnx.pb-c.h"
 #include "onnx/model.h"
 
+#include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -415,6 +419,63 @@ static void test_sample(void)
     free(bytes);
 }
 
+static int count_temps(const char *prefix)
+{
+    DIR *d = opendir(tmpdir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A save that fails half-way (the disk fills: RLIMIT_FSIZE makes write()
+ * fail with EFBIG) leaves the old file as it was and no temporary behind;
+ * so does a kill in the middle of writing. */
+static void test_save_under_failure(void)
+{
+    const char *path = OC_SAMPLES "/squeezenet1_1.onnx";
+    oc_model *m;
+    oc_error e;
+    if (oc_model_load_file(path, &m, &e) != OC_OK) {
+        CHECK(!"load");
+        return;
+    }
+    const char *target = tmp_path("target.onnx");
+    write_file(target, "old contents", 12);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {1 << 20, 1 << 20};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        _exit(oc_model_save(m, target, &e) == OC_ERR_IO ? 0 : 1);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    size_t n;
+    unsigned char *after = read_file(target, &n);
+    CHECK(after && n == 12 && memcmp(after, "old contents", 12) == 0);
+    free(after);
+    CHECK_EQ_INT(count_temps("target.onnx.tmp"), 0);
+    /* killed while writing: stop it with SIGKILL from its own write path */
+    pid = fork();
+    if (pid == 0) {
+        struct rlimit rl = {1 << 20, 1 << 20};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        signal(SIGXFSZ, SIG_DFL); /* the default action kills the process */
+        oc_model_save(m, target, &e);
+        _exit(0);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status));
+    after = read_file(target, &n);
+    CHECK(after && n == 12 && memcmp(after, "old contents", 12) == 0);
+    free(after);
+    oc_model_free(m);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/oc-test-load-XXXXXX");
@@ -426,6 +487,7 @@ int main(void)
     test_invalid_graphs();
     test_bad_bytes();
     test_sample();
+    test_save_under_failure();
     if (getenv("OC_KEEP_TMP"))
         return t_report("test_load");
     char cmd[600];

@@ -76,8 +76,8 @@ oc_status oc_nllloss_infer(oc_op_ctx *c)
     const oc_tinfo *x = oc_ctx_in(c, 0);
     oc_dtype dt = x ? x->dtype : OC_DT_UNDEFINED;
     oc_dim dims[OC_MAX_RANK];
-    int rank;
-    bool none;
+    int rank = -1;
+    bool none = false;
     oc_status st;
     if ((st = read_reduction(c, &none)) || (st = target_dims(c, &rank, dims)))
         return st;

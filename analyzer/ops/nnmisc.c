@@ -437,7 +437,7 @@ static oc_status col2im_check(oc_op_ctx *c, const oc_tinfo *x,
                               const int64_t *img, const int64_t *blk,
                               int64_t n, oc_dim *ch)
 {
-    int64_t prod = 1, blocks;
+    int64_t prod = 1, blocks = 0;
     *ch = OC_DIM_UNKNOWN;
     if (!blk)
         return OC_OK;

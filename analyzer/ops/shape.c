@@ -177,8 +177,10 @@ static oc_status out_unknown_dims(oc_op_ctx *c, int r)
 static oc_status constant_tensor(oc_op_ctx *c, const oc_tensor *t)
 {
     oc_dim d[OC_MAX_RANK];
-    if (!t || t->rank < 0 || t->rank > OC_MAX_RANK)
-        return oc_fail(c, "Constant: tensor value has an invalid rank");
+    if (!t)
+        return oc_fail(c, "Constant: 'value' is not a tensor");
+    if (t->rank < 0 || t->rank > OC_MAX_RANK)
+        return oc_fail(c, "Constant: tensor value has rank %d", t->rank);
     for (int i = 0; i < t->rank; i++) {
         if (t->dims[i] < 0)
             return oc_fail(c, "Constant: tensor has negative dim %lld",

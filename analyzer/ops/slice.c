@@ -225,6 +225,10 @@ static oc_dim slice_sym(oc_op_ctx *c, oc_dim d, oc_dim s, oc_dim e,
             return oc_dim_ceildiv(c, d, oc_dim_of(-step));
         return OC_DIM_UNKNOWN;
     }
+    if (is_lit(e) && e.v <= -SLICE_TO_END)
+        return oc_dim_of(0); /* ends before the first element */
+    if (is_lit(s) && s.v <= -SLICE_TO_END)
+        s = oc_dim_of(0); /* starts before the first element: at it */
     bool s_end = is_lit(s) && s.v < 0; /* counted from the end */
     bool e_end = is_lit(e) && (e.v < 0 || e.v >= SLICE_TO_END);
     bool s_zero = is_lit(s) && s.v == 0;

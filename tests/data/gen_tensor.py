@@ -732,11 +732,24 @@ def training():
     m.save()
 
 
+def strings():
+    m = Model("strings", 20)
+    s = m.inp("s", TensorProto.STRING, [1, 4])
+    m.node("StringNormalizer", [s], ["norm"], data0([1, 4]),
+           case_change_action="LOWER")
+    t = m.inp("t", TensorProto.STRING, [2, 3])
+    m.node("StringSplit", [t], ["parts", "counts"], delimiter=",")
+    m.node("Identity", ["counts"], ["counts_id"], data0([2, 3]))
+    m.node("ImageDecoder", [m.inp("jpeg", TensorProto.UINT8, [1000])],
+           ["img"])
+    m.save()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for gen in (chain_heads, chain_flatten, chain_slice, constant_of_shape,
                 shape_ops, gather_ops, split_concat, sequences, generators,
-                reductions, resizes, control, training):
+                reductions, resizes, control, training, strings):
         gen()
     with open(os.path.join(HERE, "costs-tensor.tsv"), "w") as f:
         f.write("# written by gen_tensor.py: path, node, macs, flops, "
