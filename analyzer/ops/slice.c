@@ -225,22 +225,26 @@ static oc_dim slice_sym(oc_op_ctx *c, oc_dim d, oc_dim s, oc_dim e,
             return oc_dim_ceildiv(c, d, oc_dim_of(-step));
         return OC_DIM_UNKNOWN;
     }
-    if (is_lit(e) && e.v <= -SLICE_TO_END)
-        return oc_dim_of(0); /* ends before the first element */
+    if ((is_lit(e) && e.v <= -SLICE_TO_END) ||
+        (is_lit(s) && s.v >= SLICE_TO_END))
+        return oc_dim_of(0); /* ends before the start, starts past the end */
     if (is_lit(s) && s.v <= -SLICE_TO_END)
         s = oc_dim_of(0); /* starts before the first element: at it */
     bool s_end = is_lit(s) && s.v < 0; /* counted from the end */
     bool e_end = is_lit(e) && (e.v < 0 || e.v >= SLICE_TO_END);
     bool s_zero = is_lit(s) && s.v == 0;
+    (void)s_zero;
     int64_t e_off = is_lit(e) && e.v < 0 ? e.v : 0;
     oc_dim len;
     if (s_end && e_end) {
         len = oc_dim_of(e_off > s.v ? e_off - s.v : 0);
     } else if (s_end) {
         return OC_DIM_UNKNOWN;
+    } else if (e_end && is_lit(s)) {
+        /* |s|, |e_off| < 2^31 here: no overflow */
+        len = e_off == s.v ? d : dim_add_int(c, d, e_off - s.v);
     } else if (e_end) {
-        oc_dim stop = e_off == 0 ? d : dim_add_int(c, d, e_off);
-        len = s_zero ? stop : oc_dim_sub(c, stop, s);
+        len = oc_dim_sub(c, e_off == 0 ? d : dim_add_int(c, d, e_off), s);
     } else if (is_num(e) && is_num(s)) {
         len = oc_dim_of(e.v > s.v ? e.v - s.v : 0);
     } else {
