@@ -513,6 +513,21 @@ static oc_status tinfo_from_decl(oc_analysis *a, const oc_value *v,
                                  const bindings *bs, oc_tinfo *t, oc_error *err)
 {
     t->kind = v->kind == OC_KIND_NONE ? OC_KIND_TENSOR : v->kind;
+    if (t->kind == OC_KIND_SEQUENCE || t->kind == OC_KIND_OPTIONAL) {
+        /* The declared element (a tensor) becomes the info's elem. */
+        oc_tinfo *e = oc_arena_alloc(a->arena, sizeof *e);
+        if (!e)
+            return nomem(a, err);
+        tinfo_init(e);
+        oc_value ev = *v;
+        ev.kind = OC_KIND_TENSOR;
+        oc_status st = tinfo_from_decl(a, &ev, bs, e, err);
+        if (st)
+            return st;
+        t->elem = (v->rank >= 0 || v->dtype) ? e : NULL;
+        t->dtype = v->dtype;
+        return OC_OK;
+    }
     t->dtype = v->dtype;
     t->rank = v->rank;
     if (v->rank < 0)

@@ -34,6 +34,8 @@ function parseArgs(argv) {
     if (a === '-h' || a === '--help') { process.stdout.write(USAGE); process.exit(0); }
     const eq = a.indexOf('=');
     const key = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    if (!ints[key] && !['--in', '--out', '--max-seconds', '--opt-level'].includes(key))
+      throw new UsageError(`unknown argument '${a}'`);
     let val;
     if (a.startsWith('--') && eq > 0) val = a.slice(eq + 1);
     else {
@@ -322,9 +324,16 @@ async function main() {
       for (const w of work) {
         if (w.error) continue;
         try {
-          if (!w.plan) {                   // probe: the quicker of two first runs
-            const a = await timedRun(w.plain, w.feeds), b = await timedRun(w.plain, w.feeds);
-            w.plan = planRuns(opt, Math.min(a, b), 2);
+          if (!w.plan) {
+            // probe: warm the session up, then take the quicker of the last two runs
+            const perPass = opt.maxSeconds * 1e6 / (opt.passes * 2), t = [];
+            let sum = 0;
+            while (t.length < Math.max(opt.warmup, 2)) {
+              const x = await timedRun(w.plain, w.feeds);
+              t.push(x); sum += x;
+              if (t.length >= 2 && sum > perPass) break;
+            }
+            w.plan = planRuns(opt, Math.min(...t.slice(-2)), 2);
           }
           const { warmup, repeats } = w.plan;
           // wall time: the session without profiling

@@ -304,13 +304,26 @@ static oc_status decode_type(gbuild *b, const Onnx__TypeProto *tp, oc_value *v)
         }
         break;
     case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
-        v->kind = OC_KIND_SEQUENCE;
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: {
+        /* The value's dtype and shape are its element's, when that is a
+         * tensor (sequence<tensor>, optional<tensor>). */
+        const Onnx__TypeProto *et =
+            tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE
+                ? (tp->sequence_type ? tp->sequence_type->elem_type : NULL)
+                : (tp->optional_type ? tp->optional_type->elem_type : NULL);
+        oc_value_kind kind = tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE
+                                 ? OC_KIND_SEQUENCE
+                                 : OC_KIND_OPTIONAL;
+        if (et && et->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
+            oc_status st = decode_type(b, et, v);
+            if (st)
+                return st;
+        }
+        v->kind = kind;
         return OC_OK;
+    }
     case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
         v->kind = OC_KIND_MAP;
-        return OC_OK;
-    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
-        v->kind = OC_KIND_OPTIONAL;
         return OC_OK;
     default:
         return OC_OK;

@@ -233,7 +233,6 @@ static oc_dim slice_sym(oc_op_ctx *c, oc_dim d, oc_dim s, oc_dim e,
     bool s_end = is_lit(s) && s.v < 0; /* counted from the end */
     bool e_end = is_lit(e) && (e.v < 0 || e.v >= SLICE_TO_END);
     bool s_zero = is_lit(s) && s.v == 0;
-    (void)s_zero;
     int64_t e_off = is_lit(e) && e.v < 0 ? e.v : 0;
     oc_dim len;
     if (s_end && e_end) {
@@ -242,7 +241,7 @@ static oc_dim slice_sym(oc_op_ctx *c, oc_dim d, oc_dim s, oc_dim e,
         return OC_DIM_UNKNOWN;
     } else if (e_end && is_lit(s)) {
         /* |s|, |e_off| < 2^31 here: no overflow */
-        len = e_off == s.v ? d : dim_add_int(c, d, e_off - s.v);
+        len = dim_add_int(c, d, e_off - s.v);
     } else if (e_end) {
         len = oc_dim_sub(c, e_off == 0 ? d : dim_add_int(c, d, e_off), s);
     } else if (is_num(e) && is_num(s)) {

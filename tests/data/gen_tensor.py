@@ -19,7 +19,9 @@ here by hand (symbols count as 1), never by running onnxcost:
   Multinomial n + m; Hann/Hamming 3, Blackman 5, MelWeightMatrix 1 per
   output element; STFT batch * frames * (5 n log2 n + n), n = frame_length
   Loop/Scan: body cost times the trip count; If: the branch taken
-  Adagrad 9, Adam 15, Momentum 7 (nesterov 9) per optimized element
+  Adagrad 9, Adam 15, Momentum 7 (nesterov 9) per optimized element;
+  Gradient 0 (the gradient graph is not in the model)
+  StringNormalizer, StringSplit, ImageDecoder 0
 
 Shape arithmetic is the point of most models here: exporter chains such as
 Shape -> Gather -> Unsqueeze -> Concat -> Reshape must keep the symbolic
@@ -729,6 +731,11 @@ def training():
     m.node("Momentum", [r, t] + p, ["Qn", "QVn"], (9 * 5, [5]),
            domain=TRAINING, alpha=0.9, beta=1.0, mode="nesterov",
            norm_coefficient=0.0)
+    # d(sum(X * G)) / dX, dG: gradients shaped like X and G
+    m.node("Mul", [x, g], ["XG"])
+    m.node("ReduceSum", ["XG"], ["loss"], keepdims=0)
+    m.node("Gradient", [x, g], ["dX", "dG"], data0([3, 4]), domain=TRAINING,
+           xs=["X", "G"], y="loss")
     m.save()
 
 
