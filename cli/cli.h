@@ -19,6 +19,10 @@ typedef struct cmd {
 
 int cmd_info(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
+int cmd_hw(int argc, char **argv);
+int cmd_train(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 
 /* Print "onnxcost: msg" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

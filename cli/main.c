@@ -10,6 +10,10 @@
 static const cmd commands[] = {
     {"info", "model summary: inputs, outputs, opsets, operators, weights", cmd_info},
     {"analyze", "shapes and per-node MACs, FLOPs, bytes, memory", cmd_analyze},
+    {"collect", "measure single-operator times into a dataset", cmd_collect},
+    {"hw", "measure peak sgemm GFLOP/s and memory bandwidth", cmd_hw},
+    {"train", "fit the neural timing model on measured datasets", cmd_train},
+    {"eval", "timing-model error on the held-out test split vs baselines", cmd_eval},
 };
 
 static void usage(FILE *f)

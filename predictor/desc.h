@@ -109,7 +109,8 @@ oc_status oc_node_desc_from_json(const json_t *node_obj, const json_t *fused,
 
 /* New references (the caller owns them); NULL on allocation failure.
  *   node:     {"op", "domain", "opset", "attrs": {name: value},
- *              "inputs": [{"dtype", "shape", "weight"} | null], "outputs": [...]}
+ *              "inputs": [{"dtype", "shape", "weight"} | null],
+ *              "outputs": [{"dtype", "shape"} | null]}
  *             ints are JSON integers, floats JSON reals, strings JSON strings,
  *             lists JSON arrays (an empty list reads back as ints);
  *             "shape" is null when the rank is unknown.

@@ -39,7 +39,7 @@ static oc_dim scaled_dim(oc_op_ctx *c, oc_dim d, double s)
     }
     if (oc_dim_is_sym(d) && s >= 1 && s == floor(s) && s < 1e9)
         return oc_dim_mul(c, d, oc_dim_of((int64_t)s)); /* N * 2 */
-    if (oc_dim_is_sym(d) && s > 0 && s < 1 && 1 / s == floor(1 / s) &&
+    if (oc_dim_is_sym(d) && s > 1e-9 && s < 1 && 1 / s == floor(1 / s) &&
         d.v % (int64_t)(1 / s) == 0)
         return oc_dim_div(c, d, oc_dim_of((int64_t)(1 / s))); /* 2N / 2 */
     return OC_DIM_UNKNOWN;

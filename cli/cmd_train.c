@@ -1,0 +1,328 @@
+/* cmd_train.c - onnxcost train DATASET... -o FILE: fit the timing model. */
+#include "cli/cli.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predictor/tmodel.h"
+
+static const char train_help[] =
+    "usage: onnxcost train [options] -o FILE DATASET...\n"
+    "\n"
+    "Fit the neural timing model on measured datasets (onnxcost collect):\n"
+    "an ensemble of dense ReLU MLPs predicting ln(kernel time), MSE loss,\n"
+    "Adam, early stopping on a validation split.  A test split is held out\n"
+    "by a hash of each sample id (thread count ignored); 'onnxcost eval'\n"
+    "scores it.  Progress and validation error per epoch go to stderr.\n"
+    "\n"
+    "  -o, --output FILE     the timing-model file to write (required)\n"
+    "      --hw FILE         hardware profile from 'onnxcost hw -o FILE'; without\n"
+    "                        it this machine is measured now\n"
+    "      --hidden LIST     hidden layer widths (default 32,64,128,128,128,128)\n"
+    "      --epochs N        maximum epochs per member (default 300)\n"
+    "      --patience N      stop after N epochs without a better validation\n"
+    "                        loss; 0 never stops early (default 30)\n"
+    "      --lr X            Adam learning rate (default 1e-3)\n"
+    "      --batch N         mini-batch size (default 128)\n"
+    "      --l2 X            weight penalty (default 1e-5)\n"
+    "      --dropout X       hidden-unit dropout probability (default 0)\n"
+    "      --ensemble K      members with different seeds; their spread is the\n"
+    "                        low/high range (default 5)\n"
+    "      --seed S          base seed (default 1)\n"
+    "      --val-frac X      validation fraction (default 0.1)\n"
+    "      --test-frac X     held-out test fraction (default 0.1)\n"
+    "      --no-roofline-base  fit ln(t) itself, not ln(t / roofline time)\n"
+    "  -q, --quiet           one progress line per member, not per epoch\n"
+    "  -h, --help            this text\n";
+
+static int parse_double(const char *opt, const char *s, double min, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= min && v <= max)) {
+        cli_error("%s: '%s' is not a number in [%g, %g]", opt, s, min, max);
+        return EXIT_USAGE;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_hidden(const char *s, int *hidden, int *n)
+{
+    *n = 0;
+    if (!strcmp(s, "none") || !*s)
+        return 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (errno || end == p || v < 1 || v > 4096 || (*end && *end != ',') ||
+            *n >= OC_MLP_MAX_LAYERS - 1) {
+            cli_error("--hidden: expected up to %d widths in [1, 4096] like 32,64,128, got '%s'",
+                      OC_MLP_MAX_LAYERS - 1, s);
+            return EXIT_USAGE;
+        }
+        hidden[(*n)++] = (int)v;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+typedef struct progress_state {
+    bool quiet;
+    int last_member;
+} progress_state;
+
+static int on_epoch(void *ud, int member, int n_members, const oc_mlp_epoch *e,
+                    double log_scale)
+{
+    progress_state *ps = ud;
+    /* RMSE of ln(t): a typical multiplicative error of exp(rmse) - 1. */
+    double rmse = sqrt(e->val_loss) * log_scale, best = sqrt(e->best_val) * log_scale;
+    if (!ps->quiet)
+        fprintf(stderr,
+                "[member %d/%d] epoch %3d  train mse %.4f  val mse %.4f  val rmse(ln t) "
+                "%.3f (~%.1f%%)  best %.3f @%d  lr %.2g\n",
+                member + 1, n_members, e->epoch, e->train_loss, e->val_loss, rmse,
+                100 * (exp(rmse) - 1), best, e->best_epoch, e->lr);
+    else if (e->epoch % 50 == 0 || member != ps->last_member)
+        fprintf(stderr, "[member %d/%d] epoch %d  val rmse(ln t) %.3f (best %.3f @%d)\n",
+                member + 1, n_members, e->epoch, rmse, best, e->best_epoch);
+    ps->last_member = member;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Median APE of the model and the baselines on the validation split. */
+static void report_val(const oc_tmodel *tm, const oc_train_set *s)
+{
+    const oc_tmodel_info *in = oc_tmodel_get_info(tm);
+    size_t nv = 0;
+    for (size_t i = 0; i < s->n; i++)
+        nv += oc_split_of(s->s[i].id, in->val_frac, in->test_frac) == OC_SPLIT_VAL;
+    if (nv == 0)
+        return;
+    float *X = malloc(nv * OC_N_FEATURES * sizeof *X);
+    double *t = malloc(nv * sizeof *t), *ape[3];
+    for (int k = 0; k < 3; k++)
+        ape[k] = malloc(nv * sizeof *ape[k]);
+    size_t *idx = malloc(nv * sizeof *idx);
+    oc_error err;
+    if (!X || !t || !ape[0] || !ape[1] || !ape[2] || !idx)
+        goto out;
+    size_t m = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (oc_split_of(s->s[i].id, in->val_frac, in->test_frac) == OC_SPLIT_VAL) {
+            memcpy(X + m * OC_N_FEATURES, s->X + i * OC_N_FEATURES,
+                   OC_N_FEATURES * sizeof *X);
+            idx[m++] = i;
+        }
+    if (oc_tmodel_predict_features(tm, X, nv, t, NULL, NULL, &err) != OC_OK)
+        goto out;
+    for (size_t r = 0; r < nv; r++) {
+        const oc_train_sample *sm = &s->s[idx[r]];
+        const oc_linear *L = oc_tmodel_linear(tm, sm->threads);
+        oc_target tg;
+        oc_hw_target(&in->hw, in->target, sm->threads, &tg);
+        double lin = L ? oc_linear_predict(L, sm->flops) : 0;
+        double roof = oc_roofline_time_us(&tg, sm->flops, sm->bytes);
+        ape[0][r] = 100 * fabs(t[r] - sm->time_us) / sm->time_us;
+        ape[1][r] = 100 * fabs(lin - sm->time_us) / sm->time_us;
+        ape[2][r] = 100 * fabs(roof - sm->time_us) / sm->time_us;
+    }
+    fprintf(stderr,
+            "validation split (%zu samples): median abs. %% error  model %.1f%%  "
+            "linear-FLOPs %.1f%%  roofline %.1f%%\n",
+            nv, median(ape[0], nv), median(ape[1], nv), median(ape[2], nv));
+out:
+    free(X);
+    free(t);
+    for (int k = 0; k < 3; k++)
+        free(ape[k]);
+    free(idx);
+}
+
+int cmd_train(int argc, char **argv)
+{
+    enum { O_HW = 256, O_HIDDEN, O_EPOCHS, O_PATIENCE, O_LR, O_BATCH, O_L2, O_DROPOUT,
+           O_ENSEMBLE, O_SEED, O_VAL, O_TEST, O_NO_BASE };
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"hw", required_argument, NULL, O_HW},
+        {"hidden", required_argument, NULL, O_HIDDEN},
+        {"epochs", required_argument, NULL, O_EPOCHS},
+        {"patience", required_argument, NULL, O_PATIENCE},
+        {"lr", required_argument, NULL, O_LR},
+        {"batch", required_argument, NULL, O_BATCH},
+        {"l2", required_argument, NULL, O_L2},
+        {"dropout", required_argument, NULL, O_DROPOUT},
+        {"ensemble", required_argument, NULL, O_ENSEMBLE},
+        {"seed", required_argument, NULL, O_SEED},
+        {"val-frac", required_argument, NULL, O_VAL},
+        {"test-frac", required_argument, NULL, O_TEST},
+        {"no-roofline-base", no_argument, NULL, O_NO_BASE},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    oc_tmodel_train_opts o = oc_tmodel_train_defaults();
+    int hidden[OC_MLP_MAX_LAYERS];
+    for (int i = 0; i < o.mlp.n_hidden; i++)
+        hidden[i] = o.mlp.hidden[i];
+    int n_hidden = o.mlp.n_hidden;
+    const char *output = NULL, *hw_path = NULL;
+    progress_state ps = {false, -1};
+    int64_t iv;
+    int c, rc;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        rc = 0;
+        switch (c) {
+        case 'o': output = optarg; break;
+        case O_HW: hw_path = optarg; break;
+        case O_HIDDEN: rc = parse_hidden(optarg, hidden, &n_hidden); break;
+        case O_EPOCHS:
+            if (!(rc = cli_parse_i64("--epochs", optarg, 1, 1000000, &iv)))
+                o.mlp.epochs = (int)iv;
+            break;
+        case O_PATIENCE:
+            if (!(rc = cli_parse_i64("--patience", optarg, 0, 1000000, &iv)))
+                o.mlp.patience = (int)iv;
+            break;
+        case O_BATCH:
+            if (!(rc = cli_parse_i64("--batch", optarg, 1, 1 << 20, &iv)))
+                o.mlp.batch = (int)iv;
+            break;
+        case O_ENSEMBLE:
+            if (!(rc = cli_parse_i64("--ensemble", optarg, 1, OC_TMODEL_MAX_ENSEMBLE, &iv)))
+                o.ensemble = (int)iv;
+            break;
+        case O_SEED:
+            if (!(rc = cli_parse_i64("--seed", optarg, 0, INT64_MAX, &iv)))
+                o.mlp.seed = (uint64_t)iv;
+            break;
+        case O_LR: rc = parse_double("--lr", optarg, 1e-9, 10, &o.mlp.lr); break;
+        case O_L2: rc = parse_double("--l2", optarg, 0, 100, &o.mlp.l2); break;
+        case O_DROPOUT: rc = parse_double("--dropout", optarg, 0, 0.95, &o.mlp.dropout); break;
+        case O_VAL: rc = parse_double("--val-frac", optarg, 0, 0.9, &o.val_frac); break;
+        case O_TEST: rc = parse_double("--test-frac", optarg, 0, 0.9, &o.test_frac); break;
+        case O_NO_BASE: o.roofline_base = false; break;
+        case 'q': ps.quiet = true; break;
+        case 'h': fputs(train_help, stdout); return EXIT_OK;
+        default: fputs(train_help, stderr); return EXIT_USAGE;
+        }
+        if (rc)
+            return rc;
+    }
+    o.mlp.hidden = hidden;
+    o.mlp.n_hidden = n_hidden;
+    if (!output) {
+        cli_error("train: -o FILE is required (try 'onnxcost train --help')");
+        return EXIT_USAGE;
+    }
+    if (optind >= argc) {
+        cli_error("train: no dataset given (try 'onnxcost train --help')");
+        return EXIT_USAGE;
+    }
+    if (o.val_frac + o.test_frac >= 0.95) {
+        cli_error("train: --val-frac + --test-frac must stay below 0.95");
+        return EXIT_USAGE;
+    }
+
+    oc_error err;
+    oc_error_clear(&err);
+    oc_hw hw;
+    if (hw_path) {
+        if (oc_hw_load(hw_path, &hw, &err) != OC_OK)
+            return cli_fail(&err, 1);
+    } else {
+        fprintf(stderr, "onnxcost: no --hw profile: measuring this machine "
+                        "(save one with 'onnxcost hw -o FILE')\n");
+        if (oc_hw_measure(0, &hw, &err) != OC_OK)
+            return cli_fail(&err, 0);
+    }
+    fprintf(stderr, "hardware: %s, sgemm %.1f / %.1f GFLOP/s at 1 / %d threads, "
+                    "copy %.1f / %.1f GB/s\n",
+            hw.cpu, hw.gflops_1, hw.gflops_n, hw.max_threads, hw.gbps_1, hw.gbps_n);
+
+    oc_train_set s;
+    oc_train_set_init(&s);
+    for (int i = optind; i < argc; i++)
+        if (oc_train_set_load(&s, argv[i], &hw, &err) != OC_OK) {
+            oc_train_set_free(&s);
+            return cli_fail(&err, 1);
+        }
+    size_t counts[3] = {0};
+    for (size_t i = 0; i < s.n; i++)
+        counts[oc_split_of(s.s[i].id, o.val_frac, o.test_frac)]++;
+    fprintf(stderr, "data: %zu samples from %d file(s): %zu train, %zu validation, "
+                    "%zu test (held out)",
+            s.n, argc - optind, counts[OC_SPLIT_TRAIN], counts[OC_SPLIT_VAL],
+            counts[OC_SPLIT_TEST]);
+    if (s.n_skipped || s.n_duplicates || s.n_unfeaturised || s.n_cut_off)
+        fprintf(stderr, "; skipped %zu without a time, %zu duplicate ids, %zu without "
+                        "features, %zu cut-off chunk(s)",
+                s.n_skipped, s.n_duplicates, s.n_unfeaturised, s.n_cut_off);
+    fputc('\n', stderr);
+    if (s.mixed_target)
+        fprintf(stderr, "onnxcost: warning: the data mixes target names; the model is "
+                        "labelled '%s'\n", s.target);
+    if (s.mixed_cpu || (s.cpu[0] && hw.cpu[0] && strcmp(s.cpu, hw.cpu)))
+        fprintf(stderr, "onnxcost: warning: the data was measured on '%s'%s, the hardware "
+                        "profile is of '%s'\n",
+                s.cpu, s.mixed_cpu ? " (and other CPUs)" : "", hw.cpu);
+
+    /* One BLAS thread: the layers are small, and the weights must not
+     * depend on how OpenBLAS splits the work. */
+    openblas_set_num_threads(1);
+    fprintf(stderr, "training %d member(s): %d features -> ", o.ensemble, OC_N_FEATURES);
+    for (int i = 0; i < n_hidden; i++)
+        fprintf(stderr, "%d -> ", hidden[i]);
+    fprintf(stderr, "1; up to %d epochs, patience %d, batch %d, lr %g, l2 %g, dropout %g, "
+                    "seed %llu\n",
+            o.mlp.epochs, o.mlp.patience, o.mlp.batch, o.mlp.lr, o.mlp.l2, o.mlp.dropout,
+            (unsigned long long)o.mlp.seed);
+    o.progress = on_epoch;
+    o.ud = &ps;
+    oc_tmodel *tm;
+    if (oc_tmodel_train(&s, &hw, &o, &tm, &err) != OC_OK) {
+        oc_train_set_free(&s);
+        return cli_fail(&err, 0);
+    }
+    const oc_tmodel_info *in = oc_tmodel_get_info(tm);
+    for (int i = 0; i < in->n_linear; i++)
+        fprintf(stderr, "linear-FLOPs baseline, %d thread(s): t = %.4g us per MFLOP "
+                        "+ %.4g us (%zu samples)\n",
+                in->linear[i].threads, in->linear[i].a * 1e6, in->linear[i].b,
+                in->linear[i].n);
+    report_val(tm, &s);
+    oc_train_set_free(&s);
+    if (oc_tmodel_save(tm, output, &err) != OC_OK) {
+        oc_tmodel_free(tm);
+        return cli_fail(&err, 0);
+    }
+    fprintf(stderr, "wrote %s: %d member(s) of %zu parameters, target '%s', threads %d\n",
+            output, in->ensemble, oc_mlp_n_params(oc_tmodel_member(tm, 0)), in->target,
+            in->threads);
+    oc_tmodel_free(tm);
+    return EXIT_OK;
+}

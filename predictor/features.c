@@ -1,0 +1,624 @@
+/* features.c - node description -> feature vector; dataset -> samples. */
+#include "predictor/features.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predictor/dataset.h"
+#include "predictor/mlp.h"
+
+/* ---- families ---- */
+
+static const char *const family_names[OC_OPF_COUNT] = {
+#define XX(id, name) [OC_OPF_##id] = name,
+    OC_OP_FAMILY_LIST(XX)
+#undef XX
+};
+
+const char *oc_op_family_name(oc_op_family f)
+{
+    return (f >= 0 && f < OC_OPF_COUNT) ? family_names[f] : "other";
+}
+
+static const struct {
+    const char *op;
+    oc_op_family fam;
+} op_families[] = {
+    {"Conv", OC_OPF_CONV}, {"ConvInteger", OC_OPF_CONV}, {"QLinearConv", OC_OPF_CONV},
+    {"DeformConv", OC_OPF_CONV},
+    {"ConvTranspose", OC_OPF_CONV_TRANSPOSE},
+    {"Gemm", OC_OPF_GEMM},
+    {"MatMul", OC_OPF_MATMUL}, {"MatMulInteger", OC_OPF_MATMUL},
+    {"QLinearMatMul", OC_OPF_MATMUL}, {"Einsum", OC_OPF_MATMUL},
+    {"MaxPool", OC_OPF_POOL}, {"AveragePool", OC_OPF_POOL}, {"LpPool", OC_OPF_POOL},
+    {"MaxUnpool", OC_OPF_POOL}, {"MaxRoiPool", OC_OPF_POOL}, {"RoiAlign", OC_OPF_POOL},
+    {"GlobalAveragePool", OC_OPF_GLOBAL_POOL}, {"GlobalMaxPool", OC_OPF_GLOBAL_POOL},
+    {"GlobalLpPool", OC_OPF_GLOBAL_POOL},
+    {"BatchNormalization", OC_OPF_NORM}, {"InstanceNormalization", OC_OPF_NORM},
+    {"LayerNormalization", OC_OPF_NORM}, {"GroupNormalization", OC_OPF_NORM},
+    {"LRN", OC_OPF_NORM}, {"MeanVarianceNormalization", OC_OPF_NORM},
+    {"LpNormalization", OC_OPF_NORM},
+    {"Softmax", OC_OPF_SOFTMAX}, {"LogSoftmax", OC_OPF_SOFTMAX}, {"Hardmax", OC_OPF_SOFTMAX},
+    /* activations */
+    {"Relu", OC_OPF_ACTIVATION}, {"LeakyRelu", OC_OPF_ACTIVATION},
+    {"PRelu", OC_OPF_ACTIVATION}, {"Elu", OC_OPF_ACTIVATION}, {"Celu", OC_OPF_ACTIVATION},
+    {"Selu", OC_OPF_ACTIVATION}, {"Sigmoid", OC_OPF_ACTIVATION},
+    {"HardSigmoid", OC_OPF_ACTIVATION}, {"HardSwish", OC_OPF_ACTIVATION},
+    {"Softplus", OC_OPF_ACTIVATION}, {"Softsign", OC_OPF_ACTIVATION},
+    {"ThresholdedRelu", OC_OPF_ACTIVATION}, {"Shrink", OC_OPF_ACTIVATION},
+    {"Gelu", OC_OPF_ACTIVATION}, {"Mish", OC_OPF_ACTIVATION}, {"Clip", OC_OPF_ACTIVATION},
+    {"Tanh", OC_OPF_ACTIVATION},
+    /* elementwise arithmetic, logic and math */
+    {"Add", OC_OPF_ELEMENTWISE}, {"Sub", OC_OPF_ELEMENTWISE}, {"Mul", OC_OPF_ELEMENTWISE},
+    {"Div", OC_OPF_ELEMENTWISE}, {"Pow", OC_OPF_ELEMENTWISE}, {"Mod", OC_OPF_ELEMENTWISE},
+    {"BitShift", OC_OPF_ELEMENTWISE}, {"And", OC_OPF_ELEMENTWISE},
+    {"Or", OC_OPF_ELEMENTWISE}, {"Xor", OC_OPF_ELEMENTWISE},
+    {"BitwiseAnd", OC_OPF_ELEMENTWISE}, {"BitwiseOr", OC_OPF_ELEMENTWISE},
+    {"BitwiseXor", OC_OPF_ELEMENTWISE}, {"BitwiseNot", OC_OPF_ELEMENTWISE},
+    {"Equal", OC_OPF_ELEMENTWISE}, {"Greater", OC_OPF_ELEMENTWISE},
+    {"GreaterOrEqual", OC_OPF_ELEMENTWISE}, {"Less", OC_OPF_ELEMENTWISE},
+    {"LessOrEqual", OC_OPF_ELEMENTWISE}, {"Sum", OC_OPF_ELEMENTWISE},
+    {"Mean", OC_OPF_ELEMENTWISE}, {"Max", OC_OPF_ELEMENTWISE}, {"Min", OC_OPF_ELEMENTWISE},
+    {"Where", OC_OPF_ELEMENTWISE}, {"Not", OC_OPF_ELEMENTWISE},
+    {"Abs", OC_OPF_ELEMENTWISE}, {"Neg", OC_OPF_ELEMENTWISE}, {"Exp", OC_OPF_ELEMENTWISE},
+    {"Log", OC_OPF_ELEMENTWISE}, {"Sqrt", OC_OPF_ELEMENTWISE},
+    {"Reciprocal", OC_OPF_ELEMENTWISE}, {"Floor", OC_OPF_ELEMENTWISE},
+    {"Ceil", OC_OPF_ELEMENTWISE}, {"Round", OC_OPF_ELEMENTWISE},
+    {"Sign", OC_OPF_ELEMENTWISE}, {"Erf", OC_OPF_ELEMENTWISE}, {"Sin", OC_OPF_ELEMENTWISE},
+    {"Cos", OC_OPF_ELEMENTWISE}, {"Tan", OC_OPF_ELEMENTWISE}, {"Asin", OC_OPF_ELEMENTWISE},
+    {"Acos", OC_OPF_ELEMENTWISE}, {"Atan", OC_OPF_ELEMENTWISE},
+    {"Sinh", OC_OPF_ELEMENTWISE}, {"Cosh", OC_OPF_ELEMENTWISE},
+    {"Asinh", OC_OPF_ELEMENTWISE}, {"Acosh", OC_OPF_ELEMENTWISE},
+    {"Atanh", OC_OPF_ELEMENTWISE}, {"IsInf", OC_OPF_ELEMENTWISE},
+    {"IsNaN", OC_OPF_ELEMENTWISE}, {"Cast", OC_OPF_ELEMENTWISE},
+    {"CastLike", OC_OPF_ELEMENTWISE},
+    /* reductions */
+    {"ReduceSum", OC_OPF_REDUCE}, {"ReduceMean", OC_OPF_REDUCE}, {"ReduceMax", OC_OPF_REDUCE},
+    {"ReduceMin", OC_OPF_REDUCE}, {"ReduceProd", OC_OPF_REDUCE}, {"ReduceL1", OC_OPF_REDUCE},
+    {"ReduceL2", OC_OPF_REDUCE}, {"ReduceLogSum", OC_OPF_REDUCE},
+    {"ReduceLogSumExp", OC_OPF_REDUCE}, {"ReduceSumSquare", OC_OPF_REDUCE},
+    {"ArgMax", OC_OPF_REDUCE}, {"ArgMin", OC_OPF_REDUCE},
+    /* data movement */
+    {"Transpose", OC_OPF_DATA_MOVEMENT}, {"Reshape", OC_OPF_DATA_MOVEMENT},
+    {"Flatten", OC_OPF_DATA_MOVEMENT}, {"Squeeze", OC_OPF_DATA_MOVEMENT},
+    {"Unsqueeze", OC_OPF_DATA_MOVEMENT}, {"Identity", OC_OPF_DATA_MOVEMENT},
+    {"Expand", OC_OPF_DATA_MOVEMENT}, {"Tile", OC_OPF_DATA_MOVEMENT},
+    {"Concat", OC_OPF_DATA_MOVEMENT}, {"Split", OC_OPF_DATA_MOVEMENT},
+    {"Slice", OC_OPF_DATA_MOVEMENT}, {"Pad", OC_OPF_DATA_MOVEMENT},
+    {"Gather", OC_OPF_DATA_MOVEMENT}, {"GatherElements", OC_OPF_DATA_MOVEMENT},
+    {"GatherND", OC_OPF_DATA_MOVEMENT}, {"Scatter", OC_OPF_DATA_MOVEMENT},
+    {"ScatterElements", OC_OPF_DATA_MOVEMENT}, {"ScatterND", OC_OPF_DATA_MOVEMENT},
+    {"DepthToSpace", OC_OPF_DATA_MOVEMENT}, {"SpaceToDepth", OC_OPF_DATA_MOVEMENT},
+    {"Resize", OC_OPF_DATA_MOVEMENT}, {"Upsample", OC_OPF_DATA_MOVEMENT},
+    {"Compress", OC_OPF_DATA_MOVEMENT}, {"ReverseSequence", OC_OPF_DATA_MOVEMENT},
+};
+
+oc_op_family oc_op_family_of(const char *op, const char *domain)
+{
+    if (!op || (domain && domain[0] && strcmp(domain, "ai.onnx") != 0))
+        return OC_OPF_OTHER;
+    for (size_t i = 0; i < sizeof op_families / sizeof op_families[0]; i++)
+        if (!strcmp(op, op_families[i].op))
+            return op_families[i].fam;
+    return OC_OPF_OTHER;
+}
+
+/* ---- schema ---- */
+
+static const char *const feature_names[OC_N_FEATURES] = {
+#define XX(id, name) [OC_F_##id] = name,
+    OC_FEATURE_LIST(XX)
+#undef XX
+};
+
+const char *oc_feature_name(int i)
+{
+    return (i >= 0 && i < OC_N_FEATURES) ? feature_names[i] : NULL;
+}
+
+/* The family columns are laid out in family order. */
+_Static_assert(OC_F_FAM_OTHER - OC_F_FAM_CONV == OC_OPF_OTHER - OC_OPF_CONV,
+               "family one-hot columns follow OC_OP_FAMILY_LIST");
+
+double oc_roofline_time_us(const oc_target *t, double flops, double bytes)
+{
+    /* 1 GFLOP/s = 1e3 FLOP per microsecond; 1 GB/s = 1e3 bytes per us. */
+    double tc = t->gflops > 0 ? flops / (t->gflops * 1e3) : 0;
+    double tm = t->gbps > 0 ? bytes / (t->gbps * 1e3) : 0;
+    return tc > tm ? tc : tm;
+}
+
+/* ---- features ---- */
+
+static float lg(double v) { return (float)log1p(v > 0 ? v : 0); }
+
+/* Elements of a value, or -1 when its shape is unknown. */
+static double numel(const oc_desc_value *v)
+{
+    if (v->rank < 0)
+        return -1;
+    double n = 1;
+    for (int i = 0; i < v->rank; i++) {
+        if (v->dims[i] < 0)
+            return -1;
+        n *= (double)v->dims[i];
+    }
+    return n;
+}
+
+static double dim(const oc_desc_value *v, int i)
+{
+    if (!v || i < 0 || i >= v->rank)
+        return 1;
+    return (double)v->dims[i];
+}
+
+static double prod_from(const oc_desc_value *v, int from)
+{
+    double n = 1;
+    if (!v)
+        return 1;
+    for (int i = from < 0 ? 0 : from; i < v->rank; i++)
+        n *= (double)v->dims[i];
+    return n;
+}
+
+static double prod_to(const oc_desc_value *v, int to)
+{
+    double n = 1;
+    if (!v)
+        return 1;
+    for (int i = 0; i < to && i < v->rank; i++)
+        n *= (double)v->dims[i];
+    return n;
+}
+
+static bool is_fused(const oc_node_desc *d, const char *op)
+{
+    for (size_t i = 0; i < d->n_fused; i++)
+        if (d->fused[i] && !strcmp(d->fused[i], op))
+            return true;
+    return false;
+}
+
+/* The value of list attribute `name` at index i, or dflt. */
+static double attr_at(const oc_node_desc *d, const char *name, size_t i, double dflt)
+{
+    size_t n;
+    const int64_t *v = oc_node_desc_attr_ints(d, name, &n);
+    return v && i < n ? (double)v[i] : dflt;
+}
+
+oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float *x,
+                                oc_error *err)
+{
+    memset(x, 0, OC_N_FEATURES * sizeof *x);
+    const char *op = d->op ? d->op : "";
+    const oc_desc_value *in0 = NULL, *out0 = NULL;
+    double in_elems = 0, out_elems = 0;
+    int n_act = 0;
+    for (size_t i = 0; i < d->n_inputs; i++) {
+        const oc_desc_value *v = &d->inputs[i];
+        if (!v->present)
+            continue;
+        double e = numel(v);
+        if (e < 0)
+            return oc_error_set(err, OC_ERR_INPUT, op,
+                                "%s: input %zu has an unknown shape (bind symbolic "
+                                "dims to predict its time)", op, i);
+        if (!in0)
+            in0 = v;
+        in_elems += e;
+        n_act += !v->weight;
+    }
+    for (size_t i = 0; i < d->n_outputs; i++) {
+        const oc_desc_value *v = &d->outputs[i];
+        if (!v->present)
+            continue;
+        double e = numel(v);
+        if (e < 0)
+            return oc_error_set(err, OC_ERR_INPUT, op,
+                                "%s: output %zu has an unknown shape (bind symbolic "
+                                "dims to predict its time)", op, i);
+        if (!out0)
+            out0 = v;
+        out_elems += e;
+    }
+    if (!out0)
+        return oc_error_set(err, OC_ERR_INPUT, op, "%s: node has no output", op);
+
+    const oc_desc_cost *c = &d->cost;
+    double flops = (double)c->flops, bytes = (double)c->bytes_read + (double)c->bytes_written;
+    x[OC_F_LOG_MACS] = lg((double)c->macs);
+    x[OC_F_LOG_FLOPS] = lg(flops);
+    x[OC_F_LOG_BYTES_READ] = lg((double)c->bytes_read);
+    x[OC_F_LOG_BYTES_WRITTEN] = lg((double)c->bytes_written);
+    x[OC_F_LOG_PARAMS] = lg((double)c->params);
+    x[OC_F_LOG_IN_ELEMS] = lg(in_elems);
+    x[OC_F_LOG_OUT_ELEMS] = lg(out_elems);
+    x[OC_F_LOG_INTENSITY] = lg(bytes > 0 ? flops / bytes : 0);
+    x[OC_F_LOG_ROOFLINE_US] = lg(oc_roofline_time_us(t, flops, bytes));
+
+    oc_op_family fam = oc_op_family_of(op, d->domain);
+    x[OC_F_FAM_CONV + (int)fam] = 1;
+
+    /* Shape-derived sizes; the generic reading is channels-first. */
+    double c_in = in0 ? (in0->rank >= 2 ? dim(in0, 1) : dim(in0, 0)) : 1;
+    double c_out = out0->rank >= 2 ? dim(out0, 1) : dim(out0, 0);
+    double sp_in = in0 ? prod_from(in0, 2) : 1, sp_out = prod_from(out0, 2);
+    double batch = in0 && in0->rank >= 1 ? dim(in0, 0) : 1;
+    double reduce_len = 0;
+
+    switch (fam) {
+    case OC_OPF_CONV:
+    case OC_OPF_CONV_TRANSPOSE:
+    case OC_OPF_POOL: {
+        size_t nk;
+        const int64_t *k = oc_node_desc_attr_ints(d, "kernel_shape", &nk);
+        double kh = 1, kw = 1, kel = 1;
+        if (k && nk > 0) {
+            kh = (double)k[0];
+            kw = nk > 1 ? (double)k[1] : 1;
+            for (size_t i = 0; i < nk; i++)
+                kel *= (double)k[i];
+        } else if (fam != OC_OPF_POOL && d->n_inputs > 1 && d->inputs[1].present &&
+                   d->inputs[1].rank >= 3) {
+            /* Conv without kernel_shape: the weight's trailing dims. */
+            const oc_desc_value *w = &d->inputs[1];
+            kh = dim(w, 2);
+            kw = w->rank > 3 ? dim(w, 3) : 1;
+            kel = prod_from(w, 2);
+        }
+        x[OC_F_KERNEL_H] = (float)kh;
+        x[OC_F_KERNEL_W] = (float)kw;
+        x[OC_F_LOG_KERNEL_ELEMS] = lg(kel);
+        x[OC_F_STRIDE_H] = (float)attr_at(d, "strides", 0, 1);
+        x[OC_F_STRIDE_W] = (float)attr_at(d, "strides", 1, 1);
+        x[OC_F_DILATION_H] = (float)attr_at(d, "dilations", 0, 1);
+        x[OC_F_DILATION_W] = (float)attr_at(d, "dilations", 1, 1);
+        double group = (double)oc_node_desc_attr_int(d, "group", 1);
+        if (fam != OC_OPF_POOL) {
+            x[OC_F_LOG_GROUP] = lg(group);
+            x[OC_F_DEPTHWISE] = group > 1 && group == c_in;
+        }
+        break;
+    }
+    case OC_OPF_GEMM: {
+        int ta = (int)oc_node_desc_attr_int(d, "transA", 0);
+        int tb = (int)oc_node_desc_attr_int(d, "transB", 0);
+        x[OC_F_TRANS_A] = ta != 0;
+        x[OC_F_TRANS_B] = tb != 0;
+        c_in = in0 ? dim(in0, ta ? 0 : 1) : 1;  /* K */
+        c_out = dim(out0, 1);                   /* N */
+        sp_in = sp_out = dim(out0, 0);          /* M */
+        break;
+    }
+    case OC_OPF_MATMUL:
+        if (in0 && in0->rank >= 1) {
+            c_in = dim(in0, in0->rank - 1);                       /* K */
+            sp_in = in0->rank >= 2 ? dim(in0, in0->rank - 2) : 1; /* M */
+        }
+        c_out = out0->rank >= 1 ? dim(out0, out0->rank - 1) : 1;  /* N */
+        sp_out = out0->rank >= 2 ? dim(out0, out0->rank - 2) : 1;
+        break;
+    case OC_OPF_GLOBAL_POOL:
+        reduce_len = sp_in;
+        break;
+    case OC_OPF_SOFTMAX: {
+        int r = in0 ? in0->rank : 0;
+        int64_t ax = oc_node_desc_attr_int(d, "axis", d->opset && d->opset < 13 ? 1 : -1);
+        if (ax < 0)
+            ax += r;
+        if (d->opset && d->opset < 13)
+            reduce_len = prod_from(in0, (int)ax); /* coerced to 2-D */
+        else
+            reduce_len = dim(in0, (int)ax);
+        break;
+    }
+    case OC_OPF_NORM:
+        if (!strcmp(op, "LayerNormalization")) {
+            int r = in0 ? in0->rank : 0;
+            int64_t ax = oc_node_desc_attr_int(d, "axis", -1);
+            if (ax < 0)
+                ax += r;
+            reduce_len = prod_from(in0, (int)ax);
+            c_in = c_out = reduce_len;
+            sp_in = sp_out = prod_to(in0, (int)ax) / (batch > 0 ? batch : 1);
+        } else if (!strcmp(op, "BatchNormalization")) {
+            reduce_len = 0; /* inference: a per-channel affine map */
+        } else {
+            reduce_len = sp_in;
+        }
+        break;
+    case OC_OPF_REDUCE: {
+        /* Axes may be an input (opset 18) whose values a description does
+         * not carry; the element ratio is the same either way. */
+        double o = numel(out0);
+        reduce_len = o > 0 && in0 ? numel(in0) / o : 0;
+        break;
+    }
+    default:
+        break;
+    }
+    x[OC_F_LOG_C_IN] = lg(c_in);
+    x[OC_F_LOG_C_OUT] = lg(c_out);
+    x[OC_F_LOG_SPATIAL_IN] = lg(sp_in);
+    x[OC_F_LOG_SPATIAL_OUT] = lg(sp_out);
+    x[OC_F_LOG_BATCH] = lg(batch);
+    x[OC_F_LOG_REDUCE_LEN] = lg(reduce_len);
+    x[OC_F_RANK_OUT] = (float)(out0->rank > 0 ? out0->rank : 0);
+    x[OC_F_N_ACT_INPUTS] = (float)n_act;
+    {
+        /* Broadcasting: an activation input of an n-ary elementwise op
+         * smaller than the output. */
+        bool bc = false;
+        if (fam == OC_OPF_ELEMENTWISE || fam == OC_OPF_ACTIVATION) {
+            double oe = numel(out0);
+            int present = 0;
+            for (size_t i = 0; i < d->n_inputs; i++)
+                if (d->inputs[i].present) {
+                    present++;
+                    if (numel(&d->inputs[i]) < oe)
+                        bc = true;
+                }
+            if (present < 2)
+                bc = false;
+        }
+        x[OC_F_BROADCAST] = bc;
+    }
+    x[OC_F_DTYPE_BYTES] = (float)oc_dtype_size(in0 ? in0->dtype : out0->dtype);
+
+    bool relu = is_fused(d, "Relu");
+    x[OC_F_FUSED_RELU] = relu;
+    x[OC_F_FUSED_ADD_RELU] = relu && is_fused(d, "Add");
+    x[OC_F_N_FUSED] = (float)d->n_fused;
+
+    x[OC_F_THREADS] = (float)t->threads;
+    x[OC_F_LOG_GFLOPS] = lg(t->gflops);
+    x[OC_F_LOG_GBPS] = lg(t->gbps);
+    return OC_OK;
+}
+
+/* ---- splits ---- */
+
+oc_split oc_split_of(const char *id, double val_frac, double test_frac)
+{
+    /* FNV-1a over the id without its "/t<digits>/" segment. */
+    uint64_t h = 0xcbf29ce484222325ull;
+    const char *p = id;
+    while (*p) {
+        if (p[0] == '/' && p[1] == 't' && p[2] >= '0' && p[2] <= '9') {
+            const char *q = p + 2;
+            while (*q >= '0' && *q <= '9')
+                q++;
+            if (*q == '/' || *q == '\0') {
+                p = q;
+                continue;
+            }
+        }
+        h ^= (unsigned char)*p++;
+        h *= 0x100000001b3ull;
+    }
+    uint64_t st = h ^ 0x6f6e6e78636f7374ull; /* "onnxcost" */
+    double u = (double)(oc_splitmix64(&st) >> 11) * 0x1.0p-53;
+    if (u < test_frac)
+        return OC_SPLIT_TEST;
+    if (u < test_frac + val_frac)
+        return OC_SPLIT_VAL;
+    return OC_SPLIT_TRAIN;
+}
+
+/* ---- samples ---- */
+
+void oc_train_set_init(oc_train_set *s) { memset(s, 0, sizeof *s); }
+
+void oc_train_set_free(oc_train_set *s)
+{
+    if (!s)
+        return;
+    free(s->s);
+    free(s->X);
+    free(s->ids_);
+    oc_arena_free(s->arena_);
+    memset(s, 0, sizeof *s);
+}
+
+static uint64_t str_hash(const char *p)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    while (*p) {
+        h ^= (unsigned char)*p++;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* An open-addressing set of sample indices keyed by id. */
+static bool ids_grow(oc_train_set *s)
+{
+    size_t cap = s->ids_cap_ ? s->ids_cap_ * 2 : 1024;
+    size_t *t = malloc(cap * sizeof *t);
+    if (!t)
+        return false;
+    for (size_t i = 0; i < cap; i++)
+        t[i] = SIZE_MAX;
+    for (size_t k = 0; k < s->n; k++) {
+        size_t j = str_hash(s->s[k].id) & (cap - 1);
+        while (t[j] != SIZE_MAX)
+            j = (j + 1) & (cap - 1);
+        t[j] = k;
+    }
+    free(s->ids_);
+    s->ids_ = t;
+    s->ids_cap_ = cap;
+    return true;
+}
+
+static bool ids_contains(const oc_train_set *s, const char *id)
+{
+    if (!s->ids_cap_)
+        return false;
+    const size_t *t = s->ids_;
+    size_t j = str_hash(id) & (s->ids_cap_ - 1);
+    while (t[j] != SIZE_MAX) {
+        if (!strcmp(s->s[t[j]].id, id))
+            return true;
+        j = (j + 1) & (s->ids_cap_ - 1);
+    }
+    return false;
+}
+
+/* Index the newest sample (s->n - 1). */
+static bool ids_add(oc_train_set *s)
+{
+    if ((s->n + 1) * 2 > s->ids_cap_)
+        return ids_grow(s); /* rebuilds with every sample, the new one too */
+    size_t *t = s->ids_;
+    size_t j = str_hash(s->s[s->n - 1].id) & (s->ids_cap_ - 1);
+    while (t[j] != SIZE_MAX)
+        j = (j + 1) & (s->ids_cap_ - 1);
+    t[j] = s->n - 1;
+    return true;
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw,
+                            const char *path, size_t lineno, oc_error *err)
+{
+    const char *id = jstr(line, "id");
+    const json_t *node = json_object_get(line, "node");
+    if (!id || !json_is_object(node))
+        return oc_error_set(err, OC_ERR_INPUT, "", "%s:%zu: a dataset line needs \"id\" and \"node\"",
+                            path, lineno);
+    const json_t *tj = json_object_get(line, "time_us");
+    double time_us = json_is_number(tj) ? json_number_value(tj) : 0;
+    if (!(time_us > 0) || !isfinite(time_us)) {
+        s->n_skipped++;
+        return OC_OK;
+    }
+    if (ids_contains(s, id)) {
+        s->n_duplicates++;
+        return OC_OK;
+    }
+    const json_t *target = json_object_get(line, "target");
+    const char *tname = jstr(target, "name"), *cpu = jstr(target, "cpu");
+    const json_t *th = json_object_get(target, "threads");
+    int threads = json_is_integer(th) ? (int)json_integer_value(th) : 1;
+    if (threads < 1 || threads > 4096)
+        return oc_error_set(err, OC_ERR_INPUT, "", "%s:%zu: bad target.threads", path, lineno);
+
+    oc_arena *scratch = oc_arena_new();
+    if (!scratch)
+        return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+    oc_node_desc d;
+    oc_error e;
+    oc_error_clear(&e);
+    oc_status st = oc_node_desc_from_json(node, json_object_get(line, "fused"),
+                                          json_object_get(line, "features"), &d, scratch, &e);
+    if (st != OC_OK) {
+        oc_arena_free(scratch);
+        return oc_error_set(err, st, "", "%s:%zu: %s", path, lineno, e.msg);
+    }
+    float xrow[OC_N_FEATURES];
+    oc_target t;
+    oc_hw_target(hw, tname, threads, &t);
+    if (oc_features_from_desc(&d, &t, xrow, &e) != OC_OK) {
+        oc_arena_free(scratch);
+        s->n_unfeaturised++;
+        return OC_OK;
+    }
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        oc_train_sample *ns = realloc(s->s, cap * sizeof *ns);
+        if (ns)
+            s->s = ns;
+        float *nx = ns ? realloc(s->X, cap * OC_N_FEATURES * sizeof *nx) : NULL;
+        if (!ns || !nx) {
+            oc_arena_free(scratch);
+            return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+        }
+        s->X = nx;
+        s->cap = cap;
+    }
+    if (!s->arena_ && !(s->arena_ = oc_arena_new())) {
+        oc_arena_free(scratch);
+        return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+    }
+    char pat[256];
+    oc_node_desc_pattern(&d, pat, sizeof pat);
+    const char *fam = jstr(line, "family");
+    oc_train_sample *sm = &s->s[s->n];
+    sm->id = oc_arena_strdup(s->arena_, id);
+    sm->family = oc_arena_strdup(s->arena_, fam ? fam : oc_op_family_name(
+                                                          oc_op_family_of(d.op, d.domain)));
+    sm->pattern = oc_arena_strdup(s->arena_, pat);
+    sm->threads = threads;
+    sm->time_us = time_us;
+    sm->flops = (double)d.cost.flops;
+    sm->bytes = (double)d.cost.bytes_read + (double)d.cost.bytes_written;
+    oc_arena_free(scratch);
+    if (!sm->id || !sm->family || !sm->pattern)
+        return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+    memcpy(s->X + s->n * OC_N_FEATURES, xrow, sizeof xrow);
+    s->n++;
+    if (!ids_add(s))
+        return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+
+    if (s->n == 1) {
+        snprintf(s->target, sizeof s->target, "%s", tname ? tname : "");
+        snprintf(s->cpu, sizeof s->cpu, "%s", cpu ? cpu : "");
+        const char *rt = jstr(target, "runtime"), *ver = jstr(target, "version");
+        snprintf(s->runtime, sizeof s->runtime, "%s%s%s", rt ? rt : "", rt && ver ? " " : "",
+                 ver ? ver : "");
+    } else {
+        if (strcmp(s->target, tname ? tname : ""))
+            s->mixed_target = true;
+        if (strcmp(s->cpu, cpu ? cpu : ""))
+            s->mixed_cpu = true;
+    }
+    return OC_OK;
+}
+
+oc_status oc_train_set_load(oc_train_set *s, const char *path, const oc_hw *hw,
+                            oc_error *err)
+{
+    oc_dataset_reader *r;
+    oc_status st = oc_dataset_open(path, &r, err);
+    if (st != OC_OK)
+        return st;
+    const char *buf;
+    size_t len, lineno = 0;
+    while ((st = oc_dataset_next(r, &buf, &len, err)) == OC_OK && buf) {
+        lineno++;
+        s->n_lines++;
+        size_t k = 0;
+        while (k < len && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\r'))
+            k++;
+        if (k == len)
+            continue;
+        json_error_t je;
+        json_t *line = json_loadb(buf, len, 0, &je);
+        if (!line || !json_is_object(line)) {
+            json_decref(line);
+            st = oc_error_set(err, OC_ERR_INPUT, "", "%s:%zu: not a JSON object%s%s", path,
+                              lineno, line ? "" : ": ", line ? "" : je.text);
+            break;
+        }
+        st = add_sample(s, line, hw, path, lineno, err);
+        json_decref(line);
+        if (st != OC_OK)
+            break;
+    }
+    if (st == OC_OK && oc_dataset_cut_off(r))
+        s->n_cut_off++;
+    oc_dataset_close(r);
+    return st;
+}

@@ -1,0 +1,279 @@
+/* hw.c - peak sgemm GFLOP/s and copy bandwidth of this machine. */
+#include "predictor/hw.h"
+
+#include <cblas.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void oc_hw_cpu_name(char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0)
+            continue;
+        char *p = strchr(line, ':');
+        if (!p)
+            continue;
+        p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t n = strcspn(p, "\r\n");
+        if (n >= size)
+            n = size - 1;
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+        break;
+    }
+    fclose(f);
+}
+
+int oc_hw_online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Best of `reps` square sgemms of size n at the current thread count. */
+static double sgemm_gflops(const float *A, const float *B, float *C, int n, int reps)
+{
+    double best = 1e30;
+    /* One untimed call: OpenBLAS starts its threads and faults in buffers. */
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A, n, B, n,
+                0.0f, C, n);
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_s();
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A, n, B,
+                    n, 0.0f, C, n);
+        double dt = now_s() - t0;
+        if (dt < best)
+            best = dt;
+    }
+    return 2.0 * (double)n * n * n / best / 1e9;
+}
+
+/* Workers wait for one start signal, so the timed interval covers the
+ * copies and not the thread creation. */
+typedef struct copy_gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int go;
+} copy_gate;
+
+typedef struct copy_job {
+    const char *src;
+    char *dst;
+    size_t bytes;
+    copy_gate *gate;
+} copy_job;
+
+static void *copy_worker(void *arg)
+{
+    copy_job *j = arg;
+    pthread_mutex_lock(&j->gate->mu);
+    while (!j->gate->go)
+        pthread_cond_wait(&j->gate->cv, &j->gate->mu);
+    pthread_mutex_unlock(&j->gate->mu);
+    if (j->bytes)
+        memcpy(j->dst, j->src, j->bytes);
+    return NULL;
+}
+
+/* Best of `reps` copies of `bytes` split over `threads` threads; GB/s of
+ * bytes read plus bytes written (STREAM's convention for Copy). */
+static int copy_gbps(const char *src, char *dst, size_t bytes, int threads, int reps,
+                     double *out)
+{
+    enum { MAXT = 256 };
+    double best = 1e30;
+    if (threads > MAXT)
+        threads = MAXT;
+    for (int r = 0; r < reps; r++) {
+        if (threads == 1) {
+            double t0 = now_s();
+            memcpy(dst, src, bytes);
+            double dt = now_s() - t0;
+            if (dt < best)
+                best = dt;
+            continue;
+        }
+        pthread_t tid[MAXT];
+        copy_job jobs[MAXT];
+        copy_gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+        size_t per = (bytes / (size_t)threads) & ~(size_t)63;
+        int started = 0;
+        for (int t = 0; t < threads; t++) {
+            size_t off = per * (size_t)t;
+            jobs[t] = (copy_job){src + off, dst + off,
+                                 t == threads - 1 ? bytes - off : per, &gate};
+            if (pthread_create(&tid[t], NULL, copy_worker, &jobs[t]) != 0)
+                break;
+            started++;
+        }
+        if (started < threads) /* let the started ones run out, then fail */
+            for (int t = 0; t < started; t++)
+                jobs[t].bytes = 0;
+        pthread_mutex_lock(&gate.mu);
+        gate.go = 1;
+        pthread_cond_broadcast(&gate.cv);
+        pthread_mutex_unlock(&gate.mu);
+        double t0 = now_s();
+        for (int t = 0; t < started; t++)
+            pthread_join(tid[t], NULL);
+        double dt = now_s() - t0;
+        if (started < threads)
+            return -1;
+        if (dt < best)
+            best = dt;
+    }
+    *out = 2.0 * (double)bytes / best / 1e9;
+    return 0;
+}
+
+oc_status oc_hw_measure(int threads, oc_hw *out, oc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    oc_hw_cpu_name(out->cpu, sizeof out->cpu);
+    out->cores = oc_hw_online_cpus();
+    out->max_threads = threads > 0 ? threads : out->cores;
+    if (out->max_threads > 256)
+        out->max_threads = 256;
+
+    int n = 1024;
+    size_t mat = (size_t)n * n;
+    float *A = malloc(mat * sizeof(float)), *B = malloc(mat * sizeof(float)),
+          *C = malloc(mat * sizeof(float));
+    if (!A || !B || !C) {
+        free(A), free(B), free(C);
+        return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+    }
+    for (size_t k = 0; k < mat; k++) {
+        A[k] = (float)((k * 7 % 13) - 6) / 8.0f;
+        B[k] = (float)((k * 5 % 11) - 5) / 8.0f;
+    }
+    int saved = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+    out->gflops_1 = sgemm_gflops(A, B, C, n, 5);
+    openblas_set_num_threads(out->max_threads);
+    out->gflops_n = out->max_threads == 1 ? out->gflops_1 : sgemm_gflops(A, B, C, n, 5);
+    openblas_set_num_threads(saved);
+    out->sgemm_n = n;
+    free(A), free(B), free(C);
+
+    /* Two 64 MiB arrays: twice a large L3, so the copy streams from DRAM. */
+    size_t bytes = (size_t)64 << 20;
+    char *src = malloc(bytes), *dst = malloc(bytes);
+    if (!src || !dst) {
+        free(src), free(dst);
+        return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+    }
+    memset(src, 1, bytes); /* first touch: no page faults while timed */
+    memset(dst, 0, bytes);
+    out->copy_mib = (double)(bytes >> 20);
+    int rc = copy_gbps(src, dst, bytes, 1, 6, &out->gbps_1);
+    if (rc == 0)
+        rc = out->max_threads == 1
+                 ? (out->gbps_n = out->gbps_1, 0)
+                 : copy_gbps(src, dst, bytes, out->max_threads, 6, &out->gbps_n);
+    free(src), free(dst);
+    if (rc != 0)
+        return oc_error_set(err, OC_ERR_INTERNAL, "", "cannot start copy threads");
+    return OC_OK;
+}
+
+void oc_hw_target(const oc_hw *hw, const char *name, int threads, oc_target *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", name ? name : "");
+    snprintf(out->cpu, sizeof out->cpu, "%s", hw->cpu);
+    out->threads = threads < 1 ? 1 : threads;
+    int N = hw->max_threads > 1 ? hw->max_threads : 1;
+    if (out->threads <= 1 || N == 1) {
+        out->gflops = out->threads <= 1 ? hw->gflops_1 : hw->gflops_n;
+        out->gbps = out->threads <= 1 ? hw->gbps_1 : hw->gbps_n;
+    } else if (out->threads >= N) {
+        out->gflops = hw->gflops_n;
+        out->gbps = hw->gbps_n;
+    } else {
+        double f = (double)(out->threads - 1) / (double)(N - 1);
+        out->gflops = hw->gflops_1 + f * (hw->gflops_n - hw->gflops_1);
+        out->gbps = hw->gbps_1 + f * (hw->gbps_n - hw->gbps_1);
+    }
+}
+
+json_t *oc_hw_to_json(const oc_hw *hw)
+{
+    return json_pack("{s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:i, s:f}", "cpu", hw->cpu,
+                     "cores", hw->cores, "max_threads", hw->max_threads, "gflops_1",
+                     hw->gflops_1, "gflops_n", hw->gflops_n, "gbps_1", hw->gbps_1,
+                     "gbps_n", hw->gbps_n, "sgemm_n", hw->sgemm_n, "copy_mib",
+                     hw->copy_mib);
+}
+
+static oc_status get_num(const json_t *j, const char *key, double *v, oc_error *err)
+{
+    const json_t *x = json_object_get(j, key);
+    if (!json_is_number(x) || !(json_number_value(x) > 0))
+        return oc_error_set(err, OC_ERR_INPUT, "",
+                            "hardware profile: '%s' missing or not a positive number", key);
+    *v = json_number_value(x);
+    return OC_OK;
+}
+
+oc_status oc_hw_from_json(const json_t *j, oc_hw *out, oc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(j))
+        return oc_error_set(err, OC_ERR_INPUT, "", "hardware profile: not a JSON object");
+    const json_t *cpu = json_object_get(j, "cpu");
+    snprintf(out->cpu, sizeof out->cpu, "%s", json_is_string(cpu) ? json_string_value(cpu) : "");
+    double cores, mt, sn = 0, mib = 0;
+    oc_status st;
+    if ((st = get_num(j, "cores", &cores, err)) || (st = get_num(j, "max_threads", &mt, err)) ||
+        (st = get_num(j, "gflops_1", &out->gflops_1, err)) ||
+        (st = get_num(j, "gflops_n", &out->gflops_n, err)) ||
+        (st = get_num(j, "gbps_1", &out->gbps_1, err)) ||
+        (st = get_num(j, "gbps_n", &out->gbps_n, err)))
+        return st;
+    if (cores > 65536 || mt > 65536)
+        return oc_error_set(err, OC_ERR_INPUT, "", "hardware profile: implausible core count");
+    out->cores = (int)cores;
+    out->max_threads = (int)mt;
+    const json_t *x;
+    if (json_is_number(x = json_object_get(j, "sgemm_n")))
+        sn = json_number_value(x);
+    if (json_is_number(x = json_object_get(j, "copy_mib")))
+        mib = json_number_value(x);
+    out->sgemm_n = sn > 0 && sn < 1e6 ? (int)sn : 0;
+    out->copy_mib = mib;
+    return OC_OK;
+}
+
+oc_status oc_hw_load(const char *path, oc_hw *out, oc_error *err)
+{
+    json_error_t je;
+    json_t *j = json_load_file(path, 0, &je);
+    if (!j)
+        return oc_error_set(err, OC_ERR_INPUT, "", "%s:%d: %s", path, je.line, je.text);
+    oc_error e;
+    oc_error_clear(&e);
+    oc_status st = oc_hw_from_json(j, out, &e);
+    json_decref(j);
+    if (st != OC_OK)
+        oc_error_set(err, st, "", "%s: %s", path, e.msg);
+    return st;
+}

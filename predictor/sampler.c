@@ -1,0 +1,1370 @@
+/*
+ * sampler.c - realistic random configurations per operator family.
+ *
+ * Each family has one generator that both draws its configuration from a
+ * random stream and emits the model into a builder.  Replaying the
+ * generator from the state the kept draw started at rebuilds the identical
+ * model, so oc_sample_build() needs nothing but the sample.
+ */
+#include "predictor/sampler.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analyzer/analyzer.h"
+
+static const char *const fam_names[] = {
+#define XX(e, name, label) [OC_FAM_##e] = name,
+    OC_FAMILY_MAP(XX)
+#undef XX
+};
+static const char *const fam_labels[] = {
+#define XX(e, name, label) [OC_FAM_##e] = label,
+    OC_FAMILY_MAP(XX)
+#undef XX
+};
+
+const char *oc_family_name(oc_family f)
+{
+    return (unsigned)f < OC_FAM_COUNT_ ? fam_names[f] : "?";
+}
+
+const char *oc_family_label(oc_family f)
+{
+    return (unsigned)f < OC_FAM_COUNT_ ? fam_labels[f] : "?";
+}
+
+int oc_family_from_name(const char *s)
+{
+    for (int f = 0; f < OC_FAM_COUNT_; f++)
+        if (!strcasecmp(s, fam_names[f]))
+            return f;
+    return -1;
+}
+
+/* ---- random stream (splitmix64) ---- */
+
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static uint64_t next(rng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double unif(rng *r)
+{
+    return (double)(next(r) >> 11) * 0x1p-53;
+}
+static bool chance(rng *r, double p)
+{
+    return unif(r) < p;
+}
+
+static int64_t irange(rng *r, int64_t lo, int64_t hi) /* inclusive */
+{
+    return lo + (int64_t)(next(r) % (uint64_t)(hi - lo + 1));
+}
+
+/* Log-uniform integer in [lo, hi]. */
+static int64_t logu(rng *r, int64_t lo, int64_t hi)
+{
+    double l = log((double)lo), h = log((double)hi + 1.0);
+    int64_t v = (int64_t)floor(exp(l + (h - l) * unif(r)));
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+#define PICK(r, arr) ((arr)[next(r) % (sizeof(arr) / sizeof((arr)[0]))])
+
+/* Index drawn with the given weights (need not sum to 1). */
+static size_t wpick(rng *r, const double *w, size_t n)
+{
+    double t = 0;
+    for (size_t i = 0; i < n; i++)
+        t += w[i];
+    double u = unif(r) * t;
+    for (size_t i = 0; i < n; i++) {
+        if (u < w[i])
+            return i;
+        u -= w[i];
+    }
+    return n - 1;
+}
+#define WPICK(r, w) wpick(r, w, sizeof(w) / sizeof((w)[0]))
+
+/* ---- realistic sizes ---- */
+
+static const int64_t channel_set[] = {3,   8,   16,  24,   32,   48,   64,  96,
+                                      128, 160, 192, 256,  320,  384,  512, 576,
+                                      640, 768, 960, 1024, 1280, 1536, 2048};
+enum { N_CHANNELS = sizeof channel_set / sizeof channel_set[0] };
+
+/* The channel_set entry nearest (in log) to v within [lo, hi]. */
+static int64_t snap_channels(double v, int64_t lo, int64_t hi)
+{
+    int64_t best = -1;
+    double bd = 1e300;
+    for (int i = 0; i < N_CHANNELS; i++) {
+        int64_t c = channel_set[i];
+        if (c < lo || c > hi)
+            continue;
+        double d = fabs(log((double)c) - log(v));
+        if (d < bd) {
+            bd = d;
+            best = c;
+        }
+    }
+    return best > 0 ? best : lo;
+}
+
+/* Channels log-uniform in [lo, hi], snapped to the usual widths. */
+static int64_t channels(rng *r, int64_t lo, int64_t hi)
+{
+    double l = log((double)lo), h = log((double)hi);
+    return snap_channels(exp(l + (h - l) * unif(r)), lo, hi);
+}
+
+/* Spatial size for a tensor with c channels: 7..224 log-uniform, the upper
+ * end shrinking as channels grow (256 ch -> <= 79, 2048 ch -> <= 28), half
+ * of the draws on the standard pyramid sizes. */
+static int64_t spatial_max(int64_t c)
+{
+    double m = 224.0 * sqrt(32.0 / (double)c);
+    return m > 224 ? 224 : m < 7 ? 7 : (int64_t)m;
+}
+
+static int64_t spatial(rng *r, int64_t c, int64_t cap)
+{
+    static const int64_t std_sizes[] = {7, 14, 28, 56, 112, 224};
+    int64_t hi = spatial_max(c);
+    if (cap > 0 && hi > cap)
+        hi = cap;
+    if (chance(r, 0.5)) {
+        int64_t ok[6];
+        int n = 0;
+        for (int i = 0; i < 6; i++)
+            if (std_sizes[i] <= hi)
+                ok[n++] = std_sizes[i];
+        if (n)
+            return ok[next(r) % (uint64_t)n];
+    }
+    return logu(r, 7, hi);
+}
+
+static void spatial_hw(rng *r, int64_t c, int64_t cap, int64_t *h, int64_t *w)
+{
+    *h = spatial(r, c, cap);
+    *w = chance(r, 0.85) ? *h : spatial(r, c, cap);
+}
+
+static int64_t batch(rng *r)
+{
+    return logu(r, 1, 64);
+}
+
+static int64_t seq_len(rng *r)
+{
+    static const int64_t common[] = {16, 32, 64, 77, 128, 196, 197, 256, 384, 512};
+    return chance(r, 0.5) ? PICK(r, common) : logu(r, 16, 512);
+}
+
+static int64_t hidden(rng *r, int64_t lo, int64_t hi)
+{
+    static const int64_t common[] = {64,   128,  256,  384,  512,  768, 1024,
+                                     1280, 1536, 2048, 2560, 3072, 4096};
+    if (chance(r, 0.6)) {
+        int64_t ok[13];
+        int n = 0;
+        for (int i = 0; i < 13; i++)
+            if (common[i] >= lo && common[i] <= hi)
+                ok[n++] = common[i];
+        if (n)
+            return ok[next(r) % (uint64_t)n];
+    }
+    int64_t v = logu(r, lo, hi) / 16 * 16;
+    return v < lo ? lo : v;
+}
+
+static int64_t heads(rng *r)
+{
+    static const int64_t h[] = {2, 4, 8, 8, 12, 12, 16, 32};
+    return PICK(r, h);
+}
+
+static int64_t head_dim(rng *r)
+{
+    static const int64_t d[] = {32, 64, 64, 64, 80, 96, 128};
+    return PICK(r, d);
+}
+
+/* ---- the generator context ---- */
+
+typedef struct gen {
+    rng r;
+    oc_builder *b;
+    oc_sample *s;
+    uint64_t wseed;
+    bool reject; /* the draw is impossible (output dim < 1, ...): redraw */
+    int nodes;
+} gen;
+
+static void cfg_i(gen *g, const char *k, int64_t v)
+{
+    json_object_set_new(g->s->config, k, json_integer((json_int_t)v));
+}
+static void cfg_f(gen *g, const char *k, double v)
+{
+    json_object_set_new(g->s->config, k, json_real(v));
+}
+static void cfg_s(gen *g, const char *k, const char *v)
+{
+    json_object_set_new(g->s->config, k, json_string(v));
+}
+static void cfg_b(gen *g, const char *k, bool v)
+{
+    json_object_set_new(g->s->config, k, json_boolean(v));
+}
+static void cfg_shape(gen *g, const char *k, int rank, const int64_t *d)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < rank; i++)
+        json_array_append_new(a, json_integer((json_int_t)d[i]));
+    json_object_set_new(g->s->config, k, a);
+}
+
+static void input(gen *g, const char *name, oc_dtype dt, int rank, const int64_t *d,
+                  int64_t bound)
+{
+    oc_sample *s = g->s;
+    if (s->n_inputs >= OC_SAMPLE_MAX_INPUTS || rank > OC_SAMPLE_MAX_RANK) {
+        g->reject = true;
+        return;
+    }
+    oc_sample_input *in = &s->inputs[s->n_inputs++];
+    memset(in, 0, sizeof *in);
+    snprintf(in->name, sizeof in->name, "%s", name);
+    in->dtype = dt;
+    in->rank = rank;
+    memcpy(in->dims, d, (size_t)rank * sizeof *d);
+    in->bound = bound;
+    oc_builder_input(g->b, name, dt, rank, d);
+}
+
+static void in_f(gen *g, const char *name, int rank, const int64_t *d)
+{
+    input(g, name, OC_DT_FLOAT, rank, d, 0);
+}
+
+static void weight(gen *g, const char *name, int rank, const int64_t *d, double lo,
+                   double hi)
+{
+    oc_builder_random(g->b, name, OC_DT_FLOAT, rank, d, lo, hi, g->wseed);
+}
+
+static void out_f(gen *g, const char *name)
+{
+    oc_builder_output(g->b, name, OC_DT_FLOAT, -1, NULL);
+}
+
+static size_t node(gen *g, const char *op, const char *in, const char *out)
+{
+    char name[48];
+    snprintf(name, sizeof name, "%s_%d", op, g->nodes++);
+    return oc_builder_node(g->b, op, name, in, out);
+}
+
+static void main_node(gen *g, size_t n, const char *op)
+{
+    g->s->main_node = n;
+    snprintf(g->s->op, sizeof g->s->op, "%s", op);
+    snprintf(g->s->pattern, sizeof g->s->pattern, "%s", op);
+}
+
+static void fused(gen *g, size_t n, const char *op)
+{
+    oc_sample *s = g->s;
+    if (s->n_fused < OC_SAMPLE_MAX_FUSED)
+        s->fused_nodes[s->n_fused++] = n;
+    size_t l = strlen(s->pattern);
+    snprintf(s->pattern + l, sizeof s->pattern - l, "+%s", op);
+}
+
+#define D(...) ((const int64_t[]){__VA_ARGS__})
+#define NDIM(...) ((int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
+#define SHAPE(...) NDIM(__VA_ARGS__), D(__VA_ARGS__)
+
+static int64_t conv_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d)
+{
+    int64_t span = d * (k - 1) + 1;
+    int64_t num = in + 2 * p - span;
+    return num < 0 ? 0 : num / s + 1;
+}
+
+/* ---- families ---- */
+
+static void gen_conv(gen *g)
+{
+    rng *r = &g->r;
+    bool stem = chance(r, 0.1);
+    int64_t cin = stem ? 3 : channels(r, 8, 2048);
+    static const double kw[] = {0.4, 0.42, 0.1, 0.08};
+    static const int64_t ks[] = {1, 3, 5, 7};
+    int64_t k = stem ? (chance(r, 0.6) ? 3 : 7) : ks[WPICK(r, kw)];
+    int64_t group = 1, cout;
+    bool depthwise = false;
+    double u = unif(r);
+    if (!stem && k > 1 && u < 0.2) {
+        depthwise = true;
+        group = cin;
+        cout = chance(r, 0.9) ? cin : cin * 2;
+    } else {
+        static const double mult[] = {0.25, 0.5, 1, 1, 1, 2, 2, 4, 6};
+        cout = stem ? PICK(r, ((const int64_t[]){16, 24, 32, 48, 64}))
+                    : snap_channels((double)cin * PICK(r, mult), 8, 2048);
+        if (!stem && u >= 0.2 && u < 0.3) {
+            static const int64_t gs[] = {2, 4, 8, 16, 32, 64};
+            int64_t gg = PICK(r, gs);
+            if (cin % gg == 0 && cout % gg == 0 && cin / gg >= 4)
+                group = gg;
+        }
+    }
+    int64_t stride = stem ? 2 : chance(r, 0.25) ? 2 : 1;
+    int64_t dil = 1;
+    if (k == 3 && stride == 1 && !stem && chance(r, 0.1))
+        dil = PICK(r, ((const int64_t[]){2, 2, 4, 6}));
+    int64_t pad = chance(r, 0.85) ? dil * (k - 1) / 2 : 0;
+    bool bias = chance(r, 0.75);
+    int64_t n = batch(r), h, w;
+    if (stem) {
+        static const int64_t stem_sizes[] = {224, 224, 192, 256, 128, 160, 320};
+        h = PICK(r, stem_sizes);
+        w = chance(r, 0.85) ? h : PICK(r, stem_sizes);
+    } else {
+        spatial_hw(r, cin, 0, &h, &w);
+    }
+    static const double pw[] = {0.45, 0.35, 0.2};
+    size_t pat = WPICK(r, pw);
+    int64_t ho = conv_out(h, k, stride, pad, dil), wo = conv_out(w, k, stride, pad, dil);
+    if (ho < 1 || wo < 1) {
+        g->reject = true;
+        return;
+    }
+    cfg_i(g, "batch", n);
+    cfg_i(g, "cin", cin);
+    cfg_i(g, "cout", cout);
+    cfg_i(g, "h", h);
+    cfg_i(g, "w", w);
+    cfg_i(g, "kernel", k);
+    cfg_i(g, "stride", stride);
+    cfg_i(g, "pad", pad);
+    cfg_i(g, "dilation", dil);
+    cfg_i(g, "group", group);
+    cfg_b(g, "depthwise", depthwise);
+    cfg_b(g, "bias", bias);
+
+    in_f(g, "X", SHAPE(n, cin, h, w));
+    weight(g, "W", SHAPE(cout, cin / group, k, k), -1, 1);
+    if (bias)
+        weight(g, "B", SHAPE(cout), -1, 1);
+    size_t c = node(g, "Conv", bias ? "X,W,B" : "X,W", "Y");
+    oc_builder_attr_ints(g->b, c, "dilations", 2, D(dil, dil));
+    oc_builder_attr_int(g->b, c, "group", group);
+    oc_builder_attr_ints(g->b, c, "kernel_shape", 2, D(k, k));
+    oc_builder_attr_ints(g->b, c, "pads", 4, D(pad, pad, pad, pad));
+    oc_builder_attr_ints(g->b, c, "strides", 2, D(stride, stride));
+    main_node(g, c, "Conv");
+    if (pat == 0) {
+        out_f(g, "Y");
+    } else if (pat == 1) {
+        fused(g, node(g, "Relu", "Y", "Z"), "Relu");
+        out_f(g, "Z");
+    } else {
+        in_f(g, "R", SHAPE(n, cout, ho, wo));
+        fused(g, node(g, "Add", "Y,R", "A"), "Add");
+        fused(g, node(g, "Relu", "A", "Z"), "Relu");
+        out_f(g, "Z");
+    }
+}
+
+static void gen_convtranspose(gen *g)
+{
+    rng *r = &g->r;
+    static const int64_t variants[][4] = {/* k, stride, pad, output_padding */
+                                          {2, 2, 0, 0},
+                                          {4, 2, 1, 0},
+                                          {3, 2, 1, 1},
+                                          {3, 1, 1, 0}};
+    static const double vw[] = {0.4, 0.25, 0.2, 0.15};
+    const int64_t *v = variants[WPICK(r, vw)];
+    int64_t k = v[0], s = v[1], p = v[2], op = v[3];
+    int64_t cin = channels(r, 16, 1024);
+    int64_t cout = chance(r, 0.6)   ? snap_channels((double)cin / 2, 8, 1024)
+                   : chance(r, 0.5) ? cin
+                                    : channels(r, 8, 512);
+    int64_t n = batch(r), h, w;
+    spatial_hw(r, cin, 112, &h, &w);
+    bool bias = chance(r, 0.7);
+    cfg_i(g, "batch", n);
+    cfg_i(g, "cin", cin);
+    cfg_i(g, "cout", cout);
+    cfg_i(g, "h", h);
+    cfg_i(g, "w", w);
+    cfg_i(g, "kernel", k);
+    cfg_i(g, "stride", s);
+    cfg_i(g, "pad", p);
+    cfg_i(g, "output_padding", op);
+    cfg_b(g, "bias", bias);
+    in_f(g, "X", SHAPE(n, cin, h, w));
+    weight(g, "W", SHAPE(cin, cout, k, k), -1, 1);
+    if (bias)
+        weight(g, "B", SHAPE(cout), -1, 1);
+    size_t c = node(g, "ConvTranspose", bias ? "X,W,B" : "X,W", "Y");
+    oc_builder_attr_ints(g->b, c, "dilations", 2, D(1, 1));
+    oc_builder_attr_int(g->b, c, "group", 1);
+    oc_builder_attr_ints(g->b, c, "kernel_shape", 2, D(k, k));
+    if (op)
+        oc_builder_attr_ints(g->b, c, "output_padding", 2, D(op, op));
+    oc_builder_attr_ints(g->b, c, "pads", 4, D(p, p, p, p));
+    oc_builder_attr_ints(g->b, c, "strides", 2, D(s, s));
+    main_node(g, c, "ConvTranspose");
+    out_f(g, "Y");
+}
+
+static void gen_gemm(gen *g)
+{
+    rng *r = &g->r;
+    int64_t m = logu(r, 1, 512);
+    int64_t k = hidden(r, 64, 4096);
+    int64_t nn;
+    double u = unif(r);
+    if (u < 0.12)
+        nn = PICK(r, ((const int64_t[]){10, 100, 1000, 1000, 1001}));
+    else if (u < 0.4)
+        nn = k * PICK(r, ((const int64_t[]){4, 3, 2}));
+    else
+        nn = hidden(r, 64, 4096);
+    bool trans_b = chance(r, 0.7), trans_a = chance(r, 0.05);
+    bool bias = chance(r, 0.85), attrs = chance(r, 0.5), relu = chance(r, 0.3);
+    cfg_i(g, "m", m);
+    cfg_i(g, "k", k);
+    cfg_i(g, "n", nn);
+    cfg_b(g, "trans_a", trans_a);
+    cfg_b(g, "trans_b", trans_b);
+    cfg_b(g, "bias", bias);
+    if (trans_a)
+        in_f(g, "A", SHAPE(k, m));
+    else
+        in_f(g, "A", SHAPE(m, k));
+    if (trans_b)
+        weight(g, "B", SHAPE(nn, k), -1, 1);
+    else
+        weight(g, "B", SHAPE(k, nn), -1, 1);
+    if (bias)
+        weight(g, "C", SHAPE(nn), -1, 1);
+    size_t c = node(g, "Gemm", bias ? "A,B,C" : "A,B", "Y");
+    if (attrs) {
+        oc_builder_attr_float(g->b, c, "alpha", 1.0f);
+        oc_builder_attr_float(g->b, c, "beta", 1.0f);
+    }
+    if (trans_a)
+        oc_builder_attr_int(g->b, c, "transA", 1);
+    if (trans_b)
+        oc_builder_attr_int(g->b, c, "transB", 1);
+    main_node(g, c, "Gemm");
+    if (relu) {
+        fused(g, node(g, "Relu", "Y", "Z"), "Relu");
+        out_f(g, "Z");
+    } else {
+        out_f(g, "Y");
+    }
+}
+
+static void gen_matmul(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.45, 0.2, 0.2, 0.15};
+    static const char *const kinds[] = {"linear", "attn_qk", "attn_av", "2d"};
+    size_t kind = WPICK(r, kw);
+    cfg_s(g, "kind", kinds[kind]);
+    if (kind == 0 || kind == 3) {
+        int64_t b = kind == 0 ? logu(r, 1, 64) : 1,
+                l = kind == 0 ? seq_len(r) : logu(r, 1, 512);
+        int64_t d = hidden(r, 64, 4096), f;
+        double u = unif(r);
+        if (u < 0.25)
+            f = d;
+        else if (u < 0.45)
+            f = d * 4;
+        else if (u < 0.55)
+            f = d * 3;
+        else if (u < 0.7)
+            f = d / 4 < 64 ? 64 : d / 4;
+        else
+            f = hidden(r, 64, 4096);
+        if (kind == 0) {
+            cfg_i(g, "batch", b);
+            cfg_i(g, "seq", l);
+            in_f(g, "A", SHAPE(b, l, d));
+        } else {
+            in_f(g, "A", SHAPE(l, d));
+        }
+        cfg_i(g, "m", kind == 0 ? b * l : l);
+        cfg_i(g, "k", d);
+        cfg_i(g, "n", f);
+        weight(g, "B", SHAPE(d, f), -1, 1);
+    } else {
+        int64_t b = logu(r, 1, 32), h = heads(r), l = seq_len(r), d = head_dim(r);
+        cfg_i(g, "batch", b);
+        cfg_i(g, "heads", h);
+        cfg_i(g, "seq", l);
+        cfg_i(g, "head_dim", d);
+        if (kind == 1) {
+            in_f(g, "A", SHAPE(b, h, l, d));
+            in_f(g, "B", SHAPE(b, h, d, l));
+        } else {
+            in_f(g, "A", SHAPE(b, h, l, l));
+            in_f(g, "B", SHAPE(b, h, l, d));
+        }
+    }
+    main_node(g, node(g, "MatMul", "A,B", "Y"), "MatMul");
+    out_f(g, "Y");
+}
+
+static void gen_pool(gen *g)
+{
+    rng *r = &g->r;
+    static const double ow[] = {0.4, 0.25, 0.35};
+    static const char *const ops[] = {"MaxPool", "AveragePool", "GlobalAveragePool"};
+    size_t o = WPICK(r, ow);
+    int64_t c = channels(r, 16, 2048), n = batch(r), h, w;
+    spatial_hw(r, c, 0, &h, &w);
+    cfg_i(g, "batch", n);
+    cfg_i(g, "c", c);
+    cfg_i(g, "h", h);
+    cfg_i(g, "w", w);
+    in_f(g, "X", SHAPE(n, c, h, w));
+    size_t p = node(g, ops[o], "X", "Y");
+    if (o < 2) {
+        int64_t k, s, pad;
+        double u = unif(r);
+        if (o == 0 && u < 0.1) {
+            k = 5, s = 1, pad = 2; /* SPP */
+        } else if (u < 0.55) {
+            k = 3, s = 2, pad = 1;
+        } else if (u < 0.85) {
+            k = 2, s = 2, pad = 0;
+        } else {
+            k = 3, s = 1, pad = 1;
+        }
+        if (conv_out(h, k, s, pad, 1) < 1 || conv_out(w, k, s, pad, 1) < 1) {
+            g->reject = true;
+            return;
+        }
+        cfg_i(g, "kernel", k);
+        cfg_i(g, "stride", s);
+        cfg_i(g, "pad", pad);
+        oc_builder_attr_ints(g->b, p, "kernel_shape", 2, D(k, k));
+        oc_builder_attr_ints(g->b, p, "pads", 4, D(pad, pad, pad, pad));
+        oc_builder_attr_ints(g->b, p, "strides", 2, D(s, s));
+        if (o == 0)
+            oc_builder_attr_int(g->b, p, "ceil_mode", 0);
+        else
+            oc_builder_attr_int(g->b, p, "count_include_pad", 0);
+    }
+    main_node(g, p, ops[o]);
+    out_f(g, "Y");
+}
+
+static void gen_batchnorm(gen *g)
+{
+    rng *r = &g->r;
+    int64_t c = channels(r, 8, 2048), n = batch(r);
+    bool flat = chance(r, 0.1);
+    cfg_i(g, "batch", n);
+    cfg_i(g, "c", c);
+    if (flat) {
+        in_f(g, "X", SHAPE(n, c));
+    } else {
+        int64_t h, w;
+        spatial_hw(r, c, 0, &h, &w);
+        cfg_i(g, "h", h);
+        cfg_i(g, "w", w);
+        in_f(g, "X", SHAPE(n, c, h, w));
+    }
+    weight(g, "scale", SHAPE(c), 0.5, 1.5);
+    weight(g, "B", SHAPE(c), -1, 1);
+    weight(g, "mean", SHAPE(c), -1, 1);
+    weight(g, "var", SHAPE(c), 0.5, 1.5);
+    float eps = chance(r, 0.8) ? 1e-5f : 1e-3f;
+    bool mom = chance(r, 0.5);
+    cfg_f(g, "epsilon", eps);
+    size_t b = node(g, "BatchNormalization", "X,scale,B,mean,var", "Y");
+    oc_builder_attr_float(g->b, b, "epsilon", eps);
+    if (mom)
+        oc_builder_attr_float(g->b, b, "momentum", 0.9f);
+    main_node(g, b, "BatchNormalization");
+    out_f(g, "Y");
+}
+
+static void gen_layernorm(gen *g)
+{
+    rng *r = &g->r;
+    int64_t d = hidden(r, 64, 4096);
+    bool flat = chance(r, 0.2);
+    cfg_i(g, "hidden", d);
+    if (flat) {
+        int64_t m = logu(r, 1, 8192);
+        cfg_i(g, "m", m);
+        in_f(g, "X", SHAPE(m, d));
+    } else {
+        int64_t b = batch(r), l = seq_len(r);
+        cfg_i(g, "batch", b);
+        cfg_i(g, "seq", l);
+        in_f(g, "X", SHAPE(b, l, d));
+    }
+    static const float eps_set[] = {1e-5f, 1e-5f, 1e-6f, 1e-12f};
+    float eps = PICK(r, eps_set);
+    bool bias = chance(r, 0.9);
+    cfg_f(g, "epsilon", eps);
+    cfg_b(g, "bias", bias);
+    weight(g, "scale", SHAPE(d), 0.5, 1.5);
+    if (bias)
+        weight(g, "B", SHAPE(d), -1, 1);
+    size_t n = node(g, "LayerNormalization", bias ? "X,scale,B" : "X,scale", "Y");
+    oc_builder_attr_int(g->b, n, "axis", -1);
+    oc_builder_attr_float(g->b, n, "epsilon", eps);
+    main_node(g, n, "LayerNormalization");
+    out_f(g, "Y");
+}
+
+static void gen_softmax(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.5, 0.25, 0.25};
+    static const char *const kinds[] = {"attention", "classifier", "vocab"};
+    size_t kind = WPICK(r, kw);
+    cfg_s(g, "kind", kinds[kind]);
+    if (kind == 0) {
+        int64_t b = logu(r, 1, 32), h = heads(r), l = seq_len(r);
+        cfg_i(g, "batch", b);
+        cfg_i(g, "heads", h);
+        cfg_i(g, "seq", l);
+        in_f(g, "X", SHAPE(b, h, l, l));
+    } else if (kind == 1) {
+        int64_t n = batch(r);
+        int64_t c = chance(r, 0.5)
+                        ? PICK(r, ((const int64_t[]){2, 10, 100, 1000, 1000, 21843}))
+                        : logu(r, 2, 30000);
+        cfg_i(g, "batch", n);
+        cfg_i(g, "classes", c);
+        in_f(g, "X", SHAPE(n, c));
+    } else {
+        int64_t b = logu(r, 1, 16), l = seq_len(r);
+        int64_t v = chance(r, 0.6)
+                        ? PICK(r, ((const int64_t[]){30522, 32000, 50257, 49408, 250}))
+                        : logu(r, 1000, 60000);
+        cfg_i(g, "batch", b);
+        cfg_i(g, "seq", l);
+        cfg_i(g, "vocab", v);
+        in_f(g, "X", SHAPE(b, l, v));
+    }
+    size_t n = node(g, "Softmax", "X", "Y");
+    oc_builder_attr_int(g->b, n, "axis", -1);
+    main_node(g, n, "Softmax");
+    out_f(g, "Y");
+}
+
+/* An activation-shaped tensor: [N,C,H,W] (60%) or [B,L,D]; its shape in
+ * d (returns the rank) and the channel-like axis' size in *ch. */
+static int act_shape(gen *g, int64_t *d, int64_t *ch)
+{
+    rng *r = &g->r;
+    if (chance(r, 0.6)) {
+        int64_t c = channels(r, 8, 2048), n = batch(r), h, w;
+        spatial_hw(r, c, 0, &h, &w);
+        d[0] = n, d[1] = c, d[2] = h, d[3] = w;
+        *ch = c;
+        cfg_shape(g, "shape", 4, d);
+        cfg_s(g, "layout", "nchw");
+        return 4;
+    }
+    int64_t b = batch(r), l = seq_len(r), hd = hidden(r, 64, 4096);
+    if (chance(r, 0.3))
+        hd *= 4; /* MLP inner width */
+    d[0] = b, d[1] = l, d[2] = hd;
+    *ch = hd;
+    cfg_shape(g, "shape", 3, d);
+    cfg_s(g, "layout", "bld");
+    return 3;
+}
+
+static void gen_elementwise(gen *g)
+{
+    rng *r = &g->r;
+    static const double ow[] = {0.35, 0.3, 0.1, 0.1, 0.15};
+    static const char *const binops[] = {"Add", "Mul", "Sub", "Div"};
+    static const char *const unops[] = {"Exp",        "Abs",  "Neg",
+                                        "Reciprocal", "Sqrt", "Floor"};
+    size_t o = WPICK(r, ow);
+    int64_t d[4], ch;
+    int rank = act_shape(g, d, &ch);
+    const char *op = o < 4 ? binops[o] : PICK(r, unops);
+    cfg_s(g, "op", op);
+    in_f(g, "X", rank, d);
+    size_t n;
+    if (o == 4) {
+        n = node(g, op, "X", "Y");
+        cfg_s(g, "broadcast", "none");
+    } else {
+        static const double bw[] = {0.45, 0.3, 0.25};
+        static const char *const bnames[] = {"same", "channel", "scalar"};
+        size_t bc = WPICK(r, bw);
+        cfg_s(g, "broadcast", bnames[bc]);
+        bool swap = bc != 0 && chance(r, 0.15);
+        cfg_b(g, "swapped", swap);
+        if (bc == 0) {
+            in_f(g, "B", rank, d);
+        } else if (bc == 1) {
+            if (rank == 4)
+                weight(g, "B", SHAPE(ch, 1, 1), 0.5, 1.5);
+            else
+                weight(g, "B", SHAPE(ch), 0.5, 1.5);
+        } else {
+            weight(g, "B", SHAPE(1), 0.5, 1.5);
+        }
+        n = node(g, op, swap ? "B,X" : "X,B", "Y");
+    }
+    main_node(g, n, op);
+    out_f(g, "Y");
+}
+
+static void gen_activation(gen *g)
+{
+    rng *r = &g->r;
+    static const double ow[] = {0.2, 0.15, 0.1, 0.08, 0.12, 0.1, 0.1, 0.1};
+    static const char *const ops[] = {"Relu", "Sigmoid",   "Tanh", "Erf",
+                                      "Gelu", "HardSwish", "Clip", "LeakyRelu"};
+    size_t o = WPICK(r, ow);
+    int64_t d[4], ch;
+    int rank = act_shape(g, d, &ch);
+    const char *op = ops[o];
+    cfg_s(g, "op", op);
+    in_f(g, "X", rank, d);
+    size_t n;
+    if (!strcmp(op, "Clip")) {
+        float lo = 0.0f, hi = 6.0f;
+        oc_builder_floats(g->b, "min", 0, NULL, &lo);
+        oc_builder_floats(g->b, "max", 0, NULL, &hi);
+        n = node(g, op, "X,min,max", "Y");
+    } else {
+        n = node(g, op, "X", "Y");
+    }
+    if (!strcmp(op, "LeakyRelu")) {
+        float a = PICK(r, ((const float[]){0.01f, 0.01f, 0.1f, 0.2f}));
+        cfg_f(g, "alpha", a);
+        oc_builder_attr_float(g->b, n, "alpha", a);
+    } else if (!strcmp(op, "Gelu")) {
+        /* Gelu is an ONNX op from opset 20. */
+        bool tanh_ = chance(r, 0.3);
+        cfg_s(g, "approximate", tanh_ ? "tanh" : "none");
+        if (tanh_)
+            oc_builder_attr_string(g->b, n, "approximate", "tanh");
+        g->s->opset = 20;
+        oc_builder_opset(g->b, "", 20);
+    }
+    main_node(g, n, op);
+    out_f(g, "Y");
+}
+
+static void gen_reduce(gen *g)
+{
+    rng *r = &g->r;
+    static const double ow[] = {0.5, 0.3, 0.2};
+    static const char *const ops[] = {"ReduceMean", "ReduceSum", "ReduceMax"};
+    size_t o = WPICK(r, ow);
+    static const double kw[] = {0.4, 0.35, 0.25};
+    size_t kind = WPICK(r, kw);
+    int64_t axes[2];
+    size_t na;
+    int64_t keep;
+    if (kind == 0) {
+        int64_t c = channels(r, 8, 2048), n = batch(r), h, w;
+        spatial_hw(r, c, 0, &h, &w);
+        in_f(g, "X", SHAPE(n, c, h, w));
+        cfg_shape(g, "shape", SHAPE(n, c, h, w));
+        axes[0] = 2, axes[1] = 3, na = 2, keep = 1;
+    } else {
+        int64_t b = batch(r), l = seq_len(r), d = hidden(r, 64, 4096);
+        in_f(g, "X", SHAPE(b, l, d));
+        cfg_shape(g, "shape", SHAPE(b, l, d));
+        axes[0] = kind == 1 ? -1 : 1, na = 1, keep = kind == 1 ? 1 : 0;
+    }
+    cfg_s(g, "op", ops[o]);
+    cfg_shape(g, "axes", (int)na, axes);
+    cfg_i(g, "keepdims", keep);
+    size_t n;
+    if (o == 1) { /* opset 13+: ReduceSum takes axes as an input */
+        oc_builder_ints(g->b, "axes", 1, D((int64_t)na), axes);
+        n = node(g, ops[o], "X,axes", "Y");
+    } else {
+        n = node(g, ops[o], "X", "Y");
+        oc_builder_attr_ints(g->b, n, "axes", na, axes);
+    }
+    oc_builder_attr_int(g->b, n, "keepdims", keep);
+    main_node(g, n, ops[o]);
+    out_f(g, "Y");
+}
+
+static void gen_concat(gen *g)
+{
+    rng *r = &g->r;
+    static const double cw[] = {0.6, 0.2, 0.2};
+    int k = 2 + (int)WPICK(r, cw);
+    char names[64] = "";
+    int64_t axis;
+    json_t *parts = json_array();
+    if (chance(r, 0.7)) {
+        int64_t n = batch(r), h, w, c0 = channels(r, 16, 512);
+        spatial_hw(r, c0, 0, &h, &w);
+        cfg_i(g, "batch", n);
+        cfg_i(g, "h", h);
+        cfg_i(g, "w", w);
+        bool same = chance(r, 0.5);
+        for (int i = 0; i < k; i++) {
+            int64_t c = same ? c0 : channels(r, 16, 512);
+            char nm[16];
+            snprintf(nm, sizeof nm, "X%d", i);
+            in_f(g, nm, SHAPE(n, c, h, w));
+            json_array_append_new(parts, json_integer((json_int_t)c));
+        }
+        axis = 1;
+    } else {
+        int64_t b = batch(r), d = hidden(r, 64, 2048);
+        bool tokens = chance(r, 0.5);
+        int64_t l0 = seq_len(r);
+        cfg_i(g, "batch", b);
+        cfg_i(g, tokens ? "hidden" : "seq", tokens ? d : l0);
+        for (int i = 0; i < k; i++) {
+            int64_t part = tokens ? (i == 0 && chance(r, 0.5) ? 1 : seq_len(r))
+                                  : hidden(r, 64, 2048);
+            char nm[16];
+            snprintf(nm, sizeof nm, "X%d", i);
+            if (tokens)
+                in_f(g, nm, SHAPE(b, part, d));
+            else
+                in_f(g, nm, SHAPE(b, l0, part));
+            json_array_append_new(parts, json_integer((json_int_t)part));
+        }
+        axis = tokens ? 1 : -1;
+    }
+    for (int i = 0; i < k; i++) {
+        size_t l = strlen(names);
+        snprintf(names + l, sizeof names - l, "%sX%d", i ? "," : "", i);
+    }
+    json_object_set_new(g->s->config, "parts", parts);
+    cfg_i(g, "inputs", k);
+    cfg_i(g, "axis", axis);
+    size_t n = node(g, "Concat", names, "Y");
+    oc_builder_attr_int(g->b, n, "axis", axis);
+    main_node(g, n, "Concat");
+    out_f(g, "Y");
+}
+
+static void gen_split(gen *g)
+{
+    rng *r = &g->r;
+    int k;
+    int64_t axis, total, part;
+    if (chance(r, 0.5)) {
+        k = (int)PICK(r, ((const int64_t[]){2, 2, 3, 4}));
+        part = channels(r, 8, 512);
+        int64_t n = batch(r), h, w;
+        spatial_hw(r, part * k, 0, &h, &w);
+        total = part * k;
+        in_f(g, "X", SHAPE(n, total, h, w));
+        cfg_shape(g, "shape", SHAPE(n, total, h, w));
+        axis = 1;
+    } else {
+        k = chance(r, 0.6) ? 3 : 2; /* QKV, or GLU halves */
+        int64_t b = batch(r), l = seq_len(r);
+        part = hidden(r, 64, 2048);
+        total = part * k;
+        in_f(g, "X", SHAPE(b, l, total));
+        cfg_shape(g, "shape", SHAPE(b, l, total));
+        axis = -1;
+    }
+    bool sizes = chance(r, 0.6), uneven = sizes && k == 2 && chance(r, 0.2);
+    int64_t sz[4];
+    for (int i = 0; i < k; i++)
+        sz[i] = part;
+    if (uneven) {
+        sz[0] = total / 4;
+        sz[1] = total - sz[0];
+    }
+    cfg_i(g, "outputs", k);
+    cfg_i(g, "axis", axis);
+    cfg_shape(g, "split", k, sz);
+    cfg_b(g, "split_input", sizes);
+    char outs[32] = "";
+    for (int i = 0; i < k; i++) {
+        size_t l = strlen(outs);
+        snprintf(outs + l, sizeof outs - l, "%sY%d", i ? "," : "", i);
+    }
+    size_t n;
+    if (sizes) {
+        oc_builder_ints(g->b, "split", 1, D((int64_t)k), sz);
+        n = node(g, "Split", "X,split", outs);
+    } else {
+        n = node(g, "Split", "X", outs);
+    }
+    oc_builder_attr_int(g->b, n, "axis", axis);
+    main_node(g, n, "Split");
+    for (int i = 0; i < k; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "Y%d", i);
+        out_f(g, nm);
+    }
+}
+
+static void gen_slice(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.3, 0.2, 0.15, 0.15, 0.2};
+    static const char *const kinds[] = {"channels", "crop", "subsample", "first_token",
+                                        "last_axis"};
+    size_t kind = WPICK(r, kw);
+    cfg_s(g, "kind", kinds[kind]);
+    int64_t starts[2], ends[2], axes[2], steps[2] = {1, 1};
+    size_t na = 1;
+    if (kind <= 2) {
+        int64_t c = channels(r, 8, 2048), n = batch(r), h, w;
+        spatial_hw(r, c, 0, &h, &w);
+        if (kind == 1 && (h < 3 || w < 3)) {
+            g->reject = true;
+            return;
+        }
+        in_f(g, "X", SHAPE(n, c, h, w));
+        cfg_shape(g, "shape", SHAPE(n, c, h, w));
+        if (kind == 0) {
+            bool hi = chance(r, 0.5);
+            starts[0] = hi ? c / 2 : 0, ends[0] = hi ? c : c / 2, axes[0] = 1;
+            if (ends[0] <= starts[0])
+                ends[0] = starts[0] + 1;
+        } else if (kind == 1) {
+            na = 2;
+            starts[0] = starts[1] = 1, ends[0] = ends[1] = -1;
+            axes[0] = 2, axes[1] = 3;
+        } else {
+            na = 2;
+            starts[0] = starts[1] = chance(r, 0.5) ? 0 : 1;
+            ends[0] = ends[1] = INT64_MAX;
+            axes[0] = 2, axes[1] = 3;
+            steps[0] = steps[1] = 2;
+        }
+    } else {
+        int64_t b = batch(r), l = seq_len(r), d = hidden(r, 64, 4096);
+        in_f(g, "X", SHAPE(b, l, d));
+        cfg_shape(g, "shape", SHAPE(b, l, d));
+        if (kind == 3)
+            starts[0] = 0, ends[0] = 1, axes[0] = 1;
+        else
+            starts[0] = chance(r, 0.5) ? 0 : d / 2, ends[0] = starts[0] + d / 2,
+            axes[0] = -1;
+    }
+    bool with_steps = kind == 2 || chance(r, 0.6);
+    cfg_shape(g, "starts", (int)na, starts);
+    cfg_shape(g, "ends", (int)na, ends);
+    cfg_shape(g, "axes", (int)na, axes);
+    cfg_shape(g, "steps", (int)na, steps);
+    oc_builder_ints(g->b, "starts", 1, D((int64_t)na), starts);
+    oc_builder_ints(g->b, "ends", 1, D((int64_t)na), ends);
+    oc_builder_ints(g->b, "axes", 1, D((int64_t)na), axes);
+    if (with_steps)
+        oc_builder_ints(g->b, "steps", 1, D((int64_t)na), steps);
+    size_t n = node(g, "Slice",
+                    with_steps ? "X,starts,ends,axes,steps" : "X,starts,ends,axes", "Y");
+    main_node(g, n, "Slice");
+    out_f(g, "Y");
+}
+
+static void gen_transpose(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.25, 0.15, 0.35, 0.15, 0.1};
+    size_t kind = WPICK(r, kw);
+    int64_t perm[4];
+    int rank;
+    if (kind <= 1) {
+        int64_t c = channels(r, 8, 2048), n = batch(r), h, w;
+        spatial_hw(r, c, 0, &h, &w);
+        in_f(g, "X", SHAPE(n, c, h, w));
+        cfg_shape(g, "shape", SHAPE(n, c, h, w));
+        rank = 4;
+        if (kind == 0)
+            perm[0] = 0, perm[1] = 2, perm[2] = 3, perm[3] = 1;
+        else
+            perm[0] = 0, perm[1] = 3, perm[2] = 1, perm[3] = 2;
+    } else if (kind == 2) {
+        int64_t b = logu(r, 1, 32), l = seq_len(r), h = heads(r), d = head_dim(r);
+        in_f(g, "X", SHAPE(b, l, h, d));
+        cfg_shape(g, "shape", SHAPE(b, l, h, d));
+        rank = 4;
+        perm[0] = 0, perm[1] = 2, perm[2] = 1, perm[3] = 3;
+    } else if (kind == 3) {
+        int64_t b = batch(r), l = seq_len(r), d = hidden(r, 64, 4096);
+        in_f(g, "X", SHAPE(b, l, d));
+        cfg_shape(g, "shape", SHAPE(b, l, d));
+        rank = 3;
+        perm[0] = 0, perm[1] = 2, perm[2] = 1;
+    } else {
+        int64_t m = hidden(r, 64, 4096), k = hidden(r, 64, 4096);
+        in_f(g, "X", SHAPE(m, k));
+        cfg_shape(g, "shape", SHAPE(m, k));
+        rank = 2;
+        perm[0] = 1, perm[1] = 0;
+    }
+    cfg_shape(g, "perm", rank, perm);
+    size_t n = node(g, "Transpose", "X", "Y");
+    oc_builder_attr_ints(g->b, n, "perm", (size_t)rank, perm);
+    main_node(g, n, "Transpose");
+    out_f(g, "Y");
+}
+
+static void gen_reshape(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.35, 0.25, 0.2, 0.2};
+    static const char *const kinds[] = {"split_heads", "merge_heads", "flatten",
+                                        "flatten_spatial"};
+    size_t kind = WPICK(r, kw);
+    cfg_s(g, "kind", kinds[kind]);
+    bool wild = chance(r, 0.3); /* a -1 in the target shape */
+    int64_t to[4];
+    int rank;
+    if (kind <= 1) {
+        int64_t b = logu(r, 1, 32), l = seq_len(r), h = heads(r), d = head_dim(r);
+        if (kind == 0) {
+            in_f(g, "X", SHAPE(b, l, h * d));
+            cfg_shape(g, "shape", SHAPE(b, l, h * d));
+            to[0] = b, to[1] = wild ? -1 : l, to[2] = h, to[3] = d, rank = 4;
+        } else {
+            in_f(g, "X", SHAPE(b, l, h, d));
+            cfg_shape(g, "shape", SHAPE(b, l, h, d));
+            to[0] = b, to[1] = wild ? -1 : l, to[2] = h * d, rank = 3;
+        }
+    } else {
+        int64_t c = channels(r, 8, 2048), n = batch(r), h, w;
+        spatial_hw(r, c, 0, &h, &w);
+        in_f(g, "X", SHAPE(n, c, h, w));
+        cfg_shape(g, "shape", SHAPE(n, c, h, w));
+        if (kind == 2)
+            to[0] = n, to[1] = wild ? -1 : c * h * w, rank = 2;
+        else
+            to[0] = n, to[1] = c, to[2] = wild ? -1 : h * w, rank = 3;
+    }
+    cfg_shape(g, "target", rank, to);
+    oc_builder_ints(g->b, "shape", 1, D((int64_t)rank), to);
+    size_t n = node(g, "Reshape", "X,shape", "Y");
+    main_node(g, n, "Reshape");
+    out_f(g, "Y");
+}
+
+static void gen_resize(gen *g)
+{
+    rng *r = &g->r;
+    int64_t c = channels(r, 8, 512), n = batch(r), h, w;
+    spatial_hw(r, c, 112, &h, &w);
+    bool linear = chance(r, 0.4);
+    const char *ctm;
+    if (!linear)
+        ctm = "asymmetric";
+    else
+        ctm = PICK(r, ((const char *const[]){"half_pixel", "half_pixel", "half_pixel",
+                                             "align_corners", "pytorch_half_pixel"}));
+    cfg_shape(g, "shape", SHAPE(n, c, h, w));
+    cfg_s(g, "mode", linear ? "linear" : "nearest");
+    cfg_s(g, "coordinate_transformation_mode", ctm);
+    cfg_f(g, "scale", 2.0);
+    in_f(g, "X", SHAPE(n, c, h, w));
+    oc_builder_floats(g->b, "scales", 1, D(4), (const float[]){1, 1, 2, 2});
+    size_t nd = node(g, "Resize", "X,,scales", "Y");
+    oc_builder_attr_string(g->b, nd, "coordinate_transformation_mode", ctm);
+    oc_builder_attr_string(g->b, nd, "mode", linear ? "linear" : "nearest");
+    if (!linear)
+        oc_builder_attr_string(g->b, nd, "nearest_mode", "floor");
+    main_node(g, nd, "Resize");
+    out_f(g, "Y");
+}
+
+static void gen_pad(gen *g)
+{
+    rng *r = &g->r;
+    int64_t c = channels(r, 8, 1024), n = batch(r), h, w;
+    spatial_hw(r, c, 0, &h, &w);
+    static const double mw[] = {0.6, 0.25, 0.15};
+    static const char *const modes[] = {"constant", "reflect", "edge"};
+    size_t m = WPICK(r, mw);
+    int64_t p = irange(r, 1, 3);
+    int64_t pads[8] = {0, 0, p, p, 0, 0, p, p};
+    if (chance(r, 0.2)) /* "same" padding for an even kernel: bottom/right only */
+        pads[2] = pads[3] = 0, pads[6] = pads[7] = 1;
+    if (m == 1 && (h <= p || w <= p)) {
+        g->reject = true;
+        return;
+    }
+    cfg_shape(g, "shape", SHAPE(n, c, h, w));
+    cfg_s(g, "mode", modes[m]);
+    cfg_shape(g, "pads", 8, pads);
+    in_f(g, "X", SHAPE(n, c, h, w));
+    oc_builder_ints(g->b, "pads", 1, D(8), pads);
+    size_t nd = node(g, "Pad", "X,pads", "Y");
+    oc_builder_attr_string(g->b, nd, "mode", modes[m]);
+    main_node(g, nd, "Pad");
+    out_f(g, "Y");
+}
+
+static void gen_gather(gen *g)
+{
+    rng *r = &g->r;
+    bool pos = chance(r, 0.2);
+    int64_t v, d, b, l;
+    if (pos) {
+        v = PICK(r, ((const int64_t[]){512, 1024, 2048}));
+        b = 1;
+    } else {
+        v = chance(r, 0.5)
+                ? PICK(r, ((const int64_t[]){30522, 32000, 50257, 49408, 21128}))
+                : logu(r, 100, 50000);
+        b = batch(r);
+    }
+    d = hidden(r, 64, 4096);
+    l = seq_len(r);
+    if (l > v)
+        l = v;
+    cfg_s(g, "kind", pos ? "position" : "token");
+    cfg_i(g, "vocab", v);
+    cfg_i(g, "hidden", d);
+    cfg_i(g, "batch", b);
+    cfg_i(g, "seq", l);
+    weight(g, "E", SHAPE(v, d), -1, 1);
+    input(g, "I", OC_DT_INT64, SHAPE(b, l), v);
+    size_t n = node(g, "Gather", "E,I", "Y");
+    if (chance(r, 0.5))
+        oc_builder_attr_int(g->b, n, "axis", 0);
+    main_node(g, n, "Gather");
+    out_f(g, "Y");
+}
+
+static void (*const generators[OC_FAM_COUNT_])(gen *) = {
+    [OC_FAM_CONV] = gen_conv,
+    [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
+    [OC_FAM_GEMM] = gen_gemm,
+    [OC_FAM_MATMUL] = gen_matmul,
+    [OC_FAM_POOL] = gen_pool,
+    [OC_FAM_BATCHNORM] = gen_batchnorm,
+    [OC_FAM_LAYERNORM] = gen_layernorm,
+    [OC_FAM_SOFTMAX] = gen_softmax,
+    [OC_FAM_ELEMENTWISE] = gen_elementwise,
+    [OC_FAM_ACTIVATION] = gen_activation,
+    [OC_FAM_REDUCE] = gen_reduce,
+    [OC_FAM_CONCAT] = gen_concat,
+    [OC_FAM_SPLIT] = gen_split,
+    [OC_FAM_SLICE] = gen_slice,
+    [OC_FAM_TRANSPOSE] = gen_transpose,
+    [OC_FAM_RESHAPE] = gen_reshape,
+    [OC_FAM_RESIZE] = gen_resize,
+    [OC_FAM_PAD] = gen_pad,
+    [OC_FAM_GATHER] = gen_gather,
+};
+
+/* ---- drawing ---- */
+
+enum { OC_SAMPLE_DEFAULT_OPSET = 17, MAX_DRAWS = 1000 };
+
+static uint64_t weight_seed(const oc_sample *s)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s/%llu", oc_family_label(s->family),
+             (unsigned long long)s->index);
+    return oc_hash_seed(s->seed, key);
+}
+
+/* Run the family's generator from stream state `state` into a fresh
+ * builder; s gets the config, inputs and nodes.  *next_state is where the
+ * stream stood after the draw. */
+static oc_status run_gen(oc_sample *s, uint64_t state, bool with_data, oc_builder **out,
+                         bool *reject, uint64_t *next_state, oc_error *err)
+{
+    *out = NULL;
+    json_decref(s->config);
+    s->config = json_object();
+    s->n_inputs = 0;
+    s->n_fused = 0;
+    s->main_node = 0;
+    s->op[0] = s->pattern[0] = '\0';
+    s->opset = OC_SAMPLE_DEFAULT_OPSET;
+    oc_builder *b = oc_builder_new(OC_SAMPLE_DEFAULT_OPSET);
+    if (!b || !s->config) {
+        oc_builder_free(b);
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    }
+    oc_builder_elide_random(b, !with_data);
+    gen g = {.r = {state}, .b = b, .s = s, .wseed = weight_seed(s)};
+    generators[s->family](&g);
+    *reject = g.reject;
+    if (next_state)
+        *next_state = g.r.s;
+    oc_status st = oc_builder_status(b, err);
+    if (st) {
+        oc_builder_free(b);
+        return st;
+    }
+    *out = b;
+    return OC_OK;
+}
+
+/* Analyse a packed model: FLOPs and tensor bytes, and check that every
+ * shape is known. */
+static oc_status measure(const oc_sample *s, oc_builder *b, uint64_t *flops,
+                         uint64_t *bytes, oc_error *err)
+{
+    void *buf;
+    size_t len;
+    oc_status st = oc_builder_pack(b, &buf, &len, err);
+    if (st)
+        return st;
+    oc_model *m;
+    st = oc_model_load_buffer(buf, len, s->pattern, &m, err);
+    free(buf);
+    if (st)
+        return st;
+    oc_analysis *a;
+    st = oc_analyze(m, NULL, &a, err);
+    if (st) {
+        oc_model_free(m);
+        return st;
+    }
+    const oc_graph *g = oc_model_graph(m);
+    const oc_totals *t = oc_analysis_totals(a);
+    uint64_t total = t->weight_bytes;
+    bool ok = t->unsupported_nodes == 0 && t->unknown_shape_nodes == 0;
+    for (size_t i = 0; ok && i < g->n_nodes; i++) {
+        const oc_node_cost *c = oc_analysis_node_cost(a, i);
+        ok = c->shapes_known && c->supported;
+        const oc_node *n = &g->nodes[i];
+        for (size_t k = 0; ok && k < n->n_outputs; k++) {
+            uint64_t e;
+            const oc_tinfo *ti = oc_analysis_value(a, n->outputs[k]);
+            ok = oc_tinfo_numel(ti, &e) &&
+                 oc_add_u64(total, e * oc_dtype_size(ti->dtype), &total);
+        }
+    }
+    for (size_t i = 0; ok && i < g->n_inputs; i++) {
+        uint64_t e;
+        const oc_tinfo *ti = oc_analysis_value(a, g->inputs[i]);
+        ok = oc_tinfo_numel(ti, &e) &&
+             oc_add_u64(total, e * oc_dtype_size(ti->dtype), &total);
+    }
+    *flops = t->flops;
+    *bytes = total;
+    oc_analysis_free(a);
+    oc_model_free(m);
+    if (!ok)
+        return oc_error_set(err, OC_ERR_INTERNAL, s->pattern,
+                            "sampler: %s sample %llu has a node the analyzer "
+                            "cannot shape or cost",
+                            oc_family_label(s->family), (unsigned long long)s->index);
+    return OC_OK;
+}
+
+oc_status oc_sample_draw(oc_family f, uint64_t seed, uint64_t index,
+                         const oc_sample_limits *lim, oc_sample *out, oc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if ((unsigned)f >= OC_FAM_COUNT_)
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "family %d out of range", (int)f);
+    oc_sample_limits l = lim ? *lim : OC_SAMPLE_LIMITS_DEFAULT;
+    out->family = f;
+    out->seed = seed;
+    out->index = index;
+    char key[64];
+    snprintf(key, sizeof key, "sampler/%s/%llu", oc_family_label(f),
+             (unsigned long long)index);
+    uint64_t state = oc_hash_seed(seed, key);
+    for (unsigned draw = 0; draw < MAX_DRAWS; draw++) {
+        oc_builder *b;
+        bool reject;
+        uint64_t after;
+        oc_status st = run_gen(out, state, false, &b, &reject, &after, err);
+        if (st) {
+            oc_sample_free(out);
+            return st;
+        }
+        uint64_t flops = 0, bytes = 0;
+        if (!reject) {
+            st = measure(out, b, &flops, &bytes, err);
+            if (st) {
+                oc_builder_free(b);
+                oc_sample_free(out);
+                return st;
+            }
+        }
+        oc_builder_free(b);
+        if (!reject && flops <= l.max_flops && bytes <= l.max_tensor_bytes) {
+            out->redraws = draw;
+            out->flops = flops;
+            out->tensor_bytes = bytes;
+            out->stream_ = state;
+            return OC_OK;
+        }
+        state = after;
+    }
+    oc_sample_free(out);
+    return oc_error_set(err, OC_ERR_INTERNAL, NULL,
+                        "sampler: no %s draw within the limits after %d tries",
+                        oc_family_label(f), MAX_DRAWS);
+}
+
+oc_status oc_sample_build(const oc_sample *s, bool with_data, oc_builder **out,
+                          oc_error *err)
+{
+    oc_sample tmp = *s;
+    tmp.config = NULL;
+    bool reject;
+    oc_status st = run_gen(&tmp, s->stream_, with_data, out, &reject, NULL, err);
+    json_decref(tmp.config);
+    if (!st && (reject || tmp.n_inputs != s->n_inputs || tmp.main_node != s->main_node)) {
+        oc_builder_free(*out);
+        *out = NULL;
+        return oc_error_set(err, OC_ERR_INTERNAL, NULL,
+                            "sampler: replaying %s sample %llu gave another model",
+                            oc_family_label(s->family), (unsigned long long)s->index);
+    }
+    return st;
+}
+
+oc_status oc_sample_save(const oc_sample *s, const char *path, oc_error *err)
+{
+    oc_builder *b;
+    oc_status st = oc_sample_build(s, true, &b, err);
+    if (st)
+        return st;
+    st = oc_builder_save(b, path, err);
+    oc_builder_free(b);
+    return st;
+}
+
+void oc_sample_free(oc_sample *s)
+{
+    if (!s)
+        return;
+    json_decref(s->config);
+    s->config = NULL;
+}

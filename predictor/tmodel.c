@@ -1,0 +1,860 @@
+/* tmodel.c - timing-model training, file format, and batch prediction. */
+#include "predictor/tmodel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+
+#include "onnx/model.h"
+
+struct oc_tmodel {
+    oc_tmodel_info info;
+    double *mean, *std; /* n_features each */
+    double y_mean, y_std;
+    oc_mlp *nets[OC_TMODEL_MAX_ENSEMBLE];
+};
+
+/* The per-row offset of the fitted target: 0, or ln of the roofline time
+ * (floored at 0.1 us) recovered from the row's own feature. */
+static double base_of(bool roofline_base, const float *xrow)
+{
+    if (!roofline_base)
+        return 0;
+    double roof = expm1((double)xrow[OC_F_LOG_ROOFLINE_US]);
+    return log(roof > 0.1 ? roof : 0.1);
+}
+
+static oc_status nomem(oc_error *err)
+{
+    return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+}
+
+void oc_tmodel_free(oc_tmodel *tm)
+{
+    if (!tm)
+        return;
+    for (int k = 0; k < OC_TMODEL_MAX_ENSEMBLE; k++)
+        oc_mlp_free(tm->nets[k]);
+    free(tm->mean);
+    free(tm->std);
+    free(tm);
+}
+
+const oc_tmodel_info *oc_tmodel_get_info(const oc_tmodel *tm) { return &tm->info; }
+
+const oc_mlp *oc_tmodel_member(const oc_tmodel *tm, int k)
+{
+    return k >= 0 && k < tm->info.ensemble ? tm->nets[k] : NULL;
+}
+
+const double *oc_tmodel_means(const oc_tmodel *tm) { return tm->mean; }
+const double *oc_tmodel_stds(const oc_tmodel *tm) { return tm->std; }
+
+oc_status oc_tmodel_set_threads(oc_tmodel *tm, int threads, oc_error *err)
+{
+    if (threads < 1)
+        return oc_error_set(err, OC_ERR_USAGE, "", "thread count must be at least 1");
+    tm->info.threads = threads;
+    return OC_OK;
+}
+
+bool oc_tmodel_has_threads(const oc_tmodel *tm, int threads)
+{
+    for (int i = 0; i < tm->info.n_thread_counts; i++)
+        if (tm->info.thread_counts[i] == threads)
+            return true;
+    return false;
+}
+
+void oc_tmodel_target(const oc_tmodel *tm, oc_target *out)
+{
+    oc_hw_target(&tm->info.hw, tm->info.target, tm->info.threads, out);
+}
+
+const oc_linear *oc_tmodel_linear(const oc_tmodel *tm, int threads)
+{
+    const oc_linear *best = NULL;
+    int bd = 0;
+    for (int i = 0; i < tm->info.n_linear; i++) {
+        int dd = abs(tm->info.linear[i].threads - threads);
+        if (!best || dd < bd) {
+            best = &tm->info.linear[i];
+            bd = dd;
+        }
+    }
+    return best;
+}
+
+oc_status oc_tmodel_predict_features(const oc_tmodel *tm, const float *x, size_t n,
+                                     double *time_us, double *low_us, double *high_us,
+                                     oc_error *err)
+{
+    int F = tm->info.n_features, K = tm->info.ensemble;
+    float *z = malloc((n ? n : 1) * (size_t)F * sizeof *z);
+    float *y = malloc((n ? n : 1) * sizeof *y);
+    double *sum = calloc(n ? n : 1, sizeof *sum), *lo = malloc((n ? n : 1) * sizeof *lo),
+           *hi = malloc((n ? n : 1) * sizeof *hi);
+    oc_status st = OC_OK;
+    if (!z || !y || !sum || !lo || !hi) {
+        st = nomem(err);
+        goto done;
+    }
+    for (size_t r = 0; r < n; r++)
+        for (int j = 0; j < F; j++)
+            z[r * F + j] = (float)(((double)x[r * F + j] - tm->mean[j]) / tm->std[j]);
+    for (int k = 0; k < K; k++) {
+        if ((st = oc_mlp_forward(tm->nets[k], z, n, y, err)) != OC_OK)
+            goto done;
+        for (size_t r = 0; r < n; r++) {
+            double lt = (double)y[r] * tm->y_std + tm->y_mean +
+                        base_of(tm->info.roofline_base, x + r * (size_t)F);
+            sum[r] += lt;
+            if (k == 0 || lt < lo[r])
+                lo[r] = lt;
+            if (k == 0 || lt > hi[r])
+                hi[r] = lt;
+        }
+    }
+    for (size_t r = 0; r < n; r++) {
+        time_us[r] = exp(sum[r] / K);
+        if (low_us)
+            low_us[r] = exp(lo[r]);
+        if (high_us)
+            high_us[r] = exp(hi[r]);
+    }
+done:
+    free(z);
+    free(y);
+    free(sum);
+    free(lo);
+    free(hi);
+    return st;
+}
+
+/* ---- training ---- */
+
+oc_tmodel_train_opts oc_tmodel_train_defaults(void)
+{
+    static const int hidden[] = {32, 64, 128, 128, 128, 128};
+    oc_tmodel_train_opts o = {0};
+    o.mlp = oc_mlp_train_defaults();
+    o.mlp.hidden = hidden;
+    o.mlp.n_hidden = 6;
+    o.mlp.epochs = 300;
+    o.mlp.patience = 30;
+    o.ensemble = 5;
+    o.val_frac = 0.1;
+    o.test_frac = 0.1;
+    o.roofline_base = true;
+    return o;
+}
+
+typedef struct member_cb {
+    const oc_tmodel_train_opts *o;
+    int member;
+    double log_scale;
+} member_cb;
+
+static int member_progress(void *ud, const oc_mlp_epoch *e)
+{
+    member_cb *c = ud;
+    return c->o->progress(c->o->ud, c->member, c->o->ensemble, e, c->log_scale);
+}
+
+oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
+                          const oc_tmodel_train_opts *o, oc_tmodel **out,
+                          oc_error *err)
+{
+    *out = NULL;
+    if (o->ensemble < 1 || o->ensemble > OC_TMODEL_MAX_ENSEMBLE)
+        return oc_error_set(err, OC_ERR_USAGE, "", "ensemble size must be in [1, %d]",
+                            OC_TMODEL_MAX_ENSEMBLE);
+    if (!(o->val_frac >= 0 && o->test_frac >= 0 && o->val_frac + o->test_frac < 1))
+        return oc_error_set(err, OC_ERR_USAGE, "",
+                            "validation and test fractions must be >= 0 and sum below 1");
+    if (o->mlp.n_hidden < 0 || o->mlp.n_hidden >= OC_MLP_MAX_LAYERS)
+        return oc_error_set(err, OC_ERR_USAGE, "", "at most %d hidden layers",
+                            OC_MLP_MAX_LAYERS - 1);
+    const int F = OC_N_FEATURES;
+    oc_status st = OC_OK;
+    oc_tmodel *tm = calloc(1, sizeof *tm);
+    size_t *tr = malloc((s->n ? s->n : 1) * sizeof *tr);
+    size_t *va = malloc((s->n ? s->n : 1) * sizeof *va);
+    float *Xtr = NULL, *Xva = NULL, *ytr = NULL, *yva = NULL;
+    double *lx = NULL, *lt = NULL;
+    if (!tm || !tr || !va) {
+        st = nomem(err);
+        goto fail;
+    }
+    oc_tmodel_info *in = &tm->info;
+    size_t ntr = 0, nva = 0, nte = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        oc_split sp = oc_split_of(s->s[i].id, o->val_frac, o->test_frac);
+        if (sp == OC_SPLIT_TRAIN)
+            tr[ntr++] = i;
+        else if (sp == OC_SPLIT_VAL)
+            va[nva++] = i;
+        else
+            nte++;
+    }
+    if (ntr == 0) {
+        st = oc_error_set(err, OC_ERR_USAGE, "", "no training samples (%zu samples in all)",
+                          s->n);
+        goto fail;
+    }
+    /* Thread counts, most common first for the default. */
+    int counts[OC_TMODEL_MAX_THREADS] = {0};
+    for (size_t i = 0; i < s->n; i++) {
+        int t = s->s[i].threads, k;
+        for (k = 0; k < in->n_thread_counts; k++)
+            if (in->thread_counts[k] == t)
+                break;
+        if (k == in->n_thread_counts) {
+            if (k == OC_TMODEL_MAX_THREADS) {
+                st = oc_error_set(err, OC_ERR_USAGE, "",
+                                  "more than %d distinct thread counts in the data",
+                                  OC_TMODEL_MAX_THREADS);
+                goto fail;
+            }
+            in->thread_counts[in->n_thread_counts++] = t;
+        }
+        counts[k]++;
+    }
+    int best = 0;
+    for (int k = 1; k < in->n_thread_counts; k++)
+        if (counts[k] > counts[best] ||
+            (counts[k] == counts[best] && in->thread_counts[k] < in->thread_counts[best]))
+            best = k;
+    in->threads = in->thread_counts[best];
+
+    /* Standardisation over the training rows. */
+    tm->mean = calloc((size_t)F, sizeof *tm->mean);
+    tm->std = calloc((size_t)F, sizeof *tm->std);
+    Xtr = malloc(ntr * (size_t)F * sizeof *Xtr);
+    ytr = malloc(ntr * sizeof *ytr);
+    Xva = malloc((nva ? nva : 1) * (size_t)F * sizeof *Xva);
+    yva = malloc((nva ? nva : 1) * sizeof *yva);
+    if (!tm->mean || !tm->std || !Xtr || !ytr || !Xva || !yva) {
+        st = nomem(err);
+        goto fail;
+    }
+    for (size_t r = 0; r < ntr; r++)
+        for (int j = 0; j < F; j++)
+            tm->mean[j] += s->X[tr[r] * F + j];
+    for (int j = 0; j < F; j++)
+        tm->mean[j] /= (double)ntr;
+    for (size_t r = 0; r < ntr; r++)
+        for (int j = 0; j < F; j++) {
+            double dv = s->X[tr[r] * F + j] - tm->mean[j];
+            tm->std[j] += dv * dv;
+        }
+    for (int j = 0; j < F; j++) {
+        tm->std[j] = sqrt(tm->std[j] / (double)ntr);
+        if (!(tm->std[j] > 1e-6))
+            tm->std[j] = 1; /* constant in training: centred only */
+    }
+    in->roofline_base = o->roofline_base;
+#define LT(i) (log(s->s[i].time_us) - base_of(in->roofline_base, s->X + (i) * F))
+    double ym = 0, yv = 0;
+    for (size_t r = 0; r < ntr; r++)
+        ym += LT(tr[r]);
+    ym /= (double)ntr;
+    for (size_t r = 0; r < ntr; r++) {
+        double dv = LT(tr[r]) - ym;
+        yv += dv * dv;
+    }
+    tm->y_mean = ym;
+    tm->y_std = ntr > 1 && sqrt(yv / (double)ntr) > 1e-6 ? sqrt(yv / (double)ntr) : 1;
+    for (size_t r = 0; r < ntr; r++) {
+        for (int j = 0; j < F; j++)
+            Xtr[r * F + j] = (float)((s->X[tr[r] * F + j] - tm->mean[j]) / tm->std[j]);
+        ytr[r] = (float)((LT(tr[r]) - tm->y_mean) / tm->y_std);
+    }
+    for (size_t r = 0; r < nva; r++) {
+        for (int j = 0; j < F; j++)
+            Xva[r * F + j] = (float)((s->X[va[r] * F + j] - tm->mean[j]) / tm->std[j]);
+        yva[r] = (float)((LT(va[r]) - tm->y_mean) / tm->y_std);
+    }
+#undef LT
+
+    /* The ensemble: member k's seed is the k-th splitmix64 output of the
+     * base seed, so member 0 of K=5 equals member 0 of K=1. */
+    uint64_t seed_state = o->mlp.seed;
+    double val_sum = 0;
+    for (int k = 0; k < o->ensemble; k++) {
+        oc_mlp_train_opts mo = o->mlp;
+        mo.seed = oc_splitmix64(&seed_state);
+        member_cb cb = {o, k, tm->y_std};
+        if (o->progress) {
+            mo.progress = member_progress;
+            mo.ud = &cb;
+        } else {
+            mo.progress = NULL;
+        }
+        oc_mlp_train_report rep;
+        if ((st = oc_mlp_train(&mo, Xtr, ytr, ntr, (size_t)F, Xva, yva, nva, &tm->nets[k],
+                               &rep, err)) != OC_OK)
+            goto fail;
+        val_sum += rep.best_val;
+    }
+
+    /* Linear-FLOPs baselines per thread count, on the same training rows. */
+    lx = malloc(ntr * sizeof *lx);
+    lt = malloc(ntr * sizeof *lt);
+    if (!lx || !lt) {
+        st = nomem(err);
+        goto fail;
+    }
+    for (int k = 0; k < in->n_thread_counts; k++) {
+        size_t m = 0;
+        for (size_t r = 0; r < ntr; r++)
+            if (s->s[tr[r]].threads == in->thread_counts[k]) {
+                lx[m] = s->s[tr[r]].flops;
+                lt[m] = s->s[tr[r]].time_us;
+                m++;
+            }
+        if (m == 0)
+            continue;
+        oc_linear *L = &in->linear[in->n_linear];
+        if ((st = oc_linear_fit(lx, lt, m, L, err)) != OC_OK)
+            goto fail;
+        L->threads = in->thread_counts[k];
+        in->n_linear++;
+    }
+
+    in->version = OC_TMODEL_VERSION;
+    in->n_features = F;
+    snprintf(in->target, sizeof in->target, "%s", s->target);
+    snprintf(in->runtime, sizeof in->runtime, "%s", s->runtime);
+    snprintf(in->cpu, sizeof in->cpu, "%s", s->cpu);
+    in->hw = *hw;
+    in->val_frac = o->val_frac;
+    in->test_frac = o->test_frac;
+    in->ensemble = o->ensemble;
+    in->n_hidden = o->mlp.n_hidden;
+    for (int i = 0; i < o->mlp.n_hidden; i++)
+        in->hidden[i] = o->mlp.hidden[i];
+    in->epochs = o->mlp.epochs;
+    in->batch = o->mlp.batch;
+    in->patience = o->mlp.patience;
+    in->lr = o->mlp.lr;
+    in->l2 = o->mlp.l2;
+    in->dropout = o->mlp.dropout;
+    in->seed = o->mlp.seed;
+    in->n_train = ntr;
+    in->n_val = nva;
+    in->n_test = nte;
+    in->val_mse = val_sum / o->ensemble;
+    time_t now = time(NULL);
+    struct tm g;
+    if (gmtime_r(&now, &g))
+        strftime(in->created, sizeof in->created, "%Y-%m-%dT%H:%M:%SZ", &g);
+    *out = tm;
+    tm = NULL;
+fail:
+    oc_tmodel_free(tm);
+    free(tr);
+    free(va);
+    free(Xtr);
+    free(Xva);
+    free(ytr);
+    free(yva);
+    free(lx);
+    free(lt);
+    return st;
+}
+
+/* ---- serialisation ---- */
+
+typedef struct wbuf {
+    unsigned char *p;
+    size_t n, cap;
+    bool oom;
+} wbuf;
+
+static void put(wbuf *b, const void *src, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->cap - b->n < n) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap - b->n < n)
+            cap *= 2;
+        unsigned char *np = realloc(b->p, cap);
+        if (!np) {
+            b->oom = true;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, src, n);
+    b->n += n;
+}
+
+static void put_u32(wbuf *b, uint32_t v)
+{
+    unsigned char c[4] = {(unsigned char)v, (unsigned char)(v >> 8),
+                          (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+    put(b, c, 4);
+}
+
+static void put_u64(wbuf *b, uint64_t v)
+{
+    put_u32(b, (uint32_t)v);
+    put_u32(b, (uint32_t)(v >> 32));
+}
+
+static void put_f64(wbuf *b, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    put_u64(b, u);
+}
+
+static void put_f32(wbuf *b, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    put_u32(b, u);
+}
+
+static void put_str(wbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    put_u32(b, (uint32_t)n);
+    put(b, s, n);
+}
+
+typedef struct rbuf {
+    const unsigned char *p;
+    size_t n, pos;
+    bool bad;
+} rbuf;
+
+static const unsigned char *take(rbuf *b, size_t n)
+{
+    if (b->bad || b->n - b->pos < n) {
+        b->bad = true;
+        return NULL;
+    }
+    const unsigned char *p = b->p + b->pos;
+    b->pos += n;
+    return p;
+}
+
+static uint32_t get_u32(rbuf *b)
+{
+    const unsigned char *c = take(b, 4);
+    if (!c)
+        return 0;
+    return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
+           (uint32_t)c[3] << 24;
+}
+
+static uint64_t get_u64(rbuf *b)
+{
+    uint64_t lo = get_u32(b);
+    return lo | (uint64_t)get_u32(b) << 32;
+}
+
+static double get_f64(rbuf *b)
+{
+    uint64_t u = get_u64(b);
+    double v;
+    memcpy(&v, &u, 8);
+    return v;
+}
+
+static float get_f32(rbuf *b)
+{
+    uint32_t u = get_u32(b);
+    float v;
+    memcpy(&v, &u, 4);
+    return v;
+}
+
+/* A string into dst (truncated to size - 1). */
+static void get_str(rbuf *b, char *dst, size_t size)
+{
+    uint32_t n = get_u32(b);
+    const unsigned char *s = n <= 65536 ? take(b, n) : (b->bad = true, NULL);
+    if (!s) {
+        dst[0] = '\0';
+        return;
+    }
+    size_t k = n < size - 1 ? n : size - 1;
+    memcpy(dst, s, k);
+    dst[k] = '\0';
+}
+
+enum { HEADER_BYTES = 40 };
+static const char MAGIC[8] = {'O', 'C', 'T', 'M', 'O', 'D', 'E', 'L'};
+
+static void serialise(const oc_tmodel *tm, wbuf *b)
+{
+    const oc_tmodel_info *in = &tm->info;
+    put_u32(b, (uint32_t)in->n_features);
+    for (int j = 0; j < in->n_features; j++)
+        put_str(b, oc_feature_name(j));
+    for (int j = 0; j < in->n_features; j++)
+        put_f64(b, tm->mean[j]);
+    for (int j = 0; j < in->n_features; j++)
+        put_f64(b, tm->std[j]);
+    put_f64(b, tm->y_mean);
+    put_f64(b, tm->y_std);
+    put_u32(b, in->roofline_base ? 1 : 0);
+    put_str(b, in->target);
+    put_str(b, in->runtime);
+    put_str(b, in->cpu);
+    const oc_hw *h = &in->hw;
+    put_str(b, h->cpu);
+    put_u32(b, (uint32_t)h->cores);
+    put_u32(b, (uint32_t)h->max_threads);
+    put_f64(b, h->gflops_1);
+    put_f64(b, h->gflops_n);
+    put_f64(b, h->gbps_1);
+    put_f64(b, h->gbps_n);
+    put_u32(b, (uint32_t)h->sgemm_n);
+    put_f64(b, h->copy_mib);
+    put_u32(b, (uint32_t)in->threads);
+    put_u32(b, (uint32_t)in->n_thread_counts);
+    for (int i = 0; i < in->n_thread_counts; i++)
+        put_u32(b, (uint32_t)in->thread_counts[i]);
+    put_u32(b, (uint32_t)in->n_linear);
+    for (int i = 0; i < in->n_linear; i++) {
+        put_u32(b, (uint32_t)in->linear[i].threads);
+        put_f64(b, in->linear[i].a);
+        put_f64(b, in->linear[i].b);
+        put_u64(b, in->linear[i].n);
+    }
+    put_f64(b, in->val_frac);
+    put_f64(b, in->test_frac);
+    put_u32(b, (uint32_t)in->n_hidden);
+    for (int i = 0; i < in->n_hidden; i++)
+        put_u32(b, (uint32_t)in->hidden[i]);
+    put_u32(b, (uint32_t)in->epochs);
+    put_u32(b, (uint32_t)in->batch);
+    put_u32(b, (uint32_t)in->patience);
+    put_f64(b, in->lr);
+    put_f64(b, in->l2);
+    put_f64(b, in->dropout);
+    put_u64(b, in->seed);
+    put_u64(b, in->n_train);
+    put_u64(b, in->n_val);
+    put_u64(b, in->n_test);
+    put_f64(b, in->val_mse);
+    put_str(b, in->created);
+    put_u32(b, (uint32_t)in->ensemble);
+    for (int k = 0; k < in->ensemble; k++) {
+        const oc_mlp *m = tm->nets[k];
+        put_u32(b, (uint32_t)m->n_layers);
+        for (int l = 0; l <= m->n_layers; l++)
+            put_u32(b, (uint32_t)m->sizes[l]);
+        for (int l = 0; l < m->n_layers; l++) {
+            size_t nw = (size_t)m->sizes[l] * (size_t)m->sizes[l + 1];
+            for (size_t i = 0; i < nw; i++)
+                put_f32(b, m->W[l][i]);
+            for (int i = 0; i < m->sizes[l + 1]; i++)
+                put_f32(b, m->b[l][i]);
+        }
+    }
+    put(b, "END1", 4);
+}
+
+oc_status oc_tmodel_to_buffer(const oc_tmodel *tm, void **data, size_t *size,
+                              oc_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    wbuf pl = {0};
+    serialise(tm, &pl);
+    if (pl.oom) {
+        free(pl.p);
+        return nomem(err);
+    }
+    uLong bound = compressBound((uLong)pl.n);
+    unsigned char *out = malloc(HEADER_BYTES + bound);
+    if (!out) {
+        free(pl.p);
+        return nomem(err);
+    }
+    uLongf clen = bound;
+    if (compress2(out + HEADER_BYTES, &clen, pl.p, (uLong)pl.n, 9) != Z_OK) {
+        free(pl.p);
+        free(out);
+        return oc_error_set(err, OC_ERR_INTERNAL, "", "zlib compress2 failed");
+    }
+    uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), pl.p, (uInt)pl.n);
+    wbuf h = {0};
+    put(&h, MAGIC, 8);
+    put_u32(&h, OC_TMODEL_VERSION);
+    put_u32(&h, (uint32_t)tm->info.n_features);
+    put_u64(&h, pl.n);
+    put_u64(&h, clen);
+    put_u32(&h, crc);
+    put_u32(&h, 0);
+    free(pl.p);
+    if (h.oom) {
+        free(out);
+        return nomem(err);
+    }
+    memcpy(out, h.p, HEADER_BYTES);
+    free(h.p);
+    *data = out;
+    *size = HEADER_BYTES + clen;
+    return OC_OK;
+}
+
+oc_status oc_tmodel_save(const oc_tmodel *tm, const char *path, oc_error *err)
+{
+    void *data;
+    size_t size;
+    oc_status st = oc_tmodel_to_buffer(tm, &data, &size, err);
+    if (st != OC_OK)
+        return st;
+    st = oc_write_file_atomic(path, data, size, err);
+    free(data);
+    return st;
+}
+
+#define CORRUPT(why)                                                          \
+    oc_error_set(err, OC_ERR_INPUT, "", "%s: truncated or corrupt timing model (%s)", \
+                 label, why)
+
+static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_error *err)
+{
+    oc_tmodel_info *in = &tm->info;
+    uint32_t nf = get_u32(b);
+    if (b->bad)
+        return CORRUPT("no schema");
+    if (nf != OC_N_FEATURES)
+        return oc_error_set(err, OC_ERR_INPUT, "",
+                            "%s: timing model has %u features, this onnxcost computes %d: "
+                            "retrain it with 'onnxcost train'",
+                            label, nf, OC_N_FEATURES);
+    for (uint32_t j = 0; j < nf; j++) {
+        char name[128];
+        get_str(b, name, sizeof name);
+        if (b->bad)
+            return CORRUPT("schema");
+        if (strcmp(name, oc_feature_name((int)j)) != 0)
+            return oc_error_set(err, OC_ERR_INPUT, "",
+                                "%s: timing-model feature %u is '%s', this onnxcost "
+                                "computes '%s': retrain it with 'onnxcost train'",
+                                label, j, name, oc_feature_name((int)j));
+    }
+    in->n_features = (int)nf;
+    tm->mean = calloc(nf, sizeof *tm->mean);
+    tm->std = calloc(nf, sizeof *tm->std);
+    if (!tm->mean || !tm->std)
+        return nomem(err);
+    for (uint32_t j = 0; j < nf; j++)
+        tm->mean[j] = get_f64(b);
+    for (uint32_t j = 0; j < nf; j++)
+        tm->std[j] = get_f64(b);
+    tm->y_mean = get_f64(b);
+    tm->y_std = get_f64(b);
+    uint32_t base = get_u32(b);
+    if (base > 1)
+        return CORRUPT("target kind");
+    in->roofline_base = base == 1;
+    for (uint32_t j = 0; j < nf; j++)
+        if (!isfinite(tm->mean[j]) || !(tm->std[j] > 0) || !isfinite(tm->std[j]))
+            return CORRUPT("normalisation");
+    if (!isfinite(tm->y_mean) || !(tm->y_std > 0) || !isfinite(tm->y_std))
+        return CORRUPT("target normalisation");
+    get_str(b, in->target, sizeof in->target);
+    get_str(b, in->runtime, sizeof in->runtime);
+    get_str(b, in->cpu, sizeof in->cpu);
+    oc_hw *h = &in->hw;
+    get_str(b, h->cpu, sizeof h->cpu);
+    h->cores = (int)get_u32(b);
+    h->max_threads = (int)get_u32(b);
+    h->gflops_1 = get_f64(b);
+    h->gflops_n = get_f64(b);
+    h->gbps_1 = get_f64(b);
+    h->gbps_n = get_f64(b);
+    h->sgemm_n = (int)get_u32(b);
+    h->copy_mib = get_f64(b);
+    in->threads = (int)get_u32(b);
+    uint32_t ntc = get_u32(b);
+    if (b->bad || ntc > OC_TMODEL_MAX_THREADS || in->threads < 1 || h->max_threads < 1)
+        return CORRUPT("target");
+    in->n_thread_counts = (int)ntc;
+    for (uint32_t i = 0; i < ntc; i++)
+        in->thread_counts[i] = (int)get_u32(b);
+    uint32_t nl = get_u32(b);
+    if (b->bad || nl > OC_TMODEL_MAX_THREADS)
+        return CORRUPT("baselines");
+    in->n_linear = (int)nl;
+    for (uint32_t i = 0; i < nl; i++) {
+        in->linear[i].threads = (int)get_u32(b);
+        in->linear[i].a = get_f64(b);
+        in->linear[i].b = get_f64(b);
+        in->linear[i].n = (size_t)get_u64(b);
+    }
+    in->val_frac = get_f64(b);
+    in->test_frac = get_f64(b);
+    uint32_t nh = get_u32(b);
+    if (b->bad || nh >= OC_MLP_MAX_LAYERS)
+        return CORRUPT("hidden layers");
+    in->n_hidden = (int)nh;
+    for (uint32_t i = 0; i < nh; i++)
+        in->hidden[i] = (int)get_u32(b);
+    in->epochs = (int)get_u32(b);
+    in->batch = (int)get_u32(b);
+    in->patience = (int)get_u32(b);
+    in->lr = get_f64(b);
+    in->l2 = get_f64(b);
+    in->dropout = get_f64(b);
+    in->seed = get_u64(b);
+    in->n_train = get_u64(b);
+    in->n_val = get_u64(b);
+    in->n_test = get_u64(b);
+    in->val_mse = get_f64(b);
+    get_str(b, in->created, sizeof in->created);
+    uint32_t K = get_u32(b);
+    if (b->bad || K < 1 || K > OC_TMODEL_MAX_ENSEMBLE)
+        return CORRUPT("ensemble size");
+    in->ensemble = (int)K;
+    for (uint32_t k = 0; k < K; k++) {
+        uint32_t L = get_u32(b);
+        if (b->bad || L < 1 || L > OC_MLP_MAX_LAYERS)
+            return CORRUPT("layer count");
+        int sizes[OC_MLP_MAX_LAYERS + 1];
+        size_t need = 0;
+        for (uint32_t l = 0; l <= L; l++) {
+            uint32_t v = get_u32(b);
+            if (v < 1 || v > OC_MLP_MAX_WIDTH)
+                return CORRUPT("layer width");
+            sizes[l] = (int)v;
+        }
+        if (b->bad || sizes[0] != (int)nf || sizes[L] != 1)
+            return CORRUPT("network shape");
+        for (uint32_t l = 0; l < L; l++)
+            need += ((size_t)sizes[l] + 1) * (size_t)sizes[l + 1] * 4;
+        if (b->n - b->pos < need) /* before allocating anything */
+            return CORRUPT("weights");
+        oc_status st = oc_mlp_new(sizes[0], sizes + 1, (int)L - 1, sizes[L], &tm->nets[k], err);
+        if (st != OC_OK)
+            return st;
+        oc_mlp *m = tm->nets[k];
+        for (uint32_t l = 0; l < L; l++) {
+            size_t nw = (size_t)sizes[l] * (size_t)sizes[l + 1];
+            for (size_t i = 0; i < nw; i++)
+                if (!isfinite(m->W[l][i] = get_f32(b)))
+                    return CORRUPT("non-finite weight");
+            for (int i = 0; i < sizes[l + 1]; i++)
+                if (!isfinite(m->b[l][i] = get_f32(b)))
+                    return CORRUPT("non-finite bias");
+        }
+    }
+    const unsigned char *end = take(b, 4);
+    if (!end || memcmp(end, "END1", 4) != 0 || b->pos != b->n)
+        return CORRUPT("trailer");
+    return OC_OK;
+}
+
+oc_status oc_tmodel_from_buffer(const void *data, size_t size, const char *label,
+                                oc_tmodel **out, oc_error *err)
+{
+    *out = NULL;
+    rbuf h = {data, size, 0, false};
+    const unsigned char *magic = take(&h, 8);
+    if (!magic || memcmp(magic, MAGIC, 8) != 0)
+        return oc_error_set(err, OC_ERR_INPUT, "",
+                            "%s: not an onnxcost timing model (bad magic)", label);
+    uint32_t ver = get_u32(&h), nf = get_u32(&h);
+    uint64_t raw = get_u64(&h), clen = get_u64(&h);
+    uint32_t crc = get_u32(&h);
+    (void)get_u32(&h);
+    if (h.bad)
+        return CORRUPT("short header");
+    if (ver != OC_TMODEL_VERSION)
+        return oc_error_set(err, OC_ERR_INPUT, "",
+                            "%s: timing-model format version %u, this onnxcost reads "
+                            "version %d: retrain it with 'onnxcost train'",
+                            label, ver, OC_TMODEL_VERSION);
+    if (nf != OC_N_FEATURES)
+        return oc_error_set(err, OC_ERR_INPUT, "",
+                            "%s: timing model has %u features, this onnxcost computes %d: "
+                            "retrain it with 'onnxcost train'",
+                            label, nf, OC_N_FEATURES);
+    if (clen != size - HEADER_BYTES)
+        return CORRUPT("size does not match the header");
+    if (raw == 0 || raw > ((uint64_t)1 << 30))
+        return CORRUPT("implausible payload size");
+    unsigned char *pl = malloc((size_t)raw);
+    if (!pl)
+        return nomem(err);
+    uLongf got = (uLongf)raw;
+    int zr = uncompress(pl, &got, (const Bytef *)data + HEADER_BYTES, (uLong)clen);
+    if (zr != Z_OK || got != raw) {
+        free(pl);
+        return CORRUPT("zlib");
+    }
+    if ((uint32_t)crc32(crc32(0L, Z_NULL, 0), pl, (uInt)raw) != crc) {
+        free(pl);
+        return CORRUPT("checksum mismatch");
+    }
+    oc_tmodel *tm = calloc(1, sizeof *tm);
+    if (!tm) {
+        free(pl);
+        return nomem(err);
+    }
+    tm->info.version = ver;
+    rbuf b = {pl, (size_t)raw, 0, false};
+    oc_status st = parse_payload(&b, tm, label, err);
+    free(pl);
+    if (st != OC_OK) {
+        oc_tmodel_free(tm);
+        return st;
+    }
+    *out = tm;
+    return OC_OK;
+}
+
+oc_status oc_tmodel_load(const char *path, oc_tmodel **out, oc_error *err)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return oc_error_set(err, OC_ERR_IO, "", "cannot open timing model %s", path);
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (n < cap)
+            break;
+        if (cap > ((size_t)1 << 30)) {
+            free(buf);
+            fclose(f);
+            return oc_error_set(err, OC_ERR_INPUT, "", "%s: too large for a timing model",
+                                path);
+        }
+        unsigned char *nb = realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    bool rerr = ferror(f);
+    fclose(f);
+    if (!buf)
+        return nomem(err);
+    if (rerr) {
+        free(buf);
+        return oc_error_set(err, OC_ERR_IO, "", "cannot read timing model %s", path);
+    }
+    oc_status st = oc_tmodel_from_buffer(buf, n, path, out, err);
+    free(buf);
+    return st;
+}

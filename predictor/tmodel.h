@@ -1,0 +1,145 @@
+/*
+ * tmodel.h - the timing model: an ensemble of MLPs over the feature schema
+ * of features.h, with everything needed to use it again (normalisation,
+ * the hardware profile it was trained with, the baselines' coefficients,
+ * the data split), and its file.
+ *
+ *     // training (onnxcost train)
+ *     oc_train_set ts;  ... oc_train_set_load(&ts, "data/ort-cpu-t1.jsonl.gz", &hw, &err);
+ *     oc_tmodel_train_opts o = oc_tmodel_train_defaults();
+ *     oc_tmodel *tm;
+ *     if (oc_tmodel_train(&ts, &hw, &o, &tm, &err) != OC_OK) ...
+ *     oc_tmodel_save(tm, "ort-cpu.tmodel", &err);
+ *
+ *     // prediction (predict.h)
+ *     oc_tmodel_load("ort-cpu.tmodel", &tm, &err);
+ *     oc_tmodel_predict_desc(tm, &desc, &us, &lo, &hi, &err);
+ *     oc_tmodel_free(tm);
+ *
+ * What the networks fit: y = (log(time_us) - base - y_mean) / y_std, with
+ * MSE loss (mlp.h), where base is 0 or, by default, ln of the row's roofline
+ * time (floored at 0.1 us), from standardised features (x - mean) / std of the
+ * training rows (a constant column gets std 1).  The K members differ in
+ * their seed only (initial weights, shuffling, dropout); the prediction is
+ * the geometric mean of their times and the range their min and max.
+ *
+ * File (docs/timing-model.md): a 40-byte little-endian header
+ *   "OCTMODEL", u32 format version, u32 feature count, u64 payload bytes,
+ *   u64 compressed bytes, u32 CRC-32 of the payload, u32 0
+ * then the payload compressed with zlib (compress2, level 9).  A file with
+ * another magic, version or feature schema is refused with a one-line
+ * error naming the difference.
+ */
+#ifndef OC_PREDICTOR_TMODEL_H
+#define OC_PREDICTOR_TMODEL_H
+
+#include "predictor/baseline.h"
+#include "predictor/features.h"
+#include "predictor/mlp.h"
+
+enum {
+    OC_TMODEL_VERSION = 1,
+    OC_TMODEL_MAX_ENSEMBLE = 64,
+    OC_TMODEL_MAX_THREADS = 16 /* distinct thread counts in one model */
+};
+
+typedef struct oc_tmodel oc_tmodel;
+
+/* What a model was trained on and how; read-only. */
+typedef struct oc_tmodel_info {
+    uint32_t version;
+    int n_features;
+    char target[64];   /* target name of the data ("ort-cpu") */
+    char runtime[96];  /* "onnxruntime-node 1.x.y" */
+    char cpu[128];     /* target.cpu of the data */
+    oc_hw hw;          /* profile the target features were computed with */
+    int threads;       /* thread count predictions are made for */
+    int n_thread_counts;
+    int thread_counts[OC_TMODEL_MAX_THREADS]; /* seen in training */
+    int n_linear;      /* one linear-FLOPs fit per thread count */
+    oc_linear linear[OC_TMODEL_MAX_THREADS];
+    double val_frac, test_frac;
+    int ensemble;
+    int n_hidden;
+    int hidden[OC_MLP_MAX_LAYERS];
+    int epochs, batch, patience;
+    double lr, l2, dropout;
+    uint64_t seed;
+    uint64_t n_train, n_val, n_test;
+    double val_mse;    /* members' mean validation MSE (standardised log) */
+    bool roofline_base; /* the networks fit ln(t) - ln(max(roofline, 0.1 us)) */
+    char created[32];  /* UTC, ISO 8601 */
+} oc_tmodel_info;
+
+typedef struct oc_tmodel_train_opts {
+    oc_mlp_train_opts mlp; /* hidden, epochs, ...; mlp.seed is the base seed */
+    int ensemble;          /* K >= 1 */
+    double val_frac, test_frac;
+    /* Fit ln(t / max(roofline_us, 0.1)) rather than ln(t): the networks
+     * learn the roofline's error, a smaller and smoother function.  The
+     * loss is the same MSE on ln(t) (the offset is known per row). */
+    bool roofline_base;
+    /* After each epoch of member `member` (0-based); nonzero stops that
+     * member.  log_scale is the std of log(time_us) in training, so
+     * sqrt(e->val_loss) * log_scale is the validation RMSE of ln(time).
+     * May be NULL. */
+    int (*progress)(void *ud, int member, int n_members, const oc_mlp_epoch *e,
+                    double log_scale);
+    void *ud;
+} oc_tmodel_train_opts;
+
+/* hidden 32,64,128,128,128,128, epochs 300, batch 128, lr 1e-3, l2 1e-5,
+ * dropout 0, patience 30, seed 1, ensemble 5, val 0.1, test 0.1,
+ * roofline_base on. */
+oc_tmodel_train_opts oc_tmodel_train_defaults(void);
+
+/* Train on the TRAIN split of s (oc_split_of), early-stopping on VAL.
+ * hw must be the profile the set's features were computed with.  The
+ * default prediction thread count is the most common one in the data.
+ * Errors: OC_ERR_USAGE (bad options; no training samples; more than
+ * OC_TMODEL_MAX_THREADS thread counts), OC_ERR_INPUT (training diverged),
+ * OC_ERR_NOMEM. */
+oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
+                          const oc_tmodel_train_opts *o, oc_tmodel **out,
+                          oc_error *err);
+
+/* Load / save.  Load errors: OC_ERR_IO (cannot read), OC_ERR_INPUT (not a
+ * timing model, other version or schema, truncated, corrupt).  Save writes
+ * atomically (temp file, fsync, rename). */
+oc_status oc_tmodel_load(const char *path, oc_tmodel **out, oc_error *err);
+oc_status oc_tmodel_save(const oc_tmodel *tm, const char *path, oc_error *err);
+/* The file's bytes in a malloc'ed buffer the caller frees. */
+oc_status oc_tmodel_to_buffer(const oc_tmodel *tm, void **data, size_t *size,
+                              oc_error *err);
+/* `label` names the source in error messages. */
+oc_status oc_tmodel_from_buffer(const void *data, size_t size, const char *label,
+                                oc_tmodel **out, oc_error *err);
+void oc_tmodel_free(oc_tmodel *tm); /* NULL accepted */
+
+const oc_tmodel_info *oc_tmodel_get_info(const oc_tmodel *tm);
+/* Member k (0 <= k < info->ensemble), for inspection and tests. */
+const oc_mlp *oc_tmodel_member(const oc_tmodel *tm, int k);
+/* Feature means and stds (n_features each). */
+const double *oc_tmodel_means(const oc_tmodel *tm);
+const double *oc_tmodel_stds(const oc_tmodel *tm);
+
+/* Predict for another thread count (the target features change with it).
+ * Errors: OC_ERR_USAGE (threads < 1). */
+oc_status oc_tmodel_set_threads(oc_tmodel *tm, int threads, oc_error *err);
+/* Whether the training data had samples at this thread count. */
+bool oc_tmodel_has_threads(const oc_tmodel *tm, int threads);
+/* The target descriptor predictions use (hw figures at info->threads). */
+void oc_tmodel_target(const oc_tmodel *tm, oc_target *out);
+
+/* Times in microseconds for n raw feature rows (x: n x OC_N_FEATURES, as
+ * oc_features_from_desc computes them); low/high may be NULL.
+ * Errors: OC_ERR_NOMEM. */
+oc_status oc_tmodel_predict_features(const oc_tmodel *tm, const float *x, size_t n,
+                                     double *time_us, double *low_us, double *high_us,
+                                     oc_error *err);
+
+/* The linear-FLOPs fit for a thread count: the exact one, else the one
+ * nearest (NULL when the model has none). */
+const oc_linear *oc_tmodel_linear(const oc_tmodel *tm, int threads);
+
+#endif

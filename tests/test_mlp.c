@@ -1,0 +1,556 @@
+/* test_mlp.c - the MLP, the feature vector and the timing-model file. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "harness.h"
+#include "predictor/baseline.h"
+#include "predictor/features.h"
+#include "predictor/mlp.h"
+#include "predictor/predict.h"
+#include "predictor/tmodel.h"
+
+/* ---- an independent double-precision forward pass, for finite differences ---- */
+
+static double ref_loss(const oc_mlp *m, const float *X, const float *y, size_t n, double l2)
+{
+    double sse = 0, a[2][OC_MLP_MAX_WIDTH > 256 ? 256 : OC_MLP_MAX_WIDTH];
+    for (size_t r = 0; r < n; r++) {
+        for (int i = 0; i < m->sizes[0]; i++)
+            a[0][i] = X[r * m->sizes[0] + i];
+        int cur = 0;
+        for (int l = 0; l < m->n_layers; l++) {
+            int in = m->sizes[l], out = m->sizes[l + 1];
+            for (int o = 0; o < out; o++) {
+                double z = m->b[l][o];
+                for (int i = 0; i < in; i++)
+                    z += a[cur][i] * (double)m->W[l][i * out + o];
+                a[!cur][o] = (l < m->n_layers - 1 && z < 0) ? 0 : z;
+            }
+            cur = !cur;
+        }
+        double e = a[cur][0] - y[r];
+        sse += e * e;
+    }
+    double w2 = 0;
+    for (int l = 0; l < m->n_layers; l++)
+        for (int k = 0; k < m->sizes[l] * m->sizes[l + 1]; k++)
+            w2 += (double)m->W[l][k] * m->W[l][k];
+    return sse / (double)n + 0.5 * l2 * w2;
+}
+
+static void test_gradient_check(void)
+{
+    int hidden[] = {5, 4};
+    oc_mlp *m, *g;
+    oc_error err;
+    CHECK(oc_mlp_new(3, hidden, 2, 1, &m, &err) == OC_OK);
+    CHECK(oc_mlp_new(3, hidden, 2, 1, &g, &err) == OC_OK);
+    oc_rng rng;
+    oc_rng_seed(&rng, 42);
+    oc_mlp_init_weights(m, &rng);
+    for (int l = 0; l < m->n_layers; l++) /* nonzero biases exercise their gradient */
+        for (int k = 0; k < m->sizes[l + 1]; k++)
+            m->b[l][k] = (float)(0.1 * oc_rng_normal(&rng));
+    enum { N = 7 };
+    float X[N * 3], y[N];
+    for (int k = 0; k < N * 3; k++)
+        X[k] = (float)(2 * oc_rng_uniform(&rng) - 1);
+    for (int k = 0; k < N; k++)
+        y[k] = (float)oc_rng_normal(&rng);
+    double l2 = 0.05, loss;
+    CHECK(oc_mlp_loss_grad(m, X, y, N, l2, g, &loss, &err) == OC_OK);
+    CHECK(fabs(loss - ref_loss(m, X, y, N, l2)) < 1e-5 * (1 + loss));
+
+    /* Central differences on every weight and bias, in double precision on
+     * a float32 parameter nudged by eps (the parameter itself stays a
+     * float, so use its actual float step). */
+    int checked = 0, bad = 0;
+    double worst = 0;
+    for (int l = 0; l < m->n_layers; l++) {
+        for (int pass = 0; pass < 2; pass++) {
+            int cnt = pass ? m->sizes[l + 1] : m->sizes[l] * m->sizes[l + 1];
+            float *p = pass ? m->b[l] : m->W[l];
+            float *gp = pass ? g->b[l] : g->W[l];
+            for (int k = 0; k < cnt; k++) {
+                float orig = p[k];
+                float hi = orig + 1e-3f, lo = orig - 1e-3f;
+                p[k] = hi;
+                double fp = ref_loss(m, X, y, N, l2);
+                p[k] = lo;
+                double fm = ref_loss(m, X, y, N, l2);
+                p[k] = orig;
+                double num = (fp - fm) / ((double)hi - (double)lo);
+                double diff = fabs(num - gp[k]) / (1e-3 + fabs(num) + fabs(gp[k]));
+                if (diff > worst)
+                    worst = diff;
+                bad += diff > 1e-3;
+                checked++;
+            }
+        }
+    }
+    CHECK_EQ_INT(checked, (int)oc_mlp_n_params(m));
+    CHECK_EQ_INT(bad, 0);
+    printf("gradient check: %d parameters, worst relative difference %.2e\n", checked, worst);
+    oc_mlp_free(m);
+    oc_mlp_free(g);
+}
+
+/* y = sin(2 x0) + 0.5 x1^2 - x0 x2 over [-1.5, 1.5]^3. */
+static float smooth(const float *x)
+{
+    return (float)(sin(2.0 * x[0]) + 0.5 * x[1] * x[1] - x[0] * x[2]);
+}
+
+static void make_data(uint64_t seed, size_t n, float *X, float *y)
+{
+    oc_rng r;
+    oc_rng_seed(&r, seed);
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < 3; j++)
+            X[i * 3 + j] = (float)(3 * oc_rng_uniform(&r) - 1.5);
+        y[i] = smooth(X + i * 3);
+    }
+}
+
+static int quiet_progress(void *ud, const oc_mlp_epoch *e)
+{
+    int *n = ud;
+    (*n)++;
+    return e->val_loss != e->val_loss; /* stop on NaN only */
+}
+
+static void test_learns_smooth_function(void)
+{
+    enum { NT = 3000, NV = 600 };
+    static float X[NT * 3], y[NT], Xv[NV * 3], yv[NV];
+    make_data(1, NT, X, y);
+    make_data(2, NV, Xv, yv);
+    double var = 0, mean = 0;
+    for (int i = 0; i < NV; i++)
+        mean += yv[i] / NV;
+    for (int i = 0; i < NV; i++)
+        var += (yv[i] - mean) * (yv[i] - mean) / NV;
+    int hidden[] = {64, 64};
+    oc_mlp_train_opts o = oc_mlp_train_defaults();
+    o.hidden = hidden;
+    o.n_hidden = 2;
+    o.epochs = 150;
+    o.batch = 64;
+    o.lr = 3e-3;
+    o.patience = 30;
+    o.seed = 11;
+    int epochs_seen = 0;
+    o.progress = quiet_progress;
+    o.ud = &epochs_seen;
+    oc_mlp *m = NULL;
+    oc_mlp_train_report rep;
+    oc_error err;
+    CHECK(oc_mlp_train(&o, X, y, NT, 3, Xv, yv, NV, &m, &rep, &err) == OC_OK);
+    if (!m)
+        return;
+    double mse;
+    CHECK(oc_mlp_mse(m, Xv, yv, NV, &mse, &err) == OC_OK);
+    printf("smooth function: validation MSE %.5f (variance %.3f, R^2 %.4f) after %d epochs, "
+           "best %d\n", mse, var, 1 - mse / var, rep.epochs_run, rep.best_epoch);
+    CHECK(mse < 0.01 * var);
+    CHECK(fabs(mse - rep.best_val) < 1e-9);
+    CHECK_EQ_INT(epochs_seen, rep.epochs_run);
+    oc_mlp_free(m);
+}
+
+static bool same_weights(const oc_mlp *a, const oc_mlp *b)
+{
+    if (a->n_layers != b->n_layers)
+        return false;
+    for (int l = 0; l < a->n_layers; l++) {
+        size_t nw = (size_t)a->sizes[l] * a->sizes[l + 1];
+        if (memcmp(a->W[l], b->W[l], nw * sizeof(float)) ||
+            memcmp(a->b[l], b->b[l], (size_t)a->sizes[l + 1] * sizeof(float)))
+            return false;
+    }
+    return true;
+}
+
+static void test_determinism(void)
+{
+    enum { NT = 500, NV = 100 };
+    static float X[NT * 3], y[NT], Xv[NV * 3], yv[NV];
+    make_data(3, NT, X, y);
+    make_data(4, NV, Xv, yv);
+    int hidden[] = {16, 16};
+    oc_mlp_train_opts o = oc_mlp_train_defaults();
+    o.hidden = hidden;
+    o.n_hidden = 2;
+    o.epochs = 15;
+    o.dropout = 0.1; /* the masks come from the seeded stream too */
+    o.seed = 99;
+    oc_mlp *a = NULL, *b = NULL, *c = NULL;
+    oc_error err;
+    CHECK(oc_mlp_train(&o, X, y, NT, 3, Xv, yv, NV, &a, NULL, &err) == OC_OK);
+    CHECK(oc_mlp_train(&o, X, y, NT, 3, Xv, yv, NV, &b, NULL, &err) == OC_OK);
+    o.seed = 100;
+    CHECK(oc_mlp_train(&o, X, y, NT, 3, Xv, yv, NV, &c, NULL, &err) == OC_OK);
+    if (a && b && c) {
+        CHECK(same_weights(a, b));
+        CHECK(!same_weights(a, c));
+    }
+    oc_mlp_free(a);
+    oc_mlp_free(b);
+    oc_mlp_free(c);
+
+    /* Bad options are refused, not trained on. */
+    o.lr = -1;
+    CHECK(oc_mlp_train(&o, X, y, NT, 3, Xv, yv, NV, &a, NULL, &err) == OC_ERR_USAGE);
+    CHECK(a == NULL);
+    o.lr = 1e-3;
+    X[5] = NAN;
+    CHECK(oc_mlp_train(&o, X, y, NT, 3, Xv, yv, NV, &a, NULL, &err) == OC_ERR_INPUT);
+}
+
+static void test_rng(void)
+{
+    oc_rng a, b;
+    oc_rng_seed(&a, 5);
+    oc_rng_seed(&b, 5);
+    bool same = true;
+    double sum = 0;
+    for (int i = 0; i < 10000; i++) {
+        uint64_t x = oc_rng_next(&a);
+        same &= x == oc_rng_next(&b);
+        sum += oc_rng_uniform(&a);
+        (void)oc_rng_uniform(&b);
+    }
+    CHECK(same);
+    CHECK(fabs(sum / 10000 - 0.5) < 0.02);
+    for (int i = 0; i < 1000; i++)
+        if (oc_rng_below(&a, 7) >= 7)
+            CHECK(0);
+}
+
+/* ---- features ---- */
+
+static void test_features(void)
+{
+    int64_t xd[] = {1, 32, 56, 56}, wd[] = {32, 1, 3, 3}, yd[] = {1, 32, 28, 28};
+    int64_t ks[] = {3, 3}, st[] = {2, 2};
+    oc_desc_attr attrs[] = {
+        {.name = "kernel_shape", .type = OC_ATTR_INTS, .n = 2, .ints = ks},
+        {.name = "strides", .type = OC_ATTR_INTS, .n = 2, .ints = st},
+        {.name = "group", .type = OC_ATTR_INT, .i = 32},
+    };
+    oc_desc_value ins[] = {
+        {.present = true, .dtype = OC_DT_FLOAT, .rank = 4, .dims = xd},
+        {.present = true, .dtype = OC_DT_FLOAT, .rank = 4, .dims = wd, .weight = true},
+    };
+    oc_desc_value outs[] = {{.present = true, .dtype = OC_DT_FLOAT, .rank = 4, .dims = yd}};
+    oc_node_desc d = {.op = "Conv", .domain = "", .opset = 17, .n_attrs = 3, .attrs = attrs,
+                      .n_inputs = 2, .inputs = ins, .n_outputs = 1, .outputs = outs,
+                      .n_fused = 1, .fused = {"Relu"}};
+    d.cost.macs = 32 * 28 * 28 * 9;
+    d.cost.flops = 2 * d.cost.macs + 32 * 28 * 28;
+    d.cost.params = 288;
+    d.cost.bytes_read = 4 * (32 * 56 * 56 + 288);
+    d.cost.bytes_written = 4 * 32 * 28 * 28;
+    oc_target t = {.name = "ort-cpu", .threads = 2, .gflops = 100, .gbps = 20};
+    float x[OC_N_FEATURES];
+    oc_error err;
+    CHECK(oc_features_from_desc(&d, &t, x, &err) == OC_OK);
+    CHECK_EQ_STR(oc_feature_name(OC_F_LOG_MACS), "log_macs");
+    CHECK(oc_feature_name(OC_N_FEATURES) == NULL);
+    CHECK(fabs(x[OC_F_LOG_MACS] - log1p((double)d.cost.macs)) < 1e-5);
+    CHECK_EQ_INT((int)x[OC_F_FAM_CONV], 1);
+    float fam_sum = 0;
+    for (int i = OC_F_FAM_CONV; i <= OC_F_FAM_OTHER; i++)
+        fam_sum += x[i];
+    CHECK_EQ_INT((int)fam_sum, 1);
+    CHECK_EQ_INT((int)x[OC_F_KERNEL_H], 3);
+    CHECK_EQ_INT((int)x[OC_F_STRIDE_W], 2);
+    CHECK_EQ_INT((int)x[OC_F_DILATION_H], 1);
+    CHECK_EQ_INT((int)x[OC_F_DEPTHWISE], 1);
+    CHECK(fabs(x[OC_F_LOG_C_IN] - log1p(32)) < 1e-5);
+    CHECK(fabs(x[OC_F_LOG_SPATIAL_OUT] - log1p(784)) < 1e-4);
+    CHECK(fabs(x[OC_F_LOG_BATCH] - log1p(1)) < 1e-6);
+    CHECK_EQ_INT((int)x[OC_F_FUSED_RELU], 1);
+    CHECK_EQ_INT((int)x[OC_F_FUSED_ADD_RELU], 0);
+    CHECK_EQ_INT((int)x[OC_F_THREADS], 2);
+    CHECK_EQ_INT((int)x[OC_F_N_ACT_INPUTS], 1);
+    CHECK_EQ_INT((int)x[OC_F_DTYPE_BYTES], 4);
+    double roof = oc_roofline_time_us(&t, (double)d.cost.flops,
+                                      (double)(d.cost.bytes_read + d.cost.bytes_written));
+    CHECK(fabs(x[OC_F_LOG_ROOFLINE_US] - log1p(roof)) < 1e-5);
+
+    /* Unknown shapes are refused, not guessed. */
+    int64_t unk[] = {1, -1, 56, 56};
+    ins[0].dims = unk;
+    CHECK(oc_features_from_desc(&d, &t, x, &err) == OC_ERR_INPUT);
+    CHECK_CONTAINS(err.msg, "unknown shape");
+
+    CHECK(oc_op_family_of("MatMul", "") == OC_OPF_MATMUL);
+    CHECK(oc_op_family_of("Relu", "") == OC_OPF_ACTIVATION);
+    CHECK(oc_op_family_of("Conv", "com.microsoft") == OC_OPF_OTHER);
+    CHECK(oc_op_family_of("NoSuchOp", "") == OC_OPF_OTHER);
+    CHECK_EQ_STR(oc_op_family_name(OC_OPF_DATA_MOVEMENT), "data_movement");
+}
+
+static void test_split_and_baseline(void)
+{
+    CHECK(oc_split_of("ort-cpu/t1/Conv/s0/000123", 0.1, 0.1) ==
+          oc_split_of("ort-cpu/t2/Conv/s0/000123", 0.1, 0.1));
+    int counts[3] = {0};
+    char id[64];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(id, sizeof id, "ort-cpu/t1/MatMul/s0/%06d", i);
+        counts[oc_split_of(id, 0.1, 0.2)]++;
+    }
+    CHECK(abs(counts[OC_SPLIT_TEST] - 4000) < 300);
+    CHECK(abs(counts[OC_SPLIT_VAL] - 2000) < 250);
+
+    double xs[] = {1e6, 2e6, 5e6, 1e7}, ts[4];
+    for (int i = 0; i < 4; i++)
+        ts[i] = 3e-5 * xs[i] + 7;
+    oc_linear L;
+    oc_error err;
+    CHECK(oc_linear_fit(xs, ts, 4, &L, &err) == OC_OK);
+    CHECK(fabs(L.a - 3e-5) < 1e-12 && fabs(L.b - 7) < 1e-6);
+    CHECK(oc_linear_fit(xs, ts, 0, &L, &err) == OC_ERR_USAGE);
+}
+
+/* ---- the timing-model file ---- */
+
+/* A synthetic training set: features random, time a smooth function of
+ * two of them.  Only the file and the prediction plumbing are under test. */
+static void make_set(oc_train_set *s, size_t n)
+{
+    oc_train_set_init(s);
+    s->n = s->cap = n;
+    s->s = calloc(n, sizeof *s->s);
+    s->X = calloc(n * OC_N_FEATURES, sizeof *s->X);
+    static char ids[4000][40];
+    oc_rng r;
+    oc_rng_seed(&r, 77);
+    for (size_t i = 0; i < n && i < 4000; i++) {
+        snprintf(ids[i], sizeof ids[i], "test/t1/Conv/s0/%06zu", i);
+        float *x = s->X + i * OC_N_FEATURES;
+        for (int j = 0; j < OC_N_FEATURES; j++)
+            x[j] = (float)oc_rng_uniform(&r);
+        x[OC_F_THREADS] = 1;
+        s->s[i] = (oc_train_sample){ids[i], "Conv", "Conv", 1,
+                                    exp(2 * x[OC_F_LOG_FLOPS] + x[OC_F_LOG_BYTES_READ]),
+                                    1e6 * x[OC_F_LOG_FLOPS], 1e5};
+    }
+    snprintf(s->target, sizeof s->target, "test");
+}
+
+static oc_tmodel *train_small(const oc_train_set *s)
+{
+    static const int hidden[] = {16, 16};
+    oc_tmodel_train_opts o = oc_tmodel_train_defaults();
+    o.mlp.hidden = hidden;
+    o.mlp.n_hidden = 2;
+    o.mlp.epochs = 20;
+    o.ensemble = 3;
+    oc_hw hw = {.cpu = "test cpu", .cores = 2, .max_threads = 2, .gflops_1 = 50,
+                .gflops_n = 95, .gbps_1 = 15, .gbps_n = 22, .sgemm_n = 1024, .copy_mib = 64};
+    oc_tmodel *tm = NULL;
+    oc_error err;
+    CHECK(oc_tmodel_train(s, &hw, &o, &tm, &err) == OC_OK);
+    return tm;
+}
+
+static bool refused(const void *buf, size_t n, const char *needle)
+{
+    oc_tmodel *tm = NULL;
+    oc_error err;
+    oc_error_clear(&err);
+    oc_status st = oc_tmodel_from_buffer(buf, n, "m.tmodel", &tm, &err);
+    bool ok = st == OC_ERR_INPUT && tm == NULL && strstr(err.msg, needle) &&
+              !strchr(err.msg, '\n');
+    if (!ok)
+        fprintf(stderr, "  expected refusal with '%s', got status %d: %s\n", needle, st,
+                err.msg);
+    oc_tmodel_free(tm);
+    return ok;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void test_tmodel_file(void)
+{
+    oc_train_set s;
+    make_set(&s, 1500);
+    oc_tmodel *tm = train_small(&s);
+    if (!tm) {
+        free(s.s);
+        free(s.X);
+        return;
+    }
+    const oc_tmodel_info *in = oc_tmodel_get_info(tm);
+    CHECK_EQ_INT(in->ensemble, 3);
+    CHECK_EQ_INT(in->threads, 1);
+    CHECK_EQ_INT((int)(in->n_train + in->n_val + in->n_test), 1500);
+    CHECK_EQ_INT(in->n_linear, 1);
+
+    enum { Q = 50 };
+    double t1[Q], lo1[Q], hi1[Q], t2[Q], lo2[Q], hi2[Q];
+    oc_error err;
+    CHECK(oc_tmodel_predict_features(tm, s.X, Q, t1, lo1, hi1, &err) == OC_OK);
+    int ordered = 0;
+    for (int i = 0; i < Q; i++)
+        ordered += lo1[i] <= t1[i] && t1[i] <= hi1[i] && lo1[i] > 0;
+    CHECK_EQ_INT(ordered, Q);
+
+    /* Round trip through a file: identical predictions. */
+    char dir[] = "/tmp/test_mlp.XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/m.tmodel", dir);
+    CHECK(oc_tmodel_save(tm, path, &err) == OC_OK);
+    oc_tmodel *back = NULL;
+    CHECK(oc_tmodel_load(path, &back, &err) == OC_OK);
+    if (back) {
+        CHECK(oc_tmodel_predict_features(back, s.X, Q, t2, lo2, hi2, &err) == OC_OK);
+        CHECK(memcmp(t1, t2, sizeof t1) == 0 && memcmp(lo1, lo2, sizeof lo1) == 0 &&
+              memcmp(hi1, hi2, sizeof hi1) == 0);
+        for (int k = 0; k < 3; k++)
+            CHECK(same_weights(oc_tmodel_member(tm, k), oc_tmodel_member(back, k)));
+        const oc_tmodel_info *bi = oc_tmodel_get_info(back);
+        CHECK_EQ_STR(bi->hw.cpu, "test cpu");
+        CHECK(bi->hw.gflops_n == 95 && bi->linear[0].a == in->linear[0].a);
+        CHECK(bi->test_frac == in->test_frac && bi->n_train == in->n_train);
+        CHECK(memcmp(oc_tmodel_means(back), oc_tmodel_means(tm),
+                     OC_N_FEATURES * sizeof(double)) == 0);
+        CHECK(oc_tmodel_set_threads(back, 2, &err) == OC_OK);
+        CHECK(!oc_tmodel_has_threads(back, 2) && oc_tmodel_has_threads(back, 1));
+        oc_target t;
+        oc_tmodel_target(back, &t);
+        CHECK(t.threads == 2 && t.gflops == 95 && t.gbps == 22);
+    }
+    oc_tmodel_free(back);
+    back = NULL;
+    CHECK(oc_tmodel_load("/nonexistent/m.tmodel", &back, &err) == OC_ERR_IO);
+
+    /* Refusals. */
+    void *buf;
+    size_t n;
+    CHECK(oc_tmodel_to_buffer(tm, &buf, &n, &err) == OC_OK);
+    unsigned char *b = buf, *c = malloc(n + 64);
+    CHECK(refused(b, 20, "corrupt"));                      /* truncated header */
+    CHECK(refused(b, n - 10, "corrupt"));                  /* truncated body */
+    memcpy(c, b, n);
+    c[0] = 'X';
+    CHECK(refused(c, n, "bad magic"));
+    memcpy(c, b, n);
+    put32(c + 8, 2);
+    CHECK(refused(c, n, "format version 2"));
+    memcpy(c, b, n);
+    put32(c + 12, OC_N_FEATURES + 1);
+    CHECK(refused(c, n, "features, this onnxcost computes"));
+    memcpy(c, b, n);
+    c[n / 2] ^= 0x55;                                      /* a flipped bit */
+    CHECK(refused(c, n, "corrupt"));
+    memcpy(c, b, n);
+    c[32] ^= 1;                                            /* the CRC */
+    CHECK(refused(c, n, "corrupt"));
+
+    /* Another schema: rename feature 0 inside a valid payload. */
+    uLongf raw = 0;
+    for (int i = 0; i < 8; i++)
+        raw |= (uLongf)b[16 + i] << (8 * i);
+    unsigned char *pl = malloc(raw);
+    uLongf got = raw;
+    CHECK(uncompress(pl, &got, b + 40, (uLong)(n - 40)) == Z_OK && got == raw);
+    /* u32 n_features, u32 len, "log_macs" */
+    CHECK(memcmp(pl + 8, "log_macs", 8) == 0);
+    pl[15] = 'z';
+    uLongf clen = compressBound(raw);
+    unsigned char *d2 = malloc(40 + clen);
+    CHECK(compress2(d2 + 40, &clen, pl, raw, 9) == Z_OK);
+    memcpy(d2, b, 40);
+    for (int i = 0; i < 8; i++)
+        d2[24 + i] = (unsigned char)((uint64_t)clen >> (8 * i));
+    put32(d2 + 32, (uint32_t)crc32(crc32(0L, Z_NULL, 0), pl, (uInt)raw));
+    CHECK(refused(d2, 40 + clen, "feature 0 is 'log_macz', this onnxcost computes 'log_macs'"));
+    /* and the same bytes with the right name load */
+    pl[15] = 's';
+    clen = compressBound(raw);
+    CHECK(compress2(d2 + 40, &clen, pl, raw, 9) == Z_OK);
+    for (int i = 0; i < 8; i++)
+        d2[24 + i] = (unsigned char)((uint64_t)clen >> (8 * i));
+    put32(d2 + 32, (uint32_t)crc32(crc32(0L, Z_NULL, 0), pl, (uInt)raw));
+    oc_tmodel *re = NULL;
+    CHECK(oc_tmodel_from_buffer(d2, 40 + clen, "re", &re, &err) == OC_OK);
+    oc_tmodel_free(re);
+
+    /* Hostile payloads behind a valid header and CRC: random bytes and
+     * truncations reach the parser itself; each loads or is refused. */
+    oc_rng fr;
+    oc_rng_seed(&fr, 2024);
+    int outcomes_ok = 0, tries = 0;
+    unsigned char *mut = malloc(raw);
+    for (int trial = 0; trial < 300; trial++) {
+        memcpy(mut, pl, raw);
+        uLongf len = raw;
+        if (trial % 3 == 2)
+            len = (uLongf)oc_rng_below(&fr, raw); /* truncated payload */
+        else
+            for (int k = 0; k < 1 + trial % 4; k++) {
+                /* bias towards the header fields at the front */
+                size_t pos = trial % 2 ? (size_t)oc_rng_below(&fr, raw)
+                                       : (size_t)oc_rng_below(&fr, raw < 2048 ? raw : 2048);
+                mut[pos] = (unsigned char)oc_rng_next(&fr);
+            }
+        uLongf cl = compressBound(len ? len : 1);
+        unsigned char *f2 = malloc(40 + cl);
+        compress2(f2 + 40, &cl, mut, len, 1);
+        memcpy(f2, b, 40);
+        for (int i = 0; i < 8; i++) {
+            f2[16 + i] = (unsigned char)((uint64_t)len >> (8 * i));
+            f2[24 + i] = (unsigned char)((uint64_t)cl >> (8 * i));
+        }
+        put32(f2 + 32, (uint32_t)crc32(crc32(0L, Z_NULL, 0), mut, (uInt)len));
+        oc_tmodel *h = NULL;
+        oc_status hs = oc_tmodel_from_buffer(f2, 40 + cl, "hostile", &h, &err);
+        outcomes_ok += (hs == OC_OK && h) || (hs == OC_ERR_INPUT && !h);
+        tries++;
+        oc_tmodel_free(h);
+        free(f2);
+    }
+    CHECK_EQ_INT(outcomes_ok, tries);
+    free(mut);
+
+    /* A corrupt file on disk is refused by load too. */
+    FILE *f = fopen(path, "wb");
+    fwrite(c, 1, n, f);
+    fclose(f);
+    CHECK(oc_tmodel_load(path, &back, &err) == OC_ERR_INPUT && back == NULL);
+    CHECK_CONTAINS(err.msg, path);
+    unlink(path);
+    rmdir(dir);
+
+    free(pl);
+    free(d2);
+    free(c);
+    free(buf);
+    oc_tmodel_free(tm);
+    free(s.s);
+    free(s.X);
+}
+
+int main(void)
+{
+    test_rng();
+    test_gradient_check();
+    test_learns_smooth_function();
+    test_determinism();
+    test_features();
+    test_split_and_baseline();
+    test_tmodel_file();
+    return t_report("test_mlp");
+}
