@@ -23,6 +23,7 @@ int cmd_collect(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 
 /* Print "onnxcost: msg" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -56,5 +57,8 @@ json_t *cli_json_decl_shape(const oc_value *v);
 char *cli_shape_str(const oc_tinfo *t, char *buf, size_t n);
 char *cli_decl_shape_str(const oc_value *v, char *buf, size_t n);
 int cli_json_print(json_t *j);
+/* analyze's JSON document (model, inputs, outputs, nodes in topological
+ * order, totals, warnings); a new reference. */
+json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a);
 
 #endif

@@ -46,7 +46,7 @@ static json_t *values_json(const oc_analysis *a, const oc_graph *g, const int *i
 
 #define U(x) json_integer((json_int_t)(x))
 
-static int analyze_json(const oc_model *m, const oc_analysis *a)
+json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a)
 {
     const oc_graph *g = oc_model_graph(m);
     const oc_totals *t = oc_analysis_totals(a);
@@ -102,7 +102,7 @@ static int analyze_json(const oc_model *m, const oc_analysis *a)
         json_array_append_new(w, o);
     }
     json_object_set_new(j, "warnings", w);
-    return cli_json_print(j);
+    return j;
 }
 
 static void csv_field(const char *s)
@@ -308,7 +308,7 @@ int cmd_analyze(int argc, char **argv)
     if (oc_analysis_n_warnings(a) > 20)
         fprintf(stderr, "onnxcost: warning: %zu more warnings\n",
                 oc_analysis_n_warnings(a) - 20);
-    rc = fmt == FMT_JSON ? analyze_json(m, a)
+    rc = fmt == FMT_JSON ? cli_json_print(cli_analysis_json(m, a))
          : fmt == FMT_CSV ? analyze_csv(m, a)
                           : analyze_table(m, a, top);
     oc_analysis_free(a);

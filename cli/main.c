@@ -13,6 +13,7 @@ static const cmd commands[] = {
     {"collect", "measure single-operator times into a dataset", cmd_collect},
     {"hw", "measure peak sgemm GFLOP/s and memory bandwidth", cmd_hw},
     {"train", "fit the neural timing model on measured datasets", cmd_train},
+    {"predict", "predicted inference time per node, batch and epoch", cmd_predict},
     {"eval", "timing-model error on the held-out test split vs baselines", cmd_eval},
 };
 

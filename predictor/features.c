@@ -352,10 +352,11 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
     x[OC_F_RANK_OUT] = (float)(out0->rank > 0 ? out0->rank : 0);
     x[OC_F_N_ACT_INPUTS] = (float)n_act;
     {
-        /* Broadcasting: an activation input of an n-ary elementwise op
-         * smaller than the output. */
+        /* Broadcasting: an input of an n-ary elementwise op smaller than
+         * the output.  (Not activations: Clip's min/max and PRelu's slope
+         * are parameters, not a broadcast operand.) */
         bool bc = false;
-        if (fam == OC_OPF_ELEMENTWISE || fam == OC_OPF_ACTIVATION) {
+        if (fam == OC_OPF_ELEMENTWISE) {
             double oe = numel(out0);
             int present = 0;
             for (size_t i = 0; i < d->n_inputs; i++)

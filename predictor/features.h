@@ -96,7 +96,7 @@ const char *oc_op_family_name(oc_op_family f); /* "conv"; never NULL */
     XX(LOG_REDUCE_LEN, "log_reduce_len")   /* elements folded into one */     \
     XX(RANK_OUT, "rank_out")                                                  \
     XX(N_ACT_INPUTS, "n_act_inputs")       /* present non-weight inputs */    \
-    XX(BROADCAST, "broadcast")             /* an input smaller than output */ \
+    XX(BROADCAST, "broadcast")             /* elementwise: an input smaller */ \
     XX(TRANS_A, "trans_a")                                                    \
     XX(TRANS_B, "trans_b")                                                    \
     XX(DTYPE_BYTES, "dtype_bytes")         /* element size of 1st input */    \

@@ -1,0 +1,306 @@
+/* cmd_predict.c - onnxcost predict MODEL */
+#include "cli/cli.h"
+#include "predictor/estimate.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char predict_help[] =
+    "usage: onnxcost predict [options] MODEL\n"
+    "\n"
+    "Predict the model's inference time, per node and per batch, on the\n"
+    "timing model's target (default: the built-in ort-cpu model: ONNX\n"
+    "Runtime's CPU provider on the machine it was measured on).\n"
+    "\n"
+    "  -b, --batch N            bind the leading symbolic dim of the inputs\n"
+    "                           (default 1)\n"
+    "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
+    "  -T, --threads N          intra-op threads (default: the model's)\n"
+    "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "  -B, --baseline NAME      report this baseline as the time: linear\n"
+    "                           (a*FLOPs + b, fitted on the same data) or\n"
+    "                           roofline (max(FLOPs/peak, bytes/bandwidth))\n"
+    "  -D, --dataset-size N     samples per epoch: prints the epoch time,\n"
+    "                           ceil(N / batch) x batch time\n"
+    "  -E, --epochs N           epochs (with --dataset-size; default 1)\n"
+    "  -f, --format FMT         table (default) or json\n"
+    "  -t, --top N              table: only the N slowest nodes (default 25)\n"
+    "  -h, --help               this text\n"
+    "\n"
+    "Nodes the runtime fuses into another kernel (a Relu after a Conv), folds\n"
+    "from constants or removes (Identity) cost 0 and name the kernel that runs\n"
+    "them. The range is the spread of the model's ensemble.\n";
+
+typedef struct popts {
+    analyze_args aa;
+    int64_t threads, dataset_size, epochs, top;
+    const char *tmodel, *baseline;
+    out_format fmt;
+} popts;
+
+static int parse(int argc, char **argv, popts *p)
+{
+    static const struct option opts[] = {
+        {"batch", required_argument, NULL, 'b'},  {"input", required_argument, NULL, 'i'},
+        {"threads", required_argument, NULL, 'T'}, {"timing-model", required_argument, NULL, 'm'},
+        {"baseline", required_argument, NULL, 'B'}, {"dataset-size", required_argument, NULL, 'D'},
+        {"epochs", required_argument, NULL, 'E'},  {"format", required_argument, NULL, 'f'},
+        {"top", required_argument, NULL, 't'},     {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(p, 0, sizeof *p);
+    p->aa.opts.batch = 1;
+    p->epochs = 1;
+    p->top = 25;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "b:i:T:m:B:D:E:f:t:h", opts, NULL)) != -1) {
+        int rc = 0;
+        switch (c) {
+        case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &p->aa.opts.batch); break;
+        case 'i': rc = cli_parse_input(&p->aa, optarg); break;
+        case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &p->threads); break;
+        case 'm': p->tmodel = optarg; break;
+        case 'B':
+            if (strcmp(optarg, "linear") && strcmp(optarg, "roofline")) {
+                cli_error("--baseline: '%s' is not one of linear, roofline", optarg);
+                rc = EXIT_USAGE;
+            }
+            p->baseline = optarg;
+            break;
+        case 'D': rc = cli_parse_i64("--dataset-size", optarg, 1, INT64_MAX / 2, &p->dataset_size); break;
+        case 'E': rc = cli_parse_i64("--epochs", optarg, 1, 1000000, &p->epochs); break;
+        case 'f': rc = cli_parse_format(optarg, &p->fmt, 0); break;
+        case 't': rc = cli_parse_i64("--top", optarg, 1, INT32_MAX, &p->top); break;
+        case 'h': fputs(predict_help, stdout); return -1;
+        default: fputs(predict_help, stderr); return EXIT_USAGE;
+        }
+        if (rc)
+            return EXIT_USAGE;
+    }
+    if (optind != argc - 1) {
+        cli_error("predict: expected exactly one MODEL (see 'onnxcost predict --help')");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The time a node reports under the chosen baseline (or the model). */
+static double pick(const popts *p, const oc_estimate *e, size_t i)
+{
+    if (p->baseline && !strcmp(p->baseline, "linear"))
+        return e->node_linear_us[i];
+    if (p->baseline && !strcmp(p->baseline, "roofline"))
+        return e->node_roofline_us[i];
+    return e->node_us[i];
+}
+
+static double pick_total(const popts *p, const oc_estimate *e)
+{
+    if (p->baseline && !strcmp(p->baseline, "linear"))
+        return e->linear_us + e->overhead_us;
+    if (p->baseline && !strcmp(p->baseline, "roofline"))
+        return e->roofline_us + e->overhead_us;
+    return e->total_us;
+}
+
+static const char *kernel_note(const oc_graph *g, const oc_estimate *e, size_t i)
+{
+    const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];
+    if (k->kind == OC_KERNEL_FOLDED)
+        return "folded";
+    if (k->kind == OC_KERNEL_REMOVED)
+        return "removed";
+    if (k->main != i)
+        return g->nodes[k->main].name;
+    return NULL;
+}
+
+static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
+                        const popts *p, const oc_tmodel *tm)
+{
+    const oc_graph *g = oc_model_graph(m);
+    json_t *j = cli_analysis_json(m, a);
+    json_t *nodes = json_object_get(j, "nodes");
+    for (size_t k = 0; k < g->n_nodes; k++) {
+        size_t i = (size_t)g->topo[k];
+        json_t *o = json_array_get(nodes, k);
+        const char *note = kernel_note(g, e, i);
+        bool sub = p->baseline != NULL;
+        json_object_set_new(o, "time_us", json_real(pick(p, e, i)));
+        json_object_set_new(o, "time_us_low", json_real(sub ? pick(p, e, i) : e->node_low_us[i]));
+        json_object_set_new(o, "time_us_high", json_real(sub ? pick(p, e, i) : e->node_high_us[i]));
+        json_object_set_new(o, "linear_us", json_real(e->node_linear_us[i]));
+        json_object_set_new(o, "roofline_us", json_real(e->node_roofline_us[i]));
+        if (note && (!strcmp(note, "folded") || !strcmp(note, "removed")))
+            json_object_set_new(o, "kernel", json_string(note));
+        else if (note)
+            json_object_set_new(o, "fused_into", json_string(note));
+        const oc_kernel *kn = &e->plan.kernels[e->plan.kernel_of[i]];
+        if (kn->main == i && kn->as_op)
+            json_object_set_new(o, "runs_as", json_string(kn->as_op));
+    }
+    json_t *t = json_object_get(j, "totals");
+    bool sub = p->baseline != NULL;
+    double total = pick_total(p, e);
+    json_object_set_new(t, "time_ms", json_real(total / 1e3));
+    json_object_set_new(t, "time_ms_low", json_real((sub ? total : e->total_low_us) / 1e3));
+    json_object_set_new(t, "time_ms_high", json_real((sub ? total : e->total_high_us) / 1e3));
+    json_object_set_new(t, "kernels", json_integer((json_int_t)e->n_run));
+    json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
+    json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
+    json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
+    json_object_set_new(t, "roofline_ms", json_real((e->roofline_us + e->overhead_us) / 1e3));
+    int64_t batch = p->aa.opts.batch;
+    json_object_set_new(t, "batch", json_integer(batch));
+    json_object_set_new(t, "throughput_per_s", json_real(total > 0 ? batch * 1e6 / total : 0));
+    if (p->dataset_size) {
+        int64_t steps = (p->dataset_size + batch - 1) / batch;
+        json_object_set_new(t, "steps_per_epoch", json_integer(steps));
+        json_object_set_new(t, "epoch_s", json_real(steps * total / 1e6));
+        json_object_set_new(t, "epochs", json_integer(p->epochs));
+        json_object_set_new(t, "total_s", json_real(p->epochs * steps * total / 1e6));
+    }
+    const oc_tmodel_info *info = oc_tmodel_get_info(tm);
+    json_t *tg = json_object();
+    json_object_set_new(tg, "name", json_string(info->target));
+    json_object_set_new(tg, "runtime", json_string(info->runtime));
+    json_object_set_new(tg, "cpu", json_string(info->cpu));
+    json_object_set_new(tg, "threads", json_integer(info->threads));
+    json_object_set_new(tg, "mode", json_string("inference"));
+    json_object_set_new(tg, "baseline", p->baseline ? json_string(p->baseline) : json_null());
+    json_object_set_new(j, "target", tg);
+    return cli_json_print(j);
+}
+
+static const oc_estimate *sort_e;
+static const popts *sort_p;
+static int by_time(const void *x, const void *y)
+{
+    double a = pick(sort_p, sort_e, *(const size_t *)x);
+    double b = pick(sort_p, sort_e, *(const size_t *)y);
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static const char *ms(double us, char *buf, size_t n)
+{
+    if (us >= 1e6)
+        snprintf(buf, n, "%.2f s", us / 1e6);
+    else if (us >= 1e3)
+        snprintf(buf, n, "%.2f ms", us / 1e3);
+    else
+        snprintf(buf, n, "%.1f us", us);
+    return buf;
+}
+
+static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
+                         const popts *p, const oc_tmodel *tm)
+{
+    const oc_graph *g = oc_model_graph(m);
+    const oc_tmodel_info *info = oc_tmodel_get_info(tm);
+    size_t *order = malloc((g->n_nodes + 1) * sizeof *order);
+    if (!order)
+        return EXIT_IO;
+    for (size_t i = 0; i < g->n_nodes; i++)
+        order[i] = i;
+    sort_e = e;
+    sort_p = p;
+    qsort(order, g->n_nodes, sizeof *order, by_time);
+    double total = pick_total(p, e);
+    char b1[32], b2[32], b3[32], b4[32], s[256];
+    printf("target: %s (%s), %d thread%s, %s%s\n", info->target, info->runtime,
+           info->threads, info->threads == 1 ? "" : "s", info->cpu,
+           p->baseline ? "; baseline shown" : "");
+    printf("%-34s %-18s %-20s %10s %20s %7s\n", "node", "op", "output", "time",
+           "range", "share");
+    size_t shown = (size_t)p->top < g->n_nodes ? (size_t)p->top : g->n_nodes;
+    for (size_t k = 0; k < shown; k++) {
+        size_t i = order[k];
+        if (pick(p, e, i) <= 0)
+            break;
+        const oc_node *n = &g->nodes[i];
+        s[0] = '\0';
+        if (n->n_outputs && n->outputs[0] >= 0)
+            cli_shape_str(oc_analysis_value(a, n->outputs[0]), s, sizeof s);
+        const oc_kernel *kn = &e->plan.kernels[e->plan.kernel_of[i]];
+        char op[64];
+        snprintf(op, sizeof op, "%s%s", kn->as_op ? kn->as_op : n->op,
+                 kn->n_fused && !kn->as_op ? "+" : "");
+        char range[48];
+        snprintf(range, sizeof range, "%s-%s", ms(e->node_low_us[i], b2, sizeof b2),
+                 ms(e->node_high_us[i], b3, sizeof b3));
+        printf("%-34.34s %-18.18s %-20.20s %10s %20s %6.1f%%\n", n->name, op, s,
+               ms(pick(p, e, i), b1, sizeof b1), p->baseline ? "" : range,
+               total > 0 ? 100 * pick(p, e, i) / total : 0);
+    }
+    free(order);
+    const oc_totals *t = oc_analysis_totals(a);
+    int64_t batch = p->aa.opts.batch;
+    printf("\nbatch %lld: %s (range %s to %s), %zu kernels for %llu nodes, "
+           "overhead %s\n",
+           (long long)batch, ms(total, b1, sizeof b1), ms(e->total_low_us, b2, sizeof b2),
+           ms(e->total_high_us, b3, sizeof b3), e->n_run, (unsigned long long)t->nodes,
+           ms(e->overhead_us, b4, sizeof b4));
+    printf("throughput: %.1f samples/s; %s, peak activations %s\n",
+           total > 0 ? batch * 1e6 / total : 0.0, cli_si((double)t->macs, "MAC", b1, sizeof b1),
+           cli_bytes((double)t->peak_activation_bytes, b2, sizeof b2));
+    printf("baselines: linear-FLOPs %s, roofline %s\n",
+           ms(e->linear_us + e->overhead_us, b1, sizeof b1),
+           ms(e->roofline_us + e->overhead_us, b2, sizeof b2));
+    if (p->dataset_size) {
+        int64_t steps = (p->dataset_size + batch - 1) / batch;
+        printf("epoch: %lld batches x %s = %s; %lld epochs: %s\n", (long long)steps,
+               ms(total, b1, sizeof b1), ms(steps * total, b2, sizeof b2),
+               (long long)p->epochs, ms(p->epochs * steps * total, b3, sizeof b3));
+    }
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    popts p;
+    int rc = parse(argc, argv, &p);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    oc_error err;
+    oc_error_clear(&err);
+    oc_tmodel *tm = NULL;
+    oc_overhead ov = {1, 0};
+    oc_status st = p.tmodel ? oc_tmodel_load(p.tmodel, &tm, &err)
+                            : oc_default_tmodel(&tm, &ov, &err);
+    if (st)
+        return cli_fail(&err, p.tmodel != NULL);
+    if (p.threads && oc_tmodel_set_threads(tm, (int)p.threads, &err) != OC_OK) {
+        oc_tmodel_free(tm);
+        return cli_fail(&err, 0);
+    }
+    oc_default_tmodel_overhead(&ov, oc_tmodel_get_info(tm)->threads);
+    if (p.threads && !oc_tmodel_has_threads(tm, (int)p.threads))
+        fprintf(stderr, "onnxcost: warning: the timing model was not trained at %lld "
+                        "threads; this is an extrapolation\n", (long long)p.threads);
+    oc_model *m;
+    if ((rc = cli_load(argv[optind], &m))) {
+        oc_tmodel_free(tm);
+        return rc;
+    }
+    oc_analysis *a = NULL;
+    oc_arena *ar = oc_arena_new();
+    oc_estimate e;
+    if (oc_analyze(m, &p.aa.opts, &a, &err) != OC_OK ||
+        oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK) {
+        rc = cli_fail(&err, 1);
+    } else {
+        for (size_t i = 0; i < oc_analysis_n_warnings(a) && i < 20; i++) {
+            const oc_warning *w = oc_analysis_warning(a, i);
+            fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
+        }
+        rc = p.fmt == FMT_JSON ? predict_json(m, a, &e, &p, tm)
+                               : predict_table(m, a, &e, &p, tm);
+    }
+    oc_arena_free(ar);
+    oc_analysis_free(a);
+    oc_model_free(m);
+    oc_tmodel_free(tm);
+    return rc;
+}

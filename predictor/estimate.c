@@ -1,0 +1,128 @@
+/* estimate.c - whole-graph time from kernels (see estimate.h). */
+#include "predictor/estimate.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
+                          const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
+                          oc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    oc_target tgt;
+    oc_tmodel_target(tm, &tgt);
+    oc_status st = oc_plan_build(a, tgt.name, &out->plan, arena, err);
+    if (st)
+        return st;
+    size_t n = g->n_nodes + 1;
+    out->node_us = oc_arena_calloc(arena, n, sizeof(double));
+    out->node_low_us = oc_arena_calloc(arena, n, sizeof(double));
+    out->node_high_us = oc_arena_calloc(arena, n, sizeof(double));
+    out->node_linear_us = oc_arena_calloc(arena, n, sizeof(double));
+    out->node_roofline_us = oc_arena_calloc(arena, n, sizeof(double));
+    if (!out->node_us || !out->node_low_us || !out->node_high_us ||
+        !out->node_linear_us || !out->node_roofline_us)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    for (size_t k = 0; k < out->plan.n_kernels; k++) {
+        const oc_kernel *kn = &out->plan.kernels[k];
+        if (kn->kind != OC_KERNEL_RUN)
+            continue;
+        oc_node_desc d;
+        if ((st = oc_node_desc_from_analysis(a, kn->main, &d, arena, err)))
+            return st;
+        for (size_t f = 0; f < kn->n_fused && f < OC_DESC_MAX_FUSED; f++)
+            if ((st = oc_node_desc_add_fused(&d, a, kn->fused[f], arena, err)))
+                return st;
+        if (kn->as_op) {
+            /* A rewritten subgraph runs as one kernel of that op; its
+             * sizes are those of the subgraph's input and output. */
+            d.op = kn->as_op;
+            d.n_fused = 0;
+        }
+        double us, lo, hi, lin = 0, roof = 0;
+        if ((st = oc_tmodel_predict_desc(tm, &d, &us, &lo, &hi, err))) {
+            if (st == OC_ERR_INPUT && err)
+                oc_error_set(err, OC_ERR_INPUT, g->nodes[kn->main].name,
+                             "node '%s' (%s): %s", g->nodes[kn->main].name,
+                             g->nodes[kn->main].op, err->msg);
+            return st;
+        }
+        oc_tmodel_baselines_desc(tm, &d, &lin, &roof);
+        size_t m = kn->main;
+        out->node_us[m] = us;
+        out->node_low_us[m] = lo;
+        out->node_high_us[m] = hi;
+        out->node_linear_us[m] = lin;
+        out->node_roofline_us[m] = roof;
+        out->n_run++;
+        out->kernels_us += us;
+        out->kernels_low_us += lo;
+        out->kernels_high_us += hi;
+        out->linear_us += lin;
+        out->roofline_us += roof;
+    }
+    double scale = ov && ov->kernel_scale > 0 ? ov->kernel_scale : 1.0;
+    out->kernels_raw_us = out->kernels_us;
+    out->kernels_us *= scale;
+    out->kernels_low_us *= scale;
+    out->kernels_high_us *= scale;
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        out->node_us[i] *= scale;
+        out->node_low_us[i] *= scale;
+        out->node_high_us[i] *= scale;
+    }
+    out->overhead_us = ov ? ov->per_kernel_us * (double)out->n_run : 0;
+    out->total_us = out->kernels_us + out->overhead_us;
+    out->total_low_us = out->kernels_low_us + out->overhead_us;
+    out->total_high_us = out->kernels_high_us + out->overhead_us;
+    return OC_OK;
+}
+
+/* Generated at build time from data/ (default_model.c in the build dir). */
+extern const unsigned char oc_default_tmodel_data[];
+extern const size_t oc_default_tmodel_size;
+extern const char oc_default_overhead_json[];
+
+oc_status oc_default_tmodel(oc_tmodel **out, oc_overhead *ov, oc_error *err)
+{
+    *out = NULL;
+    if (!oc_default_tmodel_size)
+        return oc_error_set(err, OC_ERR_IO, NULL,
+                            "this build has no default timing model (train one "
+                            "with 'onnxcost train' and pass --timing-model)");
+    oc_status st = oc_tmodel_from_buffer(oc_default_tmodel_data, oc_default_tmodel_size,
+                                         "built-in timing model", out, err);
+    if (st)
+        return st;
+    oc_default_tmodel_overhead(ov, oc_tmodel_get_info(*out)->threads);
+    return OC_OK;
+}
+
+void oc_default_tmodel_overhead(oc_overhead *ov, int threads)
+{
+    ov->kernel_scale = 1;
+    ov->per_kernel_us = 0;
+    json_t *j = json_loads(oc_default_overhead_json, 0, NULL);
+    if (!j)
+        return;
+    /* {"threads": {"1": {"kernel_scale", "per_kernel_us"}, ...}}: the fit
+     * for this thread count, else the nearest one. */
+    const char *key;
+    json_t *v, *best = NULL;
+    int best_d = 1 << 30;
+    json_object_foreach(json_object_get(j, "threads"), key, v) {
+        int d = abs(atoi(key) - threads);
+        if (d < best_d) {
+            best_d = d;
+            best = v;
+        }
+    }
+    if (best) {
+        double sc = json_number_value(json_object_get(best, "kernel_scale"));
+        ov->kernel_scale = sc > 0 ? sc : 1;
+        ov->per_kernel_us = json_number_value(json_object_get(best, "per_kernel_us"));
+    }
+    json_decref(j);
+}

@@ -1,0 +1,51 @@
+/*
+ * estimate.h - a whole graph's run time from the timing model: the nodes
+ * grouped into the runtime's kernels (plan.h), each kernel's time from the
+ * ensemble (predict.h), and the per-run overhead the runtime adds around
+ * the kernels (fitted on whole-model measurements).
+ *
+ *     oc_estimate e;
+ *     oc_estimate_run(a, tm, &ov, &e, arena, &err);
+ *     e.total_us, e.node_us[i] ...
+ */
+#ifndef OC_PREDICTOR_ESTIMATE_H
+#define OC_PREDICTOR_ESTIMATE_H
+
+#include "predictor/plan.h"
+#include "predictor/predict.h"
+
+/* From kernels timed alone to a whole graph (fitted on whole-model
+ * measurements, bench/eval_models.py): total = kernel_scale * sum of the
+ * kernels + per_kernel_us * kernels that run.  {1, 0} is the identity. */
+typedef struct oc_overhead {
+    double kernel_scale, per_kernel_us;
+} oc_overhead;
+
+typedef struct oc_estimate {
+    oc_plan plan;
+    /* per graph node: the time of the kernel it is the main node of (0 for
+     * nodes fused into another, folded or removed) */
+    double *node_us, *node_low_us, *node_high_us;
+    double *node_linear_us, *node_roofline_us;
+    size_t n_run;               /* kernels that run */
+    double kernels_raw_us;      /* sum of the kernels as timed alone */
+    double kernels_us, kernels_low_us, kernels_high_us; /* scaled */
+    double overhead_us;
+    double total_us, total_low_us, total_high_us;
+    double linear_us, roofline_us; /* baselines over the same kernels */
+} oc_estimate;
+
+/* Errors: OC_ERR_INPUT when a kernel's shapes are unknown (bind symbolic
+ * dims), OC_ERR_NOMEM. */
+oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
+                          const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
+                          oc_error *err);
+
+/* The built-in default timing model for ort-cpu and its overhead, or
+ * OC_ERR_IO when this build has none. */
+oc_status oc_default_tmodel(oc_tmodel **out, oc_overhead *ov, oc_error *err);
+/* The built-in overhead for a thread count (zero when this build has
+ * none). */
+void oc_default_tmodel_overhead(oc_overhead *ov, int threads);
+
+#endif

@@ -1,0 +1,27 @@
+#!/bin/bash
+# collect_release.sh - the measurements behind data/ (run on a quiet machine:
+# no builds, no other jobs).  Operator samples for ort-cpu at 1 and 2 threads
+# and PyTorch training steps for torch-cpu, then whole reference models
+# through ONNX Runtime for the whole-model evaluation and the per-run
+# overhead.  Resumable: run it again to continue.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${OC_BIN:-$ROOT/build/onnxcost}
+SCALE=${OC_SCALE:-1}   # multiply every count
+ARGS="--repeats 5 --passes 2 --warmup 2"
+n() { echo $(($1 * SCALE)); }
+ops() { # ops TARGET THREADS DATASET EXTRA
+    local t=$1 th=$2 ds=$3 extra=${4:-}
+    "$BIN" collect --target "$t" --threads "$th" --family conv --count "$(n 120)" --dataset "$ds" --driver-args "$ARGS $extra"
+    "$BIN" collect --target "$t" --threads "$th" --family matmul,gemm --count "$(n 70)" --dataset "$ds" --driver-args "$ARGS $extra"
+    "$BIN" collect --target "$t" --threads "$th" --family convtranspose,pool,batchnorm,layernorm,softmax,elementwise,activation,reduce,concat,split,slice,transpose,reshape,resize,pad,gather \
+        --count "$(n 30)" --dataset "$ds" --driver-args "$ARGS $extra"
+}
+case "${1:-all}" in
+ort1) ops ort-cpu 1 "$ROOT/data/ort-cpu-t1.jsonl.gz" ;;
+ort2) ops ort-cpu 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" ;;
+torch1) ops torch-cpu 1 "$ROOT/data/torch-cpu-t1.jsonl.gz" ;;
+models) /usr/bin/python3 "$ROOT/scripts/measure_models.py" "${@:2}" ;;
+all)
+    "$0" ort1; "$0" ort2; "$0" models; "$0" torch1 ;;
+esac
