@@ -24,6 +24,8 @@ int cmd_hw(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* Print "onnxcost: msg" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

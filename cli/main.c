@@ -14,6 +14,8 @@ static const cmd commands[] = {
     {"hw", "measure peak sgemm GFLOP/s and memory bandwidth", cmd_hw},
     {"train", "fit the neural timing model on measured datasets", cmd_train},
     {"predict", "predicted inference time per node, batch and epoch", cmd_predict},
+    {"sweep", "time, throughput and memory over batch sizes", cmd_sweep},
+    {"annotate", "write a copy of the model with per-node predictions", cmd_annotate},
     {"eval", "timing-model error on the held-out test split vs baselines", cmd_eval},
 };
 

@@ -38,5 +38,26 @@ head -c 100 "$SAMPLES/squeezenet1_1.onnx" >"$TMP/bad.tmodel"
 ok '[ $? -eq 2 ]' "not a timing model"
 "$BIN" predict --input input_ids=2x16 "$SAMPLES/tiny_encoder.onnx" >/dev/null 2>&1
 ok '[ $? -eq 0 ]' "transformer"
+# sweep: one row per batch, marks consistent with the limit
+"$BIN" sweep --format json --batch 1,2,4,8 --memory-limit 60MB "$SAMPLES/mobilenet_v2.onnx" >"$TMP/sw"
+ok "$PY - '$TMP/sw' '$TMP/j4' <<'E'
+import json, sys
+j = json.load(open(sys.argv[1])); p4 = json.load(open(sys.argv[2]))
+rows = j['sweep']
+assert [r['batch'] for r in rows] == [1, 2, 4, 8]
+assert all(k in r for r in rows for k in ('batch', 'time_ms', 'throughput_per_s', 'memory_bytes'))
+mem = [r['memory_bytes'] for r in rows]
+assert mem == sorted(mem) and mem[0] > 0
+fits = [r['batch'] for r in rows if r['memory_bytes'] <= 60e6]
+assert j['largest_fitting_batch'] == max(fits)
+best = max((r for r in rows if r['fits']), key=lambda r: r['throughput_per_s'])
+assert j['best_throughput_batch'] == best['batch']
+# the sweep's batch-4 row is predict --batch 4
+assert abs(rows[2]['time_ms'] - p4['totals']['time_ms']) < 1e-9 * p4['totals']['time_ms'] + 1e-12
+E" "sweep rows and marks"
+"$BIN" sweep --batch 1,x "$SAMPLES/mobilenet_v2.onnx" >/dev/null 2>&1
+ok '[ $? -eq 1 ]' "sweep: bad list"
+"$BIN" sweep --memory-limit lots "$SAMPLES/mobilenet_v2.onnx" >/dev/null 2>&1
+ok '[ $? -eq 1 ]' "sweep: bad size"
 echo "predict_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,0 +1,192 @@
+/* cmd_annotate.c - onnxcost annotate MODEL -o OUT.onnx */
+#include "cli/cli.h"
+#include "predictor/estimate.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char annotate_help[] =
+    "usage: onnxcost annotate [options] MODEL -o OUT.onnx\n"
+    "       onnxcost annotate [options] --in-place MODEL\n"
+    "\n"
+    "Write a copy of MODEL whose every node carries its predicted time and\n"
+    "costs: a line 'onnxcost: time_us=... macs=... bytes=...' appended to the\n"
+    "node's doc_string (Netron shows it), the same values as node\n"
+    "metadata_props 'onnxcost.*' (ONNX 1.16's NodeProto field 9), and the\n"
+    "model's totals in its metadata_props ('onnxcost.time_ms', ...). Nothing\n"
+    "else changes. The output is written to a temporary file and renamed, so\n"
+    "an interrupted run leaves any existing file as it was.\n"
+    "\n"
+    "  -o, --output FILE        where to write (never MODEL itself)\n"
+    "      --in-place           replace MODEL (atomically)\n"
+    "  -b, --batch N            bind the leading symbolic dim (default 1)\n"
+    "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
+    "  -T, --threads N          intra-op threads (default: the model's)\n"
+    "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "  -h, --help               this text\n";
+
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+static oc_status meta_u64(oc_model *m, size_t node, const char *key, uint64_t v,
+                          oc_error *err)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    return oc_model_node_set_meta(m, node, key, buf, err);
+}
+
+static oc_status annotate(oc_model *m, const oc_analysis *a, const oc_estimate *e,
+                          const oc_tmodel *tm, int64_t batch, oc_error *err)
+{
+    const oc_graph *g = oc_model_graph(m);
+    oc_status st = OC_OK;
+    char buf[512];
+    for (size_t i = 0; i < g->n_nodes && !st; i++) {
+        const oc_node_cost *c = oc_analysis_node_cost(a, i);
+        const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];
+        uint64_t bytes = c->bytes_read + c->bytes_written;
+        const char *how = k->kind == OC_KERNEL_FOLDED    ? " (folded)"
+                          : k->kind == OC_KERNEL_REMOVED ? " (removed)"
+                          : k->main != i                 ? " (fused)"
+                                                         : "";
+        snprintf(buf, sizeof buf,
+                 "onnxcost: time_us=%.3f macs=%" PRIu64 " flops=%" PRIu64
+                 " bytes=%" PRIu64 " params=%" PRIu64 "%s",
+                 e->node_us[i], c->macs, c->flops, bytes, c->params, how);
+        st = oc_model_node_append_doc(m, i, buf, err);
+        snprintf(buf, sizeof buf, "%.3f", e->node_us[i]);
+        if (!st)
+            st = oc_model_node_set_meta(m, i, "onnxcost.time_us", buf, err);
+        if (!st)
+            st = meta_u64(m, i, "onnxcost.macs", c->macs, err);
+        if (!st)
+            st = meta_u64(m, i, "onnxcost.flops", c->flops, err);
+        if (!st)
+            st = meta_u64(m, i, "onnxcost.bytes", bytes, err);
+        if (!st)
+            st = meta_u64(m, i, "onnxcost.params", c->params, err);
+        if (!st && k->main != i)
+            st = oc_model_node_set_meta(m, i, "onnxcost.fused_into",
+                                        g->nodes[k->main].name, err);
+    }
+    if (st)
+        return st;
+    const oc_totals *t = oc_analysis_totals(a);
+    const oc_tmodel_info *info = oc_tmodel_get_info(tm);
+    struct {
+        const char *key;
+        char val[256];
+    } kv[8];
+    snprintf(kv[0].val, sizeof kv[0].val, "%.4f", e->total_us / 1e3);
+    snprintf(kv[1].val, sizeof kv[1].val, "%" PRId64, batch);
+    snprintf(kv[2].val, sizeof kv[2].val, "%s %s, %d thread%s", info->target,
+             info->runtime, info->threads, info->threads == 1 ? "" : "s");
+    snprintf(kv[3].val, sizeof kv[3].val, "%" PRIu64, t->macs);
+    snprintf(kv[4].val, sizeof kv[4].val, "%" PRIu64, t->flops);
+    snprintf(kv[5].val, sizeof kv[5].val, "%" PRIu64, t->params);
+    snprintf(kv[6].val, sizeof kv[6].val, "%" PRIu64, t->peak_activation_bytes);
+    snprintf(kv[7].val, sizeof kv[7].val, "%s", OC_VERSION);
+    const char *keys[8] = {"onnxcost.time_ms", "onnxcost.batch", "onnxcost.target",
+                           "onnxcost.macs", "onnxcost.flops", "onnxcost.params",
+                           "onnxcost.peak_activation_bytes", "onnxcost.version"};
+    for (int q = 0; q < 8 && !st; q++)
+        st = oc_model_set_meta(m, keys[q], kv[q].val, err);
+    return st;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"in-place", no_argument, NULL, 'P'},
+        {"batch", required_argument, NULL, 'b'},  {"input", required_argument, NULL, 'i'},
+        {"threads", required_argument, NULL, 'T'}, {"timing-model", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    analyze_args aa;
+    memset(&aa, 0, sizeof aa);
+    aa.opts.batch = 1;
+    const char *out = NULL, *tmodel = NULL;
+    bool in_place = false;
+    int64_t threads = 0;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:b:i:T:m:h", opts, NULL)) != -1) {
+        int rc = 0;
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'P': in_place = true; break;
+        case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &aa.opts.batch); break;
+        case 'i': rc = cli_parse_input(&aa, optarg); break;
+        case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &threads); break;
+        case 'm': tmodel = optarg; break;
+        case 'h': fputs(annotate_help, stdout); return EXIT_OK;
+        default: fputs(annotate_help, stderr); return EXIT_USAGE;
+        }
+        if (rc)
+            return EXIT_USAGE;
+    }
+    if (optind != argc - 1) {
+        cli_error("annotate: expected exactly one MODEL (see 'onnxcost annotate --help')");
+        return EXIT_USAGE;
+    }
+    const char *in = argv[optind];
+    if (in_place && out) {
+        cli_error("annotate: give -o or --in-place, not both");
+        return EXIT_USAGE;
+    }
+    if (!in_place && !out) {
+        cli_error("annotate: -o OUT.onnx is required (or --in-place to replace %s)", in);
+        return EXIT_USAGE;
+    }
+    if (out && same_file(in, out)) {
+        cli_error("annotate: %s is the input; refusing to overwrite it without "
+                  "--in-place", out);
+        return EXIT_USAGE;
+    }
+    if (in_place)
+        out = in;
+    oc_error err;
+    oc_error_clear(&err);
+    oc_tmodel *tm = NULL;
+    oc_overhead ov = {1, 0};
+    oc_status st = tmodel ? oc_tmodel_load(tmodel, &tm, &err) : oc_default_tmodel(&tm, &ov, &err);
+    if (st)
+        return cli_fail(&err, tmodel != NULL);
+    if (threads && oc_tmodel_set_threads(tm, (int)threads, &err) != OC_OK) {
+        oc_tmodel_free(tm);
+        return cli_fail(&err, 0);
+    }
+    oc_default_tmodel_overhead(&ov, oc_tmodel_get_info(tm)->threads);
+    oc_model *m;
+    int rc = cli_load(in, &m);
+    if (rc) {
+        oc_tmodel_free(tm);
+        return rc;
+    }
+    oc_analysis *a = NULL;
+    oc_arena *ar = oc_arena_new();
+    oc_estimate e;
+    if (oc_analyze(m, &aa.opts, &a, &err) != OC_OK ||
+        oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK ||
+        annotate(m, a, &e, tm, aa.opts.batch, &err) != OC_OK)
+        rc = cli_fail(&err, 1);
+    else if (oc_model_save(m, out, &err) != OC_OK)
+        rc = cli_fail(&err, 0);
+    else
+        fprintf(stderr, "onnxcost: wrote %s: %zu nodes annotated, %.3f ms at batch %lld\n",
+                out, oc_model_graph(m)->n_nodes, e.total_us / 1e3,
+                (long long)aa.opts.batch);
+    oc_arena_free(ar);
+    oc_analysis_free(a);
+    oc_model_free(m);
+    oc_tmodel_free(tm);
+    return rc;
+}

@@ -1,0 +1,233 @@
+/* cmd_sweep.c - onnxcost sweep MODEL --batch 1,2,4,... */
+#include "cli/cli.h"
+#include "predictor/estimate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char sweep_help[] =
+    "usage: onnxcost sweep [options] MODEL\n"
+    "\n"
+    "Predict time, throughput and memory at several batch sizes (one model\n"
+    "load for the whole sweep), and mark the largest batch that fits the\n"
+    "memory limit and the batch with the best throughput.\n"
+    "\n"
+    "  -b, --batch LIST         batch sizes (default 1,2,4,8,16,32,64,128,256)\n"
+    "  -M, --memory-limit SIZE  e.g. 8GiB, 512MB, 1e9 (bytes)\n"
+    "  -i, --input NAME=DIMS    other inputs' shapes (the batch dim is set per\n"
+    "                           step); repeatable\n"
+    "  -T, --threads N          intra-op threads (default: the model's)\n"
+    "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "      --mode MODE          inference (the only mode of this release)\n"
+    "  -f, --format FMT         table (default), json or csv\n"
+    "  -h, --help               this text\n"
+    "\n"
+    "memory_bytes = weights + the activation peak of the inference (the\n"
+    "analyzer's liveness over the topological order).\n";
+
+enum { MAX_STEPS = 64 };
+
+static int parse_list(const char *s, int64_t *out, size_t *n)
+{
+    *n = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (errno || end == p || v < 1 || v > ((int64_t)1 << 32) || *n == MAX_STEPS ||
+            (*end && *end != ',')) {
+            cli_error("--batch: '%s' is not a list of positive integers like 1,2,4", s);
+            return EXIT_USAGE;
+        }
+        out[(*n)++] = v;
+        p = *end ? end + 1 : end;
+    }
+    return *n ? 0 : EXIT_USAGE;
+}
+
+static int parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    static const struct {
+        const char *suffix;
+        double mul;
+    } units[] = {{"", 1},      {"B", 1},        {"KB", 1e3},          {"MB", 1e6},
+                 {"GB", 1e9},  {"TB", 1e12},    {"KiB", 1024.0},      {"MiB", 1048576.0},
+                 {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+    for (size_t i = 0; !errno && v > 0 && i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].suffix) == 0 && v * units[i].mul < 1.8e19) {
+            *out = (uint64_t)(v * units[i].mul);
+            return 0;
+        }
+    cli_error("--memory-limit: '%s' is not a size like 8GiB or 512MB", s);
+    return EXIT_USAGE;
+}
+
+typedef struct step {
+    int64_t batch;
+    double time_ms, low_ms, high_ms, throughput;
+    uint64_t memory, macs;
+    bool fits;
+} step;
+
+int cmd_sweep(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"batch", required_argument, NULL, 'b'},  {"memory-limit", required_argument, NULL, 'M'},
+        {"input", required_argument, NULL, 'i'},  {"threads", required_argument, NULL, 'T'},
+        {"timing-model", required_argument, NULL, 'm'}, {"mode", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int64_t batches[MAX_STEPS] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+    size_t nb = 9;
+    uint64_t limit = 0;
+    analyze_args aa;
+    memset(&aa, 0, sizeof aa);
+    int64_t threads = 0;
+    const char *tmodel = NULL;
+    out_format fmt = FMT_TABLE;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "b:M:i:T:m:f:h", opts, NULL)) != -1) {
+        int rc = 0;
+        switch (c) {
+        case 'b': rc = parse_list(optarg, batches, &nb); break;
+        case 'M': rc = parse_size(optarg, &limit); break;
+        case 'i': rc = cli_parse_input(&aa, optarg); break;
+        case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &threads); break;
+        case 'm': tmodel = optarg; break;
+        case 'o':
+            if (strcmp(optarg, "inference") != 0) {
+                cli_error("--mode: only 'inference' is available in this release");
+                rc = EXIT_USAGE;
+            }
+            break;
+        case 'f': rc = cli_parse_format(optarg, &fmt, 1); break;
+        case 'h': fputs(sweep_help, stdout); return EXIT_OK;
+        default: fputs(sweep_help, stderr); return EXIT_USAGE;
+        }
+        if (rc)
+            return EXIT_USAGE;
+    }
+    if (optind != argc - 1) {
+        cli_error("sweep: expected exactly one MODEL (see 'onnxcost sweep --help')");
+        return EXIT_USAGE;
+    }
+    oc_error err;
+    oc_error_clear(&err);
+    oc_tmodel *tm = NULL;
+    oc_overhead ov = {1, 0};
+    oc_status st = tmodel ? oc_tmodel_load(tmodel, &tm, &err) : oc_default_tmodel(&tm, &ov, &err);
+    if (st)
+        return cli_fail(&err, tmodel != NULL);
+    if (threads && oc_tmodel_set_threads(tm, (int)threads, &err) != OC_OK) {
+        oc_tmodel_free(tm);
+        return cli_fail(&err, 0);
+    }
+    oc_default_tmodel_overhead(&ov, oc_tmodel_get_info(tm)->threads);
+    oc_model *m;
+    int rc = cli_load(argv[optind], &m);
+    if (rc) {
+        oc_tmodel_free(tm);
+        return rc;
+    }
+    step steps[MAX_STEPS];
+    size_t best = 0, fit = SIZE_MAX;
+    for (size_t k = 0; k < nb && !rc; k++) {
+        aa.opts.batch = batches[k];
+        /* --input overrides keep their dims but take this step's batch. */
+        for (size_t q = 0; q < aa.opts.n_overrides; q++)
+            if (aa.overrides[q].rank > 0)
+                aa.overrides[q].dims[0] = batches[k];
+        oc_analysis *a = NULL;
+        oc_arena *ar = oc_arena_new();
+        oc_estimate e;
+        if (oc_analyze(m, &aa.opts, &a, &err) != OC_OK ||
+            oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK) {
+            rc = cli_fail(&err, 1);
+        } else {
+            const oc_totals *t = oc_analysis_totals(a);
+            step *s = &steps[k];
+            s->batch = batches[k];
+            s->time_ms = e.total_us / 1e3;
+            s->low_ms = e.total_low_us / 1e3;
+            s->high_ms = e.total_high_us / 1e3;
+            s->throughput = e.total_us > 0 ? batches[k] * 1e6 / e.total_us : 0;
+            s->memory = t->weight_bytes + t->peak_activation_bytes;
+            s->macs = t->macs;
+            s->fits = !limit || s->memory <= limit;
+            if (s->fits && (fit == SIZE_MAX || s->batch > steps[fit].batch))
+                fit = k;
+            if (s->fits && s->throughput > steps[best].throughput)
+                best = k;
+        }
+        oc_arena_free(ar);
+        oc_analysis_free(a);
+    }
+    if (!rc && !steps[best].fits)
+        best = fit;
+    if (!rc) {
+        if (fmt == FMT_JSON) {
+            json_t *j = json_object(), *arr = json_array();
+            for (size_t k = 0; k < nb; k++) {
+                const step *s = &steps[k];
+                json_t *o = json_object();
+                json_object_set_new(o, "batch", json_integer(s->batch));
+                json_object_set_new(o, "time_ms", json_real(s->time_ms));
+                json_object_set_new(o, "time_ms_low", json_real(s->low_ms));
+                json_object_set_new(o, "time_ms_high", json_real(s->high_ms));
+                json_object_set_new(o, "throughput_per_s", json_real(s->throughput));
+                json_object_set_new(o, "memory_bytes", json_integer((json_int_t)s->memory));
+                json_object_set_new(o, "macs", json_integer((json_int_t)s->macs));
+                json_object_set_new(o, "fits", json_boolean(s->fits));
+                json_array_append_new(arr, o);
+            }
+            json_object_set_new(j, "model", json_string(oc_model_source(m)));
+            json_object_set_new(j, "mode", json_string("inference"));
+            json_object_set_new(j, "memory_limit_bytes",
+                                limit ? json_integer((json_int_t)limit) : json_null());
+            json_object_set_new(j, "sweep", arr);
+            json_object_set_new(j, "largest_fitting_batch",
+                                fit == SIZE_MAX ? json_null() : json_integer(steps[fit].batch));
+            json_object_set_new(j, "best_throughput_batch",
+                                fit == SIZE_MAX ? json_null() : json_integer(steps[best].batch));
+            rc = cli_json_print(j);
+        } else {
+            if (fmt == FMT_CSV)
+                printf("batch,time_ms,time_ms_low,time_ms_high,throughput_per_s,memory_bytes,fits\n");
+            else
+                printf("%8s %12s %22s %14s %12s  %s\n", "batch", "time", "range", "samples/s",
+                       "memory", "");
+            for (size_t k = 0; k < nb; k++) {
+                const step *s = &steps[k];
+                char mem[32];
+                if (fmt == FMT_CSV) {
+                    printf("%" PRId64 ",%.4f,%.4f,%.4f,%.2f,%" PRIu64 ",%s\n", s->batch,
+                           s->time_ms, s->low_ms, s->high_ms, s->throughput, s->memory,
+                           s->fits ? "true" : "false");
+                    continue;
+                }
+                char range[48];
+                snprintf(range, sizeof range, "%.2f-%.2f ms", s->low_ms, s->high_ms);
+                printf("%8" PRId64 " %9.2f ms %22s %14.1f %12s  %s%s%s\n", s->batch,
+                       s->time_ms, range, s->throughput,
+                       cli_bytes((double)s->memory, mem, sizeof mem),
+                       s->fits ? "" : "over the limit ",
+                       k == fit ? "<- largest that fits " : "",
+                       k == best && fit != SIZE_MAX ? "<- best throughput" : "");
+            }
+            if (fit == SIZE_MAX)
+                printf("no batch size fits the memory limit\n");
+            rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
+        }
+    }
+    oc_model_free(m);
+    oc_tmodel_free(tm);
+    return rc;
+}
