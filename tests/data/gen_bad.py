@@ -41,6 +41,18 @@ save("conv_channels.onnx", helper.make_graph(
     "channels", [helper.make_tensor_value_info("X4", TensorProto.FLOAT, [1, 3, 8, 8])],
     [helper.make_tensor_value_info("Y4", TensorProto.FLOAT, None)], [w]))
 
+# a 1-D input against a 2-D kernel: ranks that do not match
+save("conv_rank.onnx", helper.make_graph(
+    [helper.make_node("Conv", ["X3", "W"], ["Y3"], name="conv_rank")],
+    "rank", [helper.make_tensor_value_info("X3", TensorProto.FLOAT, [1, 5, 8])],
+    [helper.make_tensor_value_info("Y3", TensorProto.FLOAT, None)], [w]))
+# MatMul whose inner dims disagree
+save("matmul_k.onnx", helper.make_graph(
+    [helper.make_node("MatMul", ["P", "Q"], ["R"], name="matmul_k")],
+    "k", [helper.make_tensor_value_info("P", TensorProto.FLOAT, ["N", 3]),
+          helper.make_tensor_value_info("Q", TensorProto.FLOAT, [4, 5])],
+    [helper.make_tensor_value_info("R", TensorProto.FLOAT, None)]))
+
 shape = helper.make_tensor("shape", TensorProto.INT64, [2], [-1, -1])
 save("reshape_two_minus_one.onnx", helper.make_graph(
     [helper.make_node("Reshape", ["X", "shape"], ["Y"], name="reshape_bad")],
