@@ -30,4 +30,4 @@ fi
 cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$ROOT/build" -j"$(nproc)"
 echo
-"$ROOT/build/onnxcost" analyze --batch 1 --top 10 "$ROOT/samples/mobilenet_v2.onnx"
+"$ROOT/build/onnxcost" predict --top 10 "$ROOT/samples/mobilenet_v2.onnx"
