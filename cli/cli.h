@@ -53,6 +53,10 @@ int cli_load(const char *path, oc_model **m);
 const char *cli_si(double v, const char *unit, char *buf, size_t n);
 const char *cli_bytes(double v, char *buf, size_t n);
 
+/* The last `width` characters of a long name ("..." + tail), for tables:
+ * exported node names differ at their ends. */
+const char *cli_tail(const char *s, int width);
+
 /* JSON helpers. */
 json_t *cli_json_shape(const oc_tinfo *t);
 json_t *cli_json_decl_shape(const oc_value *v);

@@ -196,7 +196,7 @@ static int analyze_table(const oc_model *m, const oc_analysis *a, int64_t top)
         s[0] = '\0';
         if (n->n_outputs && n->outputs[0] >= 0)
             cli_shape_str(oc_analysis_value(a, n->outputs[0]), s, sizeof s);
-        printf("%-36.36s %-18.18s %-22.22s %10s %10s %9s %9s\n", n->name, n->op, s,
+        printf("%-36.36s %-18.18s %-22.22s %10s %10s %9s %9s\n", cli_tail(n->name, 36), n->op, s,
                cli_si((double)c->macs, "", b1, sizeof b1),
                cli_si((double)c->flops, "", b2, sizeof b2),
                cli_si((double)c->params, "", b3, sizeof b3),

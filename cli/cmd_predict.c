@@ -230,7 +230,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
         char range[48];
         snprintf(range, sizeof range, "%s-%s", ms(e->node_low_us[i], b2, sizeof b2),
                  ms(e->node_high_us[i], b3, sizeof b3));
-        printf("%-34.34s %-18.18s %-20.20s %10s %20s %6.1f%%\n", n->name, op, s,
+        printf("%-34.34s %-18.18s %-20.20s %10s %20s %6.1f%%\n", cli_tail(n->name, 34), op, s,
                ms(pick(p, e, i), b1, sizeof b1), p->baseline ? "" : range,
                total > 0 ? 100 * pick(p, e, i) / total : 0);
     }

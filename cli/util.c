@@ -134,6 +134,18 @@ const char *cli_si(double v, const char *unit, char *buf, size_t n)
 
 const char *cli_bytes(double v, char *buf, size_t n) { return cli_si(v, "B", buf, n); }
 
+const char *cli_tail(const char *s, int width)
+{
+    static char buf[4][256];
+    static int k;
+    size_t n = strlen(s);
+    if (width < 4 || width > 250 || n <= (size_t)width)
+        return s;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "...%s", s + n - (size_t)(width - 3));
+    return buf[k];
+}
+
 static json_t *dim_json(oc_dim d)
 {
     char buf[128];
