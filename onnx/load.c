@@ -206,8 +206,8 @@ static oc_status finish(oc_model *m, const unsigned char *src, size_t n,
     oc_status st;
     m->file_size = n;
     if (is_gzip(src, n)) {
-        unsigned char *raw;
-        size_t raw_len;
+        unsigned char *raw = NULL;
+        size_t raw_len = 0;
         st = gunzip(src, n, m->source, &raw, &raw_len, err);
         if (st) {
             oc_model_free(m);

@@ -31,7 +31,7 @@ static oc_status node_at(oc_model *m, size_t node, Onnx__NodeProto **out,
 oc_status oc_model_node_append_doc(oc_model *m, size_t node, const char *line,
                                    oc_error *err)
 {
-    Onnx__NodeProto *n;
+    Onnx__NodeProto *n = NULL;
     oc_status st = node_at(m, node, &n, err);
     if (st)
         return st;
@@ -99,7 +99,7 @@ enum { NODE_METADATA_PROPS = 9 };
 oc_status oc_model_node_set_meta(oc_model *m, size_t node, const char *key,
                                  const char *value, oc_error *err)
 {
-    Onnx__NodeProto *n;
+    Onnx__NodeProto *n = NULL;
     oc_status st = node_at(m, node, &n, err);
     if (st)
         return st;
@@ -277,8 +277,8 @@ oc_status oc_model_save(const oc_model *m, const char *path, oc_error *err)
     }
     oc_status st;
     if (ends_with(path, ".gz")) {
-        uint8_t *gz;
-        size_t gz_len;
+        uint8_t *gz = NULL;
+        size_t gz_len = 0;
         st = gzip_buffer(buf, n, &gz, &gz_len, err);
         free(buf);
         if (st)

@@ -201,7 +201,7 @@ static oc_status walk(wctx *w, const ProtobufCMessageDescriptor *d, size_t pos,
             const ProtobufCMessageDescriptor *cd = child_desc(d, field);
             bool elide = is_tensor && field == 9 && len > w->threshold;
             if (elide) {
-                uint64_t idx;
+                uint64_t idx = 0;
                 oc_status st = add_elided(w, pos, (size_t)len, &idx);
                 if (st)
                     return st;
