@@ -57,6 +57,14 @@ const char *cli_bytes(double v, char *buf, size_t n);
  * exported node names differ at their ends. */
 const char *cli_tail(const char *s, int width);
 
+/* The timing model for predict, sweep and annotate: `path`, or the built-in
+ * one when NULL, set to `threads` (0: the model's own) with its in-graph
+ * fit in *ov.  Returns 0 or an exit code (message printed). */
+struct oc_tmodel;
+struct oc_overhead;
+int cli_load_tmodel(const char *path, int64_t threads, struct oc_tmodel **tm,
+                    struct oc_overhead *ov);
+
 /* JSON helpers. */
 json_t *cli_json_shape(const oc_tinfo *t);
 json_t *cli_json_decl_shape(const oc_value *v);

@@ -227,7 +227,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
         char op[64];
         snprintf(op, sizeof op, "%s%s", kn->as_op ? kn->as_op : n->op,
                  kn->n_fused && !kn->as_op ? "+" : "");
-        char range[48];
+        char range[80];
         snprintf(range, sizeof range, "%s-%s", ms(e->node_low_us[i], b2, sizeof b2),
                  ms(e->node_high_us[i], b3, sizeof b3));
         printf("%-34.34s %-18.18s %-20.20s %10s %20s %6.1f%%\n", cli_tail(n->name, 34), op, s,
@@ -267,18 +267,9 @@ int cmd_predict(int argc, char **argv)
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    oc_status st = p.tmodel ? oc_tmodel_load(p.tmodel, &tm, &err)
-                            : oc_default_tmodel(&tm, &ov, &err);
-    if (st)
-        return cli_fail(&err, p.tmodel != NULL);
-    if (p.threads && oc_tmodel_set_threads(tm, (int)p.threads, &err) != OC_OK) {
-        oc_tmodel_free(tm);
-        return cli_fail(&err, 0);
-    }
-    oc_default_tmodel_overhead(&ov, oc_tmodel_get_info(tm)->threads);
-    if (p.threads && !oc_tmodel_has_threads(tm, (int)p.threads))
-        fprintf(stderr, "onnxcost: warning: the timing model was not trained at %lld "
-                        "threads; this is an extrapolation\n", (long long)p.threads);
+    rc = cli_load_tmodel(p.tmodel, p.threads, &tm, &ov);
+    if (rc)
+        return rc;
     oc_model *m;
     if ((rc = cli_load(argv[optind], &m))) {
         oc_tmodel_free(tm);

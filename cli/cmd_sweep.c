@@ -123,16 +123,11 @@ int cmd_sweep(int argc, char **argv)
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    oc_status st = tmodel ? oc_tmodel_load(tmodel, &tm, &err) : oc_default_tmodel(&tm, &ov, &err);
-    if (st)
-        return cli_fail(&err, tmodel != NULL);
-    if (threads && oc_tmodel_set_threads(tm, (int)threads, &err) != OC_OK) {
-        oc_tmodel_free(tm);
-        return cli_fail(&err, 0);
-    }
-    oc_default_tmodel_overhead(&ov, oc_tmodel_get_info(tm)->threads);
+    int rc = cli_load_tmodel(tmodel, threads, &tm, &ov);
+    if (rc)
+        return rc;
     oc_model *m;
-    int rc = cli_load(argv[optind], &m);
+    rc = cli_load(argv[optind], &m);
     if (rc) {
         oc_tmodel_free(tm);
         return rc;
@@ -213,7 +208,7 @@ int cmd_sweep(int argc, char **argv)
                            s->fits ? "true" : "false");
                     continue;
                 }
-                char range[48];
+                char range[80];
                 snprintf(range, sizeof range, "%.2f-%.2f ms", s->low_ms, s->high_ms);
                 printf("%8" PRId64 " %9.2f ms %22s %14.1f %12s  %s%s%s\n", s->batch,
                        s->time_ms, range, s->throughput,

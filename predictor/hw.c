@@ -241,7 +241,7 @@ oc_status oc_hw_from_json(const json_t *j, oc_hw *out, oc_error *err)
         return oc_error_set(err, OC_ERR_INPUT, "", "hardware profile: not a JSON object");
     const json_t *cpu = json_object_get(j, "cpu");
     snprintf(out->cpu, sizeof out->cpu, "%s", json_is_string(cpu) ? json_string_value(cpu) : "");
-    double cores, mt, sn = 0, mib = 0;
+    double cores = 0, mt = 0, sn = 0, mib = 0;
     oc_status st;
     if ((st = get_num(j, "cores", &cores, err)) || (st = get_num(j, "max_threads", &mt, err)) ||
         (st = get_num(j, "gflops_1", &out->gflops_1, err)) ||

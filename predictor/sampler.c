@@ -1300,8 +1300,8 @@ oc_status oc_sample_draw(oc_family f, uint64_t seed, uint64_t index,
     uint64_t state = oc_hash_seed(seed, key);
     for (unsigned draw = 0; draw < MAX_DRAWS; draw++) {
         oc_builder *b;
-        bool reject;
-        uint64_t after;
+        bool reject = false;
+        uint64_t after = 0;
         oc_status st = run_gen(out, state, false, &b, &reject, &after, err);
         if (st) {
             oc_sample_free(out);
@@ -1337,7 +1337,7 @@ oc_status oc_sample_build(const oc_sample *s, bool with_data, oc_builder **out,
 {
     oc_sample tmp = *s;
     tmp.config = NULL;
-    bool reject;
+    bool reject = false;
     oc_status st = run_gen(&tmp, s->stream_, with_data, out, &reject, NULL, err);
     json_decref(tmp.config);
     if (!st && (reject || tmp.n_inputs != s->n_inputs || tmp.main_node != s->main_node)) {

@@ -61,7 +61,7 @@ static void run_file(const char *tsv)
             t_failed++;
             continue;
         }
-        char path[1024];
+        char path[8192];
         snprintf(path, sizeof path, "%s/data/%s", OC_TESTS_DIR, fields[0]);
         oc_model *m = NULL;
         oc_analysis *a = NULL;

@@ -150,7 +150,7 @@ static const oc_tinfo *formal(const oc_tinfo *t)
 
 oc_status oc_if_infer(oc_op_ctx *c)
 {
-    const oc_graph *tg, *eg;
+    const oc_graph *tg = NULL, *eg = NULL;
     oc_status s;
     if ((s = body_attr(c, "then_branch", &tg)) != OC_OK ||
         (s = body_attr(c, "else_branch", &eg)) != OC_OK)
@@ -275,7 +275,7 @@ static oc_status loop_scan_out(oc_op_ctx *c, size_t o, const oc_tinfo *e,
 
 oc_status oc_loop_infer(oc_op_ctx *c)
 {
-    const oc_graph *g;
+    const oc_graph *g = NULL;
     loop_run lr;
     oc_status s;
     int passes;
@@ -339,7 +339,7 @@ static int passes_used(oc_op_ctx *c, size_t first_in, size_t n)
 
 oc_status oc_loop_cost(oc_op_ctx *c, oc_cost *out)
 {
-    const oc_graph *g;
+    const oc_graph *g = NULL;
     loop_run lr;
     oc_status s;
     if ((s = body_attr(c, "body", &g)) != OC_OK ||
@@ -497,7 +497,7 @@ static oc_status out_with(oc_op_ctx *c, size_t o, const oc_tinfo *e,
 
 oc_status oc_scan_infer(oc_op_ctx *c)
 {
-    const oc_graph *g;
+    const oc_graph *g = NULL;
     scan_run sr;
     oc_status s;
     int passes;
@@ -536,7 +536,7 @@ oc_status oc_scan_infer(oc_op_ctx *c)
 
 oc_status oc_scan_cost(oc_op_ctx *c, oc_cost *out)
 {
-    const oc_graph *g;
+    const oc_graph *g = NULL;
     scan_run sr;
     oc_status s;
     if ((s = body_attr(c, "body", &g)) != OC_OK ||
@@ -562,7 +562,7 @@ oc_status oc_scan_cost(oc_op_ctx *c, oc_cost *out)
 
 oc_status oc_sequencemap_infer(oc_op_ctx *c)
 {
-    const oc_graph *g;
+    const oc_graph *g = NULL;
     oc_status s;
     if ((s = body_attr(c, "body", &g)) != OC_OK)
         return s;
