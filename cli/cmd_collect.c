@@ -7,6 +7,7 @@
  * (predictor/dataset.h, docs/dataset.md).
  */
 #include "cli/cli.h"
+#include "predictor/hw.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -187,29 +188,6 @@ static void rm_tree(const char *path)
         closedir(d);
     }
     rmdir(path);
-}
-
-static void read_cpu_model(char *out, size_t n)
-{
-    snprintf(out, n, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) != 0)
-            continue;
-        char *c = strchr(line, ':');
-        if (!c)
-            continue;
-        c++;
-        while (*c == ' ' || *c == '\t')
-            c++;
-        c[strcspn(c, "\r\n")] = '\0';
-        snprintf(out, n, "%s", c);
-        break;
-    }
-    fclose(f);
 }
 
 static void utc_now(char *buf, size_t n)
@@ -1157,7 +1135,9 @@ int cmd_collect(int argc, char **argv)
         cli_error("the timing driver %s is missing (set ONNXCOST_COLLECTOR)", c.driver);
         return EXIT_IO;
     }
-    read_cpu_model(c.cpu, sizeof c.cpu);
+    oc_hw_cpu_name(c.cpu, sizeof c.cpu);
+    if (!c.cpu[0])
+        snprintf(c.cpu, sizeof c.cpu, "unknown");
     c.cores = sysconf(_SC_NPROCESSORS_ONLN);
 
     int lock_fd = -1;
