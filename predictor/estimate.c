@@ -1,7 +1,9 @@
 /* estimate.c - whole-graph time from kernels (see estimate.h). */
 #include "predictor/estimate.h"
+#include "predictor/builtin.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,15 @@ oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
     if (!out->node_us || !out->node_low_us || !out->node_high_us ||
         !out->node_linear_us || !out->node_roofline_us)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    /* Every kernel's features first, then one pass of the ensemble over
+     * all of them: a batched forward is an sgemm per layer, not one per
+     * kernel. */
+    size_t nk = out->plan.n_kernels ? out->plan.n_kernels : 1;
+    float *x = oc_arena_alloc(arena, nk * OC_N_FEATURES * sizeof(float));
+    size_t *run = oc_arena_alloc(arena, nk * sizeof(size_t));
+    double *us = oc_arena_alloc(arena, 3 * nk * sizeof(double));
+    if (!x || !run || !us)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     for (size_t k = 0; k < out->plan.n_kernels; k++) {
         const oc_kernel *kn = &out->plan.kernels[k];
         if (kn->kind != OC_KERNEL_RUN)
@@ -41,27 +52,33 @@ oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
             d.op = kn->as_op;
             d.n_fused = 0;
         }
-        double us, lo, hi, lin = 0, roof = 0;
-        if ((st = oc_tmodel_predict_desc(tm, &d, &us, &lo, &hi, err))) {
+        if ((st = oc_features_from_desc(&d, &tgt, x + out->n_run * OC_N_FEATURES, err))) {
             if (st == OC_ERR_INPUT && err)
                 oc_error_set(err, OC_ERR_INPUT, g->nodes[kn->main].name,
                              "node '%s' (%s): %s", g->nodes[kn->main].name,
                              g->nodes[kn->main].op, err->msg);
             return st;
         }
+        double lin = 0, roof = 0;
         oc_tmodel_baselines_desc(tm, &d, &lin, &roof);
         size_t m = kn->main;
-        out->node_us[m] = us;
-        out->node_low_us[m] = lo;
-        out->node_high_us[m] = hi;
         out->node_linear_us[m] = lin;
         out->node_roofline_us[m] = roof;
-        out->n_run++;
-        out->kernels_us += us;
-        out->kernels_low_us += lo;
-        out->kernels_high_us += hi;
         out->linear_us += lin;
         out->roofline_us += roof;
+        run[out->n_run++] = m;
+    }
+    if (out->n_run &&
+        (st = oc_tmodel_predict_features(tm, x, out->n_run, us, us + nk, us + 2 * nk, err)))
+        return st;
+    for (size_t r = 0; r < out->n_run; r++) {
+        size_t m = run[r];
+        out->node_us[m] = us[r];
+        out->node_low_us[m] = us[nk + r];
+        out->node_high_us[m] = us[2 * nk + r];
+        out->kernels_us += us[r];
+        out->kernels_low_us += us[nk + r];
+        out->kernels_high_us += us[2 * nk + r];
     }
     double scale = ov && ov->kernel_scale > 0 ? ov->kernel_scale : 1.0;
     out->kernels_raw_us = out->kernels_us;
@@ -80,31 +97,39 @@ oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
     return OC_OK;
 }
 
-/* Generated at build time from data/ (default_model.c in the build dir). */
-extern const unsigned char oc_default_tmodel_data[];
-extern const size_t oc_default_tmodel_size;
-extern const char oc_default_overhead_json[];
+static const oc_builtin_tmodel *builtin(const char *target)
+{
+    for (size_t i = 0; i < oc_n_builtin_tmodels; i++)
+        if (strcmp(oc_builtin_tmodels[i].target, target) == 0)
+            return &oc_builtin_tmodels[i];
+    return NULL;
+}
 
-oc_status oc_default_tmodel(oc_tmodel **out, oc_overhead *ov, oc_error *err)
+oc_status oc_default_tmodel(const char *target, oc_tmodel **out, oc_overhead *ov,
+                            oc_error *err)
 {
     *out = NULL;
-    if (!oc_default_tmodel_size)
+    const oc_builtin_tmodel *b = builtin(target);
+    if (!b)
         return oc_error_set(err, OC_ERR_IO, NULL,
-                            "this build has no default timing model (train one "
-                            "with 'onnxcost train' and pass --timing-model)");
-    oc_status st = oc_tmodel_from_buffer(oc_default_tmodel_data, oc_default_tmodel_size,
-                                         "built-in timing model", out, err);
+                            "this build has no built-in timing model for %s (train one "
+                            "with 'onnxcost train' and pass --timing-model)", target);
+    char label[96];
+    snprintf(label, sizeof label, "built-in %s timing model", target);
+    oc_status st = oc_tmodel_from_payload(b->version, b->n_features, b->payload, b->size,
+                                          label, out, err);
     if (st)
         return st;
-    oc_default_tmodel_overhead(ov, oc_tmodel_get_info(*out)->threads);
+    oc_default_tmodel_overhead(target, ov, oc_tmodel_get_info(*out)->threads);
     return OC_OK;
 }
 
-void oc_default_tmodel_overhead(oc_overhead *ov, int threads)
+void oc_default_tmodel_overhead(const char *target, oc_overhead *ov, int threads)
 {
     ov->kernel_scale = 1;
     ov->per_kernel_us = 0;
-    json_t *j = json_loads(oc_default_overhead_json, 0, NULL);
+    const oc_builtin_tmodel *b = builtin(target);
+    json_t *j = b ? json_loads(b->overhead_json, 0, NULL) : NULL;
     if (!j)
         return;
     /* {"threads": {"1": {"kernel_scale", "per_kernel_us"}, ...}}: the fit

@@ -41,11 +41,12 @@ oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
                           const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
                           oc_error *err);
 
-/* The built-in default timing model for ort-cpu and its overhead, or
- * OC_ERR_IO when this build has none. */
-oc_status oc_default_tmodel(oc_tmodel **out, oc_overhead *ov, oc_error *err);
-/* The built-in overhead for a thread count (zero when this build has
- * none). */
-void oc_default_tmodel_overhead(oc_overhead *ov, int threads);
+/* The timing model built into this library for `target` ("ort-cpu")
+ * and its in-graph fit, or OC_ERR_IO when this build has none. */
+oc_status oc_default_tmodel(const char *target, oc_tmodel **out, oc_overhead *ov,
+                            oc_error *err);
+/* The built-in in-graph fit of `target` for a thread count (the nearest
+ * one fitted; the identity when this build has none). */
+void oc_default_tmodel_overhead(const char *target, oc_overhead *ov, int threads);
 
 #endif

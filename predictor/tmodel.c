@@ -1,6 +1,7 @@
 /* tmodel.c - timing-model training, file format, and batch prediction. */
 #include "predictor/tmodel.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,9 +106,13 @@ oc_status oc_tmodel_predict_features(const oc_tmodel *tm, const float *x, size_t
     for (size_t r = 0; r < n; r++)
         for (int j = 0; j < F; j++)
             z[r * F + j] = (float)(((double)x[r * F + j] - tm->mean[j]) / tm->std[j]);
+    /* A prediction's matrices are small: OpenBLAS's thread pool costs more
+     * than it saves (its workers spin and yield), so one thread. */
+    int saved_threads = openblas_get_num_threads();
+    openblas_set_num_threads(1);
     for (int k = 0; k < K; k++) {
         if ((st = oc_mlp_forward(tm->nets[k], z, n, y, err)) != OC_OK)
-            goto done;
+            break;
         for (size_t r = 0; r < n; r++) {
             double lt = (double)y[r] * tm->y_std + tm->y_mean +
                         base_of(tm->info.roofline_base, x + r * (size_t)F);
@@ -118,6 +123,9 @@ oc_status oc_tmodel_predict_features(const oc_tmodel *tm, const float *x, size_t
                 hi[r] = lt;
         }
     }
+    openblas_set_num_threads(saved_threads);
+    if (st != OC_OK)
+        goto done;
     for (size_t r = 0; r < n; r++) {
         time_us[r] = exp(sum[r] / K);
         if (low_us)
@@ -759,6 +767,35 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
     return OC_OK;
 }
 
+/* The version, schema size and payload checks shared by a file and a
+ * pre-inflated payload. */
+static oc_status from_payload(uint32_t ver, uint32_t nf, const void *payload, size_t size,
+                              const char *label, oc_tmodel **out, oc_error *err)
+{
+    if (ver != OC_TMODEL_VERSION)
+        return oc_error_set(err, OC_ERR_INPUT, "",
+                            "%s: timing-model format version %u, this onnxcost reads "
+                            "version %d: retrain it with 'onnxcost train'",
+                            label, ver, OC_TMODEL_VERSION);
+    if (nf != OC_N_FEATURES)
+        return oc_error_set(err, OC_ERR_INPUT, "",
+                            "%s: timing model has %u features, this onnxcost computes %d: "
+                            "retrain it with 'onnxcost train'",
+                            label, nf, OC_N_FEATURES);
+    oc_tmodel *tm = calloc(1, sizeof *tm);
+    if (!tm)
+        return nomem(err);
+    tm->info.version = ver;
+    rbuf b = {payload, size, 0, false};
+    oc_status st = parse_payload(&b, tm, label, err);
+    if (st != OC_OK) {
+        oc_tmodel_free(tm);
+        return st;
+    }
+    *out = tm;
+    return OC_OK;
+}
+
 oc_status oc_tmodel_from_buffer(const void *data, size_t size, const char *label,
                                 oc_tmodel **out, oc_error *err)
 {
@@ -774,16 +811,8 @@ oc_status oc_tmodel_from_buffer(const void *data, size_t size, const char *label
     (void)get_u32(&h);
     if (h.bad)
         return CORRUPT("short header");
-    if (ver != OC_TMODEL_VERSION)
-        return oc_error_set(err, OC_ERR_INPUT, "",
-                            "%s: timing-model format version %u, this onnxcost reads "
-                            "version %d: retrain it with 'onnxcost train'",
-                            label, ver, OC_TMODEL_VERSION);
-    if (nf != OC_N_FEATURES)
-        return oc_error_set(err, OC_ERR_INPUT, "",
-                            "%s: timing model has %u features, this onnxcost computes %d: "
-                            "retrain it with 'onnxcost train'",
-                            label, nf, OC_N_FEATURES);
+    if (ver != OC_TMODEL_VERSION || nf != OC_N_FEATURES)
+        return from_payload(ver, nf, NULL, 0, label, out, err); /* the message */
     if (clen != size - HEADER_BYTES)
         return CORRUPT("size does not match the header");
     if (raw == 0 || raw > ((uint64_t)1 << 30))
@@ -801,21 +830,17 @@ oc_status oc_tmodel_from_buffer(const void *data, size_t size, const char *label
         free(pl);
         return CORRUPT("checksum mismatch");
     }
-    oc_tmodel *tm = calloc(1, sizeof *tm);
-    if (!tm) {
-        free(pl);
-        return nomem(err);
-    }
-    tm->info.version = ver;
-    rbuf b = {pl, (size_t)raw, 0, false};
-    oc_status st = parse_payload(&b, tm, label, err);
+    oc_status st = from_payload(ver, nf, pl, (size_t)raw, label, out, err);
     free(pl);
-    if (st != OC_OK) {
-        oc_tmodel_free(tm);
-        return st;
-    }
-    *out = tm;
-    return OC_OK;
+    return st;
+}
+
+oc_status oc_tmodel_from_payload(uint32_t version, uint32_t n_features, const void *payload,
+                                 size_t size, const char *label, oc_tmodel **out,
+                                 oc_error *err)
+{
+    *out = NULL;
+    return from_payload(version, n_features, payload, size, label, out, err);
 }
 
 oc_status oc_tmodel_load(const char *path, oc_tmodel **out, oc_error *err)

@@ -114,6 +114,12 @@ oc_status oc_tmodel_to_buffer(const oc_tmodel *tm, void **data, size_t *size,
 /* `label` names the source in error messages. */
 oc_status oc_tmodel_from_buffer(const void *data, size_t size, const char *label,
                                 oc_tmodel **out, oc_error *err);
+/* A file's payload already inflated (what the build embeds, so that the
+ * built-in model loads without zlib): the header's version and feature
+ * count, then the payload bytes. */
+oc_status oc_tmodel_from_payload(uint32_t version, uint32_t n_features, const void *payload,
+                                 size_t size, const char *label, oc_tmodel **out,
+                                 oc_error *err);
 void oc_tmodel_free(oc_tmodel *tm); /* NULL accepted */
 
 const oc_tmodel_info *oc_tmodel_get_info(const oc_tmodel *tm);

@@ -1,0 +1,23 @@
+/*
+ * builtin.h - the timing models built into the library (generated at build
+ * time by tools/embed_models.c from data/<target>.tmodel and
+ * data/<target>-overhead.json).  Read them through estimate.h.
+ */
+#ifndef OC_PREDICTOR_BUILTIN_H
+#define OC_PREDICTOR_BUILTIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct oc_builtin_tmodel {
+    const char *target;           /* "ort-cpu"; NULL ends the table */
+    uint32_t version, n_features; /* from the file's header */
+    const unsigned char *payload; /* inflated, CRC-checked at build time */
+    size_t size;
+    const char *overhead_json;    /* the in-graph fit, "{}" when none */
+} oc_builtin_tmodel;
+
+extern const oc_builtin_tmodel oc_builtin_tmodels[];
+extern const size_t oc_n_builtin_tmodels;
+
+#endif
