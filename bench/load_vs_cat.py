@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """load_vs_cat.py [BUILD_DIR] - what analysing a ~100 MB model costs next to
 reading it: wall time (median over interleaved runs) and peak RSS of
-`cat FILE > /dev/null`, `onnxcost info` and `onnxcost analyze`.  Exports
-resnet50 with its (random) weights inline on first use."""
+`cat FILE > /dev/null`, `onnxcost info` and `onnxcost analyze`, and what
+predicting (the built-in timing model) and an 8-batch sweep add to it.
+Exports resnet50 with its (random) weights inline on first use."""
 import os, resource, statistics, subprocess, sys, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,7 +30,9 @@ def run(cmd):
 cmds = {"cat": ["cat", model],
         "info": [binary, "info", model],
         "analyze": [binary, "analyze", "--batch", "1", model],
-        "analyze json": [binary, "analyze", "--batch", "1", "--format", "json", model]}
+        "analyze json": [binary, "analyze", "--batch", "1", "--format", "json", model],
+        "predict": [binary, "predict", "--batch", "1", model],
+        "sweep 8": [binary, "sweep", "--batch", "1,2,4,8,16,32,64,128", model]}
 runs = {k: [] for k in cmds}
 run(cmds["cat"])  # warm the page cache
 for _ in range(15):  # interleaved
@@ -43,3 +46,6 @@ for k, r in runs.items():
     med = statistics.median(t for t, _ in r) * 1e3
     print(f"{k:14s} {med:10.1f} {min(t for t, _ in r) * 1e3:8.1f} "
           f"{statistics.median(m for _, m in r):13.1f} {med / cat_ms:7.2f}")
+med = {k: statistics.median(t for t, _ in r) * 1e3 for k, r in runs.items()}
+print(f"predict - analyze: {med['predict'] - med['analyze']:.1f} ms; "
+      f"sweep of 8 batches / predict: {med['sweep 8'] / med['predict']:.2f}x")

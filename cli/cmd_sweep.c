@@ -132,39 +132,49 @@ int cmd_sweep(int argc, char **argv)
         oc_tmodel_free(tm);
         return rc;
     }
+    /* Every batch size analysed first, then all their kernels through one
+     * pass of the timing model. */
     step steps[MAX_STEPS];
-    size_t best = 0, fit = SIZE_MAX;
+    oc_analysis *an[MAX_STEPS] = {0};
+    oc_estimate est[MAX_STEPS];
+    oc_arena *ar = oc_arena_new();
+    if (!ar) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+    }
     for (size_t k = 0; k < nb && !rc; k++) {
         aa.opts.batch = batches[k];
         /* --input overrides keep their dims but take this step's batch. */
         for (size_t q = 0; q < aa.opts.n_overrides; q++)
             if (aa.overrides[q].rank > 0)
                 aa.overrides[q].dims[0] = batches[k];
-        oc_analysis *a = NULL;
-        oc_arena *ar = oc_arena_new();
-        oc_estimate e;
-        if (oc_analyze(m, &aa.opts, &a, &err) != OC_OK ||
-            oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK) {
+        if (oc_analyze(m, &aa.opts, &an[k], &err) != OC_OK)
             rc = cli_fail(&err, 1);
-        } else {
-            const oc_totals *t = oc_analysis_totals(a);
-            step *s = &steps[k];
-            s->batch = batches[k];
-            s->time_ms = e.total_us / 1e3;
-            s->low_ms = e.total_low_us / 1e3;
-            s->high_ms = e.total_high_us / 1e3;
-            s->throughput = e.total_us > 0 ? batches[k] * 1e6 / e.total_us : 0;
-            s->memory = t->weight_bytes + t->peak_activation_bytes;
-            s->macs = t->macs;
-            s->fits = !limit || s->memory <= limit;
-            if (s->fits && (fit == SIZE_MAX || s->batch > steps[fit].batch))
-                fit = k;
-            if (s->fits && s->throughput > steps[best].throughput)
-                best = k;
-        }
-        oc_arena_free(ar);
-        oc_analysis_free(a);
     }
+    if (!rc && oc_estimate_run_many((const oc_analysis *const *)an, nb, tm, &ov, est, ar,
+                                    &err) != OC_OK)
+        rc = cli_fail(&err, 1);
+    size_t best = 0, fit = SIZE_MAX;
+    for (size_t k = 0; k < nb && !rc; k++) {
+        const oc_totals *t = oc_analysis_totals(an[k]);
+        const oc_estimate *e = &est[k];
+        step *s = &steps[k];
+        s->batch = batches[k];
+        s->time_ms = e->total_us / 1e3;
+        s->low_ms = e->total_low_us / 1e3;
+        s->high_ms = e->total_high_us / 1e3;
+        s->throughput = e->total_us > 0 ? batches[k] * 1e6 / e->total_us : 0;
+        s->memory = t->weight_bytes + t->peak_activation_bytes;
+        s->macs = t->macs;
+        s->fits = !limit || s->memory <= limit;
+        if (s->fits && (fit == SIZE_MAX || s->batch > steps[fit].batch))
+            fit = k;
+        if (s->fits && s->throughput > steps[best].throughput)
+            best = k;
+    }
+    for (size_t k = 0; k < nb; k++)
+        oc_analysis_free(an[k]);
+    oc_arena_free(ar);
     if (!rc && !steps[best].fits)
         best = fit;
     if (!rc) {

@@ -7,52 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
-                          const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
-                          oc_error *err)
+/* Phase 1 for one analysis: the plan, the baselines, and the feature
+ * rows of the kernels that run (appended to x at row *rows; run[] gets
+ * their main nodes).  x and run have room for every kernel. */
+static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_target *tgt,
+                        oc_estimate *out, float *x, size_t *run, oc_arena *arena,
+                        oc_error *err)
 {
-    memset(out, 0, sizeof *out);
     const oc_graph *g = oc_model_graph(oc_analysis_model(a));
-    oc_target tgt;
-    oc_tmodel_target(tm, &tgt);
-    oc_status st = oc_plan_build(a, tgt.name, &out->plan, arena, err);
-    if (st)
-        return st;
-    size_t n = g->n_nodes + 1;
-    out->node_us = oc_arena_calloc(arena, n, sizeof(double));
-    out->node_low_us = oc_arena_calloc(arena, n, sizeof(double));
-    out->node_high_us = oc_arena_calloc(arena, n, sizeof(double));
-    out->node_linear_us = oc_arena_calloc(arena, n, sizeof(double));
-    out->node_roofline_us = oc_arena_calloc(arena, n, sizeof(double));
-    if (!out->node_us || !out->node_low_us || !out->node_high_us ||
-        !out->node_linear_us || !out->node_roofline_us)
-        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
-    /* Every kernel's features first, then one pass of the ensemble over
-     * all of them: a batched forward is an sgemm per layer, not one per
-     * kernel. */
-    size_t nk = out->plan.n_kernels ? out->plan.n_kernels : 1;
-    float *x = oc_arena_alloc(arena, nk * OC_N_FEATURES * sizeof(float));
-    size_t *run = oc_arena_alloc(arena, nk * sizeof(size_t));
-    double *us = oc_arena_alloc(arena, 3 * nk * sizeof(double));
-    if (!x || !run || !us)
-        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     for (size_t k = 0; k < out->plan.n_kernels; k++) {
         const oc_kernel *kn = &out->plan.kernels[k];
         if (kn->kind != OC_KERNEL_RUN)
             continue;
         oc_node_desc d;
-        if ((st = oc_node_desc_from_analysis(a, kn->main, &d, arena, err)))
+        oc_status st = oc_node_desc_from_analysis(a, kn->main, &d, arena, err);
+        for (size_t f = 0; !st && f < kn->n_fused && f < OC_DESC_MAX_FUSED; f++)
+            st = oc_node_desc_add_fused(&d, a, kn->fused[f], arena, err);
+        if (st)
             return st;
-        for (size_t f = 0; f < kn->n_fused && f < OC_DESC_MAX_FUSED; f++)
-            if ((st = oc_node_desc_add_fused(&d, a, kn->fused[f], arena, err)))
-                return st;
         if (kn->as_op) {
             /* A rewritten subgraph runs as one kernel of that op; its
              * sizes are those of the subgraph's input and output. */
             d.op = kn->as_op;
             d.n_fused = 0;
         }
-        if ((st = oc_features_from_desc(&d, &tgt, x + out->n_run * OC_N_FEATURES, err))) {
+        if ((st = oc_features_from_desc(&d, tgt, x + out->n_run * OC_N_FEATURES, err))) {
             if (st == OC_ERR_INPUT && err)
                 oc_error_set(err, OC_ERR_INPUT, g->nodes[kn->main].name,
                              "node '%s' (%s): %s", g->nodes[kn->main].name,
@@ -68,24 +47,31 @@ oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
         out->roofline_us += roof;
         run[out->n_run++] = m;
     }
-    if (out->n_run &&
-        (st = oc_tmodel_predict_features(tm, x, out->n_run, us, us + nk, us + 2 * nk, err)))
-        return st;
+    return OC_OK;
+}
+
+/* Phase 2: the kernels' times (us, lo, hi: one per row of phase 1) into
+ * per-node times and totals, with the in-graph fit. */
+static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
+                    const double *us, const double *lo, const double *hi,
+                    const oc_overhead *ov)
+{
     for (size_t r = 0; r < out->n_run; r++) {
         size_t m = run[r];
         out->node_us[m] = us[r];
-        out->node_low_us[m] = us[nk + r];
-        out->node_high_us[m] = us[2 * nk + r];
+        out->node_low_us[m] = lo[r];
+        out->node_high_us[m] = hi[r];
         out->kernels_us += us[r];
-        out->kernels_low_us += us[nk + r];
-        out->kernels_high_us += us[2 * nk + r];
+        out->kernels_low_us += lo[r];
+        out->kernels_high_us += hi[r];
     }
     double scale = ov && ov->kernel_scale > 0 ? ov->kernel_scale : 1.0;
     out->kernels_raw_us = out->kernels_us;
     out->kernels_us *= scale;
     out->kernels_low_us *= scale;
     out->kernels_high_us *= scale;
-    for (size_t i = 0; i < g->n_nodes; i++) {
+    size_t n_nodes = oc_model_graph(oc_analysis_model(a))->n_nodes;
+    for (size_t i = 0; i < n_nodes; i++) {
         out->node_us[i] *= scale;
         out->node_low_us[i] *= scale;
         out->node_high_us[i] *= scale;
@@ -94,7 +80,64 @@ oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
     out->total_us = out->kernels_us + out->overhead_us;
     out->total_low_us = out->kernels_low_us + out->overhead_us;
     out->total_high_us = out->kernels_high_us + out->overhead_us;
+}
+
+oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_tmodel *tm,
+                               const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
+                               oc_error *err)
+{
+    oc_target tgt;
+    oc_tmodel_target(tm, &tgt);
+    size_t total = 1;
+    for (size_t i = 0; i < n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        const oc_graph *g = oc_model_graph(oc_analysis_model(a[i]));
+        oc_status st = oc_plan_build(a[i], tgt.name, &out[i].plan, arena, err);
+        if (st)
+            return st;
+        size_t nn = g->n_nodes + 1;
+        out[i].node_us = oc_arena_calloc(arena, nn, sizeof(double));
+        out[i].node_low_us = oc_arena_calloc(arena, nn, sizeof(double));
+        out[i].node_high_us = oc_arena_calloc(arena, nn, sizeof(double));
+        out[i].node_linear_us = oc_arena_calloc(arena, nn, sizeof(double));
+        out[i].node_roofline_us = oc_arena_calloc(arena, nn, sizeof(double));
+        if (!out[i].node_us || !out[i].node_low_us || !out[i].node_high_us ||
+            !out[i].node_linear_us || !out[i].node_roofline_us)
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        total += out[i].plan.n_kernels;
+    }
+    /* Every kernel's features first, then one pass of the ensemble over
+     * all of them: a batched forward is an sgemm per layer, not one per
+     * kernel or per analysis. */
+    float *x = oc_arena_alloc(arena, total * OC_N_FEATURES * sizeof(float));
+    size_t *run = oc_arena_alloc(arena, total * sizeof(size_t));
+    double *us = oc_arena_alloc(arena, 3 * total * sizeof(double));
+    if (!x || !run || !us)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    size_t rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        oc_status st = gather(a[i], tm, &tgt, &out[i], x + rows * OC_N_FEATURES, run + rows,
+                              arena, err);
+        if (st)
+            return st;
+        rows += out[i].n_run;
+    }
+    if (rows) {
+        oc_status st = oc_tmodel_predict_features(tm, x, rows, us, us + total,
+                                                  us + 2 * total, err);
+        if (st)
+            return st;
+    }
+    for (size_t i = 0, r = 0; i < n; r += out[i].n_run, i++)
+        scatter(a[i], &out[i], run + r, us + r, us + total + r, us + 2 * total + r, ov);
     return OC_OK;
+}
+
+oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
+                          const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
+                          oc_error *err)
+{
+    return oc_estimate_run_many(&a, 1, tm, ov, out, arena, err);
 }
 
 static const oc_builtin_tmodel *builtin(const char *target)

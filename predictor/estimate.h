@@ -41,6 +41,13 @@ oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
                           const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
                           oc_error *err);
 
+/* The same for n analyses at once (one model at several batch sizes):
+ * out[i] for a[i], every kernel of every analysis through one pass of the
+ * ensemble. */
+oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_tmodel *tm,
+                               const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
+                               oc_error *err);
+
 /* The timing model built into this library for `target` ("ort-cpu")
  * and its in-graph fit, or OC_ERR_IO when this build has none. */
 oc_status oc_default_tmodel(const char *target, oc_tmodel **out, oc_overhead *ov,

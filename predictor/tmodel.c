@@ -89,51 +89,103 @@ const oc_linear *oc_tmodel_linear(const oc_tmodel *tm, int threads)
     return best;
 }
 
+/* Rows of x that repeat an earlier one (a network's repeated blocks give
+ * the same kernel many times) are predicted once: first[r] is the index of
+ * the first row equal to row r.  Returns the count of distinct rows, or 0
+ * when out of memory. */
+static size_t distinct_rows(const float *x, size_t n, int F, size_t *first)
+{
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    size_t *slot = malloc(cap * sizeof *slot);
+    if (!slot)
+        return 0;
+    for (size_t i = 0; i < cap; i++)
+        slot[i] = SIZE_MAX;
+    size_t distinct = 0;
+    for (size_t r = 0; r < n; r++) {
+        const float *row = x + r * (size_t)F;
+        uint64_t h = 1469598103934665603ull; /* FNV-1a over the row's bytes */
+        const unsigned char *p = (const unsigned char *)row;
+        for (size_t i = 0; i < (size_t)F * sizeof(float); i++)
+            h = (h ^ p[i]) * 1099511628211ull;
+        size_t j = (size_t)h & (cap - 1);
+        while (slot[j] != SIZE_MAX &&
+               memcmp(x + slot[j] * (size_t)F, row, (size_t)F * sizeof(float)) != 0)
+            j = (j + 1) & (cap - 1);
+        if (slot[j] == SIZE_MAX) {
+            slot[j] = r;
+            distinct++;
+        }
+        first[r] = slot[j];
+    }
+    free(slot);
+    return distinct;
+}
+
 oc_status oc_tmodel_predict_features(const oc_tmodel *tm, const float *x, size_t n,
                                      double *time_us, double *low_us, double *high_us,
                                      oc_error *err)
 {
     int F = tm->info.n_features, K = tm->info.ensemble;
-    float *z = malloc((n ? n : 1) * (size_t)F * sizeof *z);
-    float *y = malloc((n ? n : 1) * sizeof *y);
-    double *sum = calloc(n ? n : 1, sizeof *sum), *lo = malloc((n ? n : 1) * sizeof *lo),
-           *hi = malloc((n ? n : 1) * sizeof *hi);
+    size_t m = n ? n : 1;
+    size_t *first = malloc(m * sizeof *first), *uniq = malloc(m * sizeof *uniq);
+    float *z = malloc(m * (size_t)F * sizeof *z);
+    float *y = malloc(m * sizeof *y);
+    double *sum = calloc(m, sizeof *sum), *lo = malloc(m * sizeof *lo),
+           *hi = malloc(m * sizeof *hi);
     oc_status st = OC_OK;
-    if (!z || !y || !sum || !lo || !hi) {
+    size_t nu = 0;
+    if (!first || !uniq || !z || !y || !sum || !lo || !hi ||
+        (n && !(nu = distinct_rows(x, n, F, first)))) {
         st = nomem(err);
         goto done;
     }
-    for (size_t r = 0; r < n; r++)
+    /* The distinct rows, standardised, in order of first appearance;
+     * first[] is rewritten to index them. */
+    size_t u = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (first[r] != r) {
+            first[r] = first[first[r]];
+            continue;
+        }
+        uniq[u] = r;
         for (int j = 0; j < F; j++)
-            z[r * F + j] = (float)(((double)x[r * F + j] - tm->mean[j]) / tm->std[j]);
+            z[u * F + j] = (float)(((double)x[r * F + j] - tm->mean[j]) / tm->std[j]);
+        first[r] = u++;
+    }
     /* A prediction's matrices are small: OpenBLAS's thread pool costs more
      * than it saves (its workers spin and yield), so one thread. */
     int saved_threads = openblas_get_num_threads();
     openblas_set_num_threads(1);
     for (int k = 0; k < K; k++) {
-        if ((st = oc_mlp_forward(tm->nets[k], z, n, y, err)) != OC_OK)
+        if ((st = oc_mlp_forward(tm->nets[k], z, nu, y, err)) != OC_OK)
             break;
-        for (size_t r = 0; r < n; r++) {
-            double lt = (double)y[r] * tm->y_std + tm->y_mean +
-                        base_of(tm->info.roofline_base, x + r * (size_t)F);
-            sum[r] += lt;
-            if (k == 0 || lt < lo[r])
-                lo[r] = lt;
-            if (k == 0 || lt > hi[r])
-                hi[r] = lt;
+        for (size_t q = 0; q < nu; q++) {
+            double lt = (double)y[q] * tm->y_std + tm->y_mean +
+                        base_of(tm->info.roofline_base, x + uniq[q] * (size_t)F);
+            sum[q] += lt;
+            if (k == 0 || lt < lo[q])
+                lo[q] = lt;
+            if (k == 0 || lt > hi[q])
+                hi[q] = lt;
         }
     }
     openblas_set_num_threads(saved_threads);
     if (st != OC_OK)
         goto done;
     for (size_t r = 0; r < n; r++) {
-        time_us[r] = exp(sum[r] / K);
+        size_t q = first[r];
+        time_us[r] = exp(sum[q] / K);
         if (low_us)
-            low_us[r] = exp(lo[r]);
+            low_us[r] = exp(lo[q]);
         if (high_us)
-            high_us[r] = exp(hi[r]);
+            high_us[r] = exp(hi[q]);
     }
 done:
+    free(first);
+    free(uniq);
     free(z);
     free(y);
     free(sum);
