@@ -26,6 +26,7 @@ int cmd_eval(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Print "onnxcost: msg" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -45,6 +46,14 @@ int cli_parse_input(analyze_args *a, const char *spec);
 int cli_parse_i64(const char *opt, const char *s, int64_t min, int64_t max,
                   int64_t *out);
 int cli_parse_format(const char *s, out_format *f, int allow_csv);
+/* Parse a list of batch sizes "1,2,4" (at most CLI_MAX_STEPS, each in
+ * [1, 2^32]) for option `opt`; returns 0 or EXIT_USAGE. */
+enum { CLI_MAX_STEPS = 64 };
+int cli_parse_list(const char *opt, const char *s, int64_t *out, size_t *n);
+/* Parse a size such as 8GiB, 512MB or 1e9 for option `opt`. */
+int cli_parse_size(const char *opt, const char *s, uint64_t *out);
+/* Whether two paths name the same file (equal, or the same inode). */
+bool cli_same_file(const char *a, const char *b);
 
 /* Load (exit code on failure; message printed). */
 int cli_load(const char *path, oc_model **m);
@@ -52,6 +61,8 @@ int cli_load(const char *path, oc_model **m);
 /* Human units: "1.81 G", "46.7 MB". */
 const char *cli_si(double v, const char *unit, char *buf, size_t n);
 const char *cli_bytes(double v, char *buf, size_t n);
+/* A time in microseconds as "12.3 us", "4.56 ms" or "1.23 s". */
+const char *cli_time(double us, char *buf, size_t n);
 
 /* The last `width` characters of a long name ("..." + tail), for tables:
  * exported node names differ at their ends. */
@@ -64,6 +75,23 @@ struct oc_tmodel;
 struct oc_overhead;
 int cli_load_tmodel(const char *path, int64_t threads, struct oc_tmodel **tm,
                     struct oc_overhead *ov);
+
+/* One batch size of a sweep (sweep and report share it). */
+typedef struct cli_step {
+    int64_t batch;
+    double time_ms, low_ms, high_ms, throughput; /* samples per second */
+    uint64_t memory, macs; /* memory: weights + activation peak */
+    bool fits;             /* memory <= the limit (always, without one) */
+} cli_step;
+
+/* Analyse and predict `m` at each of batches[0..n) into steps[]: aa's
+ * --input overrides keep their dims but take each step's batch.  limit 0
+ * means none.  *fit is the largest batch that fits and *best the best
+ * throughput among those that fit (SIZE_MAX both when none fits).  Returns
+ * 0 or an exit code (message printed). */
+int cli_sweep_steps(const oc_model *m, analyze_args *aa, const struct oc_tmodel *tm,
+                    const struct oc_overhead *ov, const int64_t *batches, size_t n,
+                    uint64_t limit, cli_step *steps, size_t *fit, size_t *best);
 
 /* JSON helpers. */
 json_t *cli_json_shape(const oc_tinfo *t);

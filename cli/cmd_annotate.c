@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char annotate_help[] =
     "usage: onnxcost annotate [options] MODEL -o OUT.onnx\n"
@@ -26,15 +25,6 @@ static const char annotate_help[] =
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
     "  -h, --help               this text\n";
-
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0)
-        return true;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
 
 static oc_status meta_u64(oc_model *m, size_t node, const char *key, uint64_t v,
                           oc_error *err)
@@ -146,7 +136,7 @@ int cmd_annotate(int argc, char **argv)
         cli_error("annotate: -o OUT.onnx is required (or --in-place to replace %s)", in);
         return EXIT_USAGE;
     }
-    if (out && same_file(in, out)) {
+    if (out && cli_same_file(in, out)) {
         cli_error("annotate: %s is the input; refusing to overwrite it without "
                   "--in-place", out);
         return EXIT_USAGE;

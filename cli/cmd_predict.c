@@ -183,17 +183,6 @@ static int by_time(const void *x, const void *y)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static const char *ms(double us, char *buf, size_t n)
-{
-    if (us >= 1e6)
-        snprintf(buf, n, "%.2f s", us / 1e6);
-    else if (us >= 1e3)
-        snprintf(buf, n, "%.2f ms", us / 1e3);
-    else
-        snprintf(buf, n, "%.1f us", us);
-    return buf;
-}
-
 static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
                          const popts *p, const oc_tmodel *tm)
 {
@@ -228,10 +217,10 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
         snprintf(op, sizeof op, "%s%s", kn->as_op ? kn->as_op : n->op,
                  kn->n_fused && !kn->as_op ? "+" : "");
         char range[80];
-        snprintf(range, sizeof range, "%s-%s", ms(e->node_low_us[i], b2, sizeof b2),
-                 ms(e->node_high_us[i], b3, sizeof b3));
+        snprintf(range, sizeof range, "%s-%s", cli_time(e->node_low_us[i], b2, sizeof b2),
+                 cli_time(e->node_high_us[i], b3, sizeof b3));
         printf("%-34.34s %-18.18s %-20.20s %10s %20s %6.1f%%\n", cli_tail(n->name, 34), op, s,
-               ms(pick(p, e, i), b1, sizeof b1), p->baseline ? "" : range,
+               cli_time(pick(p, e, i), b1, sizeof b1), p->baseline ? "" : range,
                total > 0 ? 100 * pick(p, e, i) / total : 0);
     }
     free(order);
@@ -239,20 +228,20 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     int64_t batch = p->aa.opts.batch;
     printf("\nbatch %lld: %s (range %s to %s), %zu kernels for %llu nodes, "
            "overhead %s\n",
-           (long long)batch, ms(total, b1, sizeof b1), ms(e->total_low_us, b2, sizeof b2),
-           ms(e->total_high_us, b3, sizeof b3), e->n_run, (unsigned long long)t->nodes,
-           ms(e->overhead_us, b4, sizeof b4));
+           (long long)batch, cli_time(total, b1, sizeof b1),
+           cli_time(e->total_low_us, b2, sizeof b2), cli_time(e->total_high_us, b3, sizeof b3),
+           e->n_run, (unsigned long long)t->nodes, cli_time(e->overhead_us, b4, sizeof b4));
     printf("throughput: %.1f samples/s; %s, peak activations %s\n",
            total > 0 ? batch * 1e6 / total : 0.0, cli_si((double)t->macs, "MAC", b1, sizeof b1),
            cli_bytes((double)t->peak_activation_bytes, b2, sizeof b2));
     printf("baselines: linear-FLOPs %s, roofline %s\n",
-           ms(e->linear_us + e->overhead_us, b1, sizeof b1),
-           ms(e->roofline_us + e->overhead_us, b2, sizeof b2));
+           cli_time(e->linear_us + e->overhead_us, b1, sizeof b1),
+           cli_time(e->roofline_us + e->overhead_us, b2, sizeof b2));
     if (p->dataset_size) {
         int64_t steps = (p->dataset_size + batch - 1) / batch;
         printf("epoch: %lld batches x %s = %s; %lld epochs: %s\n", (long long)steps,
-               ms(total, b1, sizeof b1), ms(steps * total, b2, sizeof b2),
-               (long long)p->epochs, ms(p->epochs * steps * total, b3, sizeof b3));
+               cli_time(total, b1, sizeof b1), cli_time(steps * total, b2, sizeof b2),
+               (long long)p->epochs, cli_time(p->epochs * steps * total, b3, sizeof b3));
     }
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
 }

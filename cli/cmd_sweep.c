@@ -2,10 +2,8 @@
 #include "cli/cli.h"
 #include "predictor/estimate.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char sweep_help[] =
@@ -28,54 +26,6 @@ static const char sweep_help[] =
     "memory_bytes = weights + the activation peak of the inference (the\n"
     "analyzer's liveness over the topological order).\n";
 
-enum { MAX_STEPS = 64 };
-
-static int parse_list(const char *s, int64_t *out, size_t *n)
-{
-    *n = 0;
-    const char *p = s;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(p, &end, 10);
-        if (errno || end == p || v < 1 || v > ((int64_t)1 << 32) || *n == MAX_STEPS ||
-            (*end && *end != ',')) {
-            cli_error("--batch: '%s' is not a list of positive integers like 1,2,4", s);
-            return EXIT_USAGE;
-        }
-        out[(*n)++] = v;
-        p = *end ? end + 1 : end;
-    }
-    return *n ? 0 : EXIT_USAGE;
-}
-
-static int parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    static const struct {
-        const char *suffix;
-        double mul;
-    } units[] = {{"", 1},      {"B", 1},        {"KB", 1e3},          {"MB", 1e6},
-                 {"GB", 1e9},  {"TB", 1e12},    {"KiB", 1024.0},      {"MiB", 1048576.0},
-                 {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
-    for (size_t i = 0; !errno && v > 0 && i < sizeof units / sizeof units[0]; i++)
-        if (strcmp(end, units[i].suffix) == 0 && v * units[i].mul < 1.8e19) {
-            *out = (uint64_t)(v * units[i].mul);
-            return 0;
-        }
-    cli_error("--memory-limit: '%s' is not a size like 8GiB or 512MB", s);
-    return EXIT_USAGE;
-}
-
-typedef struct step {
-    int64_t batch;
-    double time_ms, low_ms, high_ms, throughput;
-    uint64_t memory, macs;
-    bool fits;
-} step;
-
 int cmd_sweep(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -84,7 +34,7 @@ int cmd_sweep(int argc, char **argv)
         {"timing-model", required_argument, NULL, 'm'}, {"mode", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    int64_t batches[MAX_STEPS] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+    int64_t batches[CLI_MAX_STEPS] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
     size_t nb = 9;
     uint64_t limit = 0;
     analyze_args aa;
@@ -97,8 +47,8 @@ int cmd_sweep(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "b:M:i:T:m:f:h", opts, NULL)) != -1) {
         int rc = 0;
         switch (c) {
-        case 'b': rc = parse_list(optarg, batches, &nb); break;
-        case 'M': rc = parse_size(optarg, &limit); break;
+        case 'b': rc = cli_parse_list("--batch", optarg, batches, &nb); break;
+        case 'M': rc = cli_parse_size("--memory-limit", optarg, &limit); break;
         case 'i': rc = cli_parse_input(&aa, optarg); break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &threads); break;
         case 'm': tmodel = optarg; break;
@@ -119,8 +69,6 @@ int cmd_sweep(int argc, char **argv)
         cli_error("sweep: expected exactly one MODEL (see 'onnxcost sweep --help')");
         return EXIT_USAGE;
     }
-    oc_error err;
-    oc_error_clear(&err);
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
     int rc = cli_load_tmodel(tmodel, threads, &tm, &ov);
@@ -132,56 +80,14 @@ int cmd_sweep(int argc, char **argv)
         oc_tmodel_free(tm);
         return rc;
     }
-    /* Every batch size analysed first, then all their kernels through one
-     * pass of the timing model. */
-    step steps[MAX_STEPS];
-    oc_analysis *an[MAX_STEPS] = {0};
-    oc_estimate est[MAX_STEPS];
-    oc_arena *ar = oc_arena_new();
-    if (!ar) {
-        cli_error("out of memory");
-        rc = EXIT_IO;
-    }
-    for (size_t k = 0; k < nb && !rc; k++) {
-        aa.opts.batch = batches[k];
-        /* --input overrides keep their dims but take this step's batch. */
-        for (size_t q = 0; q < aa.opts.n_overrides; q++)
-            if (aa.overrides[q].rank > 0)
-                aa.overrides[q].dims[0] = batches[k];
-        if (oc_analyze(m, &aa.opts, &an[k], &err) != OC_OK)
-            rc = cli_fail(&err, 1);
-    }
-    if (!rc && oc_estimate_run_many((const oc_analysis *const *)an, nb, tm, &ov, est, ar,
-                                    &err) != OC_OK)
-        rc = cli_fail(&err, 1);
-    size_t best = 0, fit = SIZE_MAX;
-    for (size_t k = 0; k < nb && !rc; k++) {
-        const oc_totals *t = oc_analysis_totals(an[k]);
-        const oc_estimate *e = &est[k];
-        step *s = &steps[k];
-        s->batch = batches[k];
-        s->time_ms = e->total_us / 1e3;
-        s->low_ms = e->total_low_us / 1e3;
-        s->high_ms = e->total_high_us / 1e3;
-        s->throughput = e->total_us > 0 ? batches[k] * 1e6 / e->total_us : 0;
-        s->memory = t->weight_bytes + t->peak_activation_bytes;
-        s->macs = t->macs;
-        s->fits = !limit || s->memory <= limit;
-        if (s->fits && (fit == SIZE_MAX || s->batch > steps[fit].batch))
-            fit = k;
-        if (s->fits && s->throughput > steps[best].throughput)
-            best = k;
-    }
-    for (size_t k = 0; k < nb; k++)
-        oc_analysis_free(an[k]);
-    oc_arena_free(ar);
-    if (!rc && !steps[best].fits)
-        best = fit;
+    cli_step steps[CLI_MAX_STEPS];
+    size_t fit, best;
+    rc = cli_sweep_steps(m, &aa, tm, &ov, batches, nb, limit, steps, &fit, &best);
     if (!rc) {
         if (fmt == FMT_JSON) {
             json_t *j = json_object(), *arr = json_array();
             for (size_t k = 0; k < nb; k++) {
-                const step *s = &steps[k];
+                const cli_step *s = &steps[k];
                 json_t *o = json_object();
                 json_object_set_new(o, "batch", json_integer(s->batch));
                 json_object_set_new(o, "time_ms", json_real(s->time_ms));
@@ -210,7 +116,7 @@ int cmd_sweep(int argc, char **argv)
                 printf("%8s %12s %22s %14s %12s  %s\n", "batch", "time", "range", "samples/s",
                        "memory", "");
             for (size_t k = 0; k < nb; k++) {
-                const step *s = &steps[k];
+                const cli_step *s = &steps[k];
                 char mem[32];
                 if (fmt == FMT_CSV) {
                     printf("%" PRId64 ",%.4f,%.4f,%.4f,%.2f,%" PRIu64 ",%s\n", s->batch,

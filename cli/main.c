@@ -15,6 +15,7 @@ static const cmd commands[] = {
     {"train", "fit the neural timing model on measured datasets", cmd_train},
     {"predict", "predicted inference time per node, batch and epoch", cmd_predict},
     {"sweep", "time, throughput and memory over batch sizes", cmd_sweep},
+    {"report", "an HTML page of SVG charts: prediction, baselines, sweep", cmd_report},
     {"annotate", "write a copy of the model with per-node predictions", cmd_annotate},
     {"eval", "timing-model error on the held-out test split vs baselines", cmd_eval},
 };

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -108,6 +109,58 @@ int cli_parse_format(const char *s, out_format *f, int allow_csv)
     return 0;
 }
 
+int cli_parse_list(const char *opt, const char *s, int64_t *out, size_t *n)
+{
+    *n = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (errno || end == p || v < 1 || v > ((int64_t)1 << 32) || *n == CLI_MAX_STEPS ||
+            (*end && *end != ',')) {
+            cli_error("%s: '%s' is not a list of positive integers like 1,2,4", opt, s);
+            return EXIT_USAGE;
+        }
+        out[(*n)++] = v;
+        p = *end ? end + 1 : end;
+    }
+    if (*n == 0) {
+        cli_error("%s: the list is empty", opt);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cli_parse_size(const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    static const struct {
+        const char *suffix;
+        double mul;
+    } units[] = {{"", 1},      {"B", 1},        {"KB", 1e3},          {"MB", 1e6},
+                 {"GB", 1e9},  {"TB", 1e12},    {"KiB", 1024.0},      {"MiB", 1048576.0},
+                 {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+    for (size_t i = 0; !errno && v > 0 && i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].suffix) == 0 && v * units[i].mul < 1.8e19) {
+            *out = (uint64_t)(v * units[i].mul);
+            return 0;
+        }
+    cli_error("%s: '%s' is not a size like 8GiB or 512MB", opt, s);
+    return EXIT_USAGE;
+}
+
+bool cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 int cli_load(const char *path, oc_model **m)
 {
     oc_error err;
@@ -133,6 +186,17 @@ const char *cli_si(double v, const char *unit, char *buf, size_t n)
 }
 
 const char *cli_bytes(double v, char *buf, size_t n) { return cli_si(v, "B", buf, n); }
+
+const char *cli_time(double us, char *buf, size_t n)
+{
+    if (us >= 1e6)
+        snprintf(buf, n, "%.2f s", us / 1e6);
+    else if (us >= 1e3)
+        snprintf(buf, n, "%.2f ms", us / 1e3);
+    else
+        snprintf(buf, n, "%.1f us", us);
+    return buf;
+}
 
 const char *cli_tail(const char *s, int width)
 {

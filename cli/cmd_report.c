@@ -1,0 +1,167 @@
+/* cmd_report.c - onnxcost report MODEL -o report.html */
+#include "cli/report.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char report_help[] =
+    "usage: onnxcost report [options] MODEL -o REPORT.html\n"
+    "\n"
+    "Write one self-contained HTML page (no scripts, no network) with the\n"
+    "prediction of 'onnxcost predict' and the sweep of 'onnxcost sweep' drawn\n"
+    "as SVG charts: the slowest kernels, time and MACs by operator, the\n"
+    "prediction next to the linear-FLOPs and roofline baselines, and time,\n"
+    "throughput and memory over batch sizes; then a table of every node.\n"
+    "The file is written to a temporary file beside it and renamed.\n"
+    "\n"
+    "  -o, --output FILE        where to write (required; never MODEL)\n"
+    "  -b, --batch N            the batch of the prediction (default 1)\n"
+    "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
+    "  -T, --threads N          intra-op threads (default: the model's)\n"
+    "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "  -t, --top N              kernels in the slowest-kernels chart (default 20)\n"
+    "  -s, --sweep LIST         batch sizes of the sweep (default 1,2,4,8,16,32,64)\n"
+    "  -M, --memory-limit SIZE  mark it in the sweep, e.g. 8GiB, 512MB\n"
+    "  -h, --help               this text\n";
+
+typedef struct ropts {
+    analyze_args aa;
+    int64_t threads, top;
+    int64_t batches[CLI_MAX_STEPS];
+    size_t n_batches;
+    uint64_t limit;
+    const char *tmodel, *out;
+} ropts;
+
+static int parse(int argc, char **argv, ropts *p)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},  {"batch", required_argument, NULL, 'b'},
+        {"input", required_argument, NULL, 'i'},   {"threads", required_argument, NULL, 'T'},
+        {"timing-model", required_argument, NULL, 'm'}, {"top", required_argument, NULL, 't'},
+        {"sweep", required_argument, NULL, 's'},   {"memory-limit", required_argument, NULL, 'M'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    static const int64_t default_sweep[] = {1, 2, 4, 8, 16, 32, 64};
+    memset(p, 0, sizeof *p);
+    p->aa.opts.batch = 1;
+    p->top = 20;
+    p->n_batches = sizeof default_sweep / sizeof default_sweep[0];
+    memcpy(p->batches, default_sweep, sizeof default_sweep);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:b:i:T:m:t:s:M:h", opts, NULL)) != -1) {
+        int rc = 0;
+        switch (c) {
+        case 'o': p->out = optarg; break;
+        case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &p->aa.opts.batch); break;
+        case 'i': rc = cli_parse_input(&p->aa, optarg); break;
+        case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &p->threads); break;
+        case 'm': p->tmodel = optarg; break;
+        case 't': rc = cli_parse_i64("--top", optarg, 1, 1000, &p->top); break;
+        case 's': rc = cli_parse_list("--sweep", optarg, p->batches, &p->n_batches); break;
+        case 'M': rc = cli_parse_size("--memory-limit", optarg, &p->limit); break;
+        case 'h': fputs(report_help, stdout); return -1;
+        default: fputs(report_help, stderr); return EXIT_USAGE;
+        }
+        if (rc)
+            return EXIT_USAGE;
+    }
+    if (optind != argc - 1) {
+        cli_error("report: expected exactly one MODEL (see 'onnxcost report --help')");
+        return EXIT_USAGE;
+    }
+    if (!p->out) {
+        cli_error("report: -o REPORT.html is required");
+        return EXIT_USAGE;
+    }
+    if (cli_same_file(argv[optind], p->out)) {
+        cli_error("report: %s is the input model; refusing to write the report over it",
+                  p->out);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Render into memory, then write atomically: a failed run leaves any
+ * earlier report as it was. */
+static int write_report(const report *r, const char *path)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    if (!f) {
+        cli_error("out of memory");
+        return EXIT_IO;
+    }
+    report_html(f, r);
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad) {
+        free(buf);
+        cli_error("out of memory while rendering the report");
+        return EXIT_IO;
+    }
+    oc_error err;
+    oc_error_clear(&err);
+    int rc = oc_write_file_atomic(path, buf, size, &err) == OC_OK ? 0 : cli_fail(&err, 0);
+    if (!rc)
+        fprintf(stderr, "onnxcost: wrote %s (%zu KB): %.3f ms at batch %" PRId64 "\n", path,
+                (size + 1023) / 1024, r->e->total_us / 1e3, r->batch);
+    free(buf);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    ropts p;
+    int rc = parse(argc, argv, &p);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    oc_tmodel *tm = NULL;
+    oc_overhead ov = {1, 0};
+    if ((rc = cli_load_tmodel(p.tmodel, p.threads, &tm, &ov)))
+        return rc;
+    oc_model *m;
+    if ((rc = cli_load(argv[optind], &m))) {
+        oc_tmodel_free(tm);
+        return rc;
+    }
+    /* The sweep rebinds the overrides' batch dim: keep the report's own. */
+    analyze_args sweep_aa = p.aa;
+    sweep_aa.opts.overrides = sweep_aa.overrides;
+    cli_step steps[CLI_MAX_STEPS];
+    report r = {.m = m, .target = oc_tmodel_get_info(tm), .batch = p.aa.opts.batch,
+                .top = (size_t)p.top, .steps = steps, .n_steps = p.n_batches,
+                .memory_limit = p.limit};
+    oc_error err;
+    oc_error_clear(&err);
+    oc_analysis *a = NULL;
+    oc_arena *ar = oc_arena_new();
+    oc_estimate e;
+    if (!ar) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+    } else if (oc_analyze(m, &p.aa.opts, &a, &err) != OC_OK ||
+               oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK) {
+        rc = cli_fail(&err, 1);
+    } else {
+        r.a = a;
+        r.e = &e;
+        for (size_t i = 0; i < oc_analysis_n_warnings(a) && i < 20; i++) {
+            const oc_warning *w = oc_analysis_warning(a, i);
+            fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
+        }
+        rc = cli_sweep_steps(m, &sweep_aa, tm, &ov, p.batches, p.n_batches, p.limit, steps,
+                             &r.fit, &r.best);
+        if (!rc && report_group_ops(&r, ar, &err) != OC_OK)
+            rc = cli_fail(&err, 0);
+        if (!rc)
+            rc = write_report(&r, p.out);
+    }
+    oc_arena_free(ar);
+    oc_analysis_free(a);
+    oc_model_free(m);
+    oc_tmodel_free(tm);
+    return rc;
+}

@@ -1,0 +1,59 @@
+/* steps.c - the per-batch steps of sweep and report over a model loaded
+ * once: every batch size analysed, then all their kernels through one pass
+ * of the timing model (oc_estimate_run_many). */
+#include "cli/cli.h"
+#include "predictor/estimate.h"
+
+int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
+                    const oc_overhead *ov, const int64_t *batches, size_t n,
+                    uint64_t limit, cli_step *steps, size_t *fit, size_t *best)
+{
+    oc_error err;
+    oc_error_clear(&err);
+    *fit = *best = SIZE_MAX;
+    if (n > CLI_MAX_STEPS) {
+        cli_error("at most %d batch sizes", CLI_MAX_STEPS);
+        return EXIT_USAGE;
+    }
+    oc_analysis *an[CLI_MAX_STEPS] = {0};
+    oc_estimate est[CLI_MAX_STEPS];
+    oc_arena *ar = oc_arena_new();
+    int rc = 0;
+    if (!ar) {
+        oc_error_set(&err, OC_ERR_NOMEM, NULL, "out of memory");
+        rc = cli_fail(&err, 1);
+    }
+    for (size_t k = 0; k < n && !rc; k++) {
+        aa->opts.batch = batches[k];
+        /* --input overrides keep their dims but take this step's batch. */
+        for (size_t q = 0; q < aa->opts.n_overrides; q++)
+            if (aa->overrides[q].rank > 0)
+                aa->overrides[q].dims[0] = batches[k];
+        if (oc_analyze(m, &aa->opts, &an[k], &err) != OC_OK)
+            rc = cli_fail(&err, 1);
+    }
+    if (!rc && oc_estimate_run_many((const oc_analysis *const *)an, n, tm, ov, est, ar,
+                                    &err) != OC_OK)
+        rc = cli_fail(&err, 1);
+    for (size_t k = 0; k < n && !rc; k++) {
+        const oc_totals *t = oc_analysis_totals(an[k]);
+        const oc_estimate *e = &est[k];
+        cli_step *s = &steps[k];
+        s->batch = batches[k];
+        s->time_ms = e->total_us / 1e3;
+        s->low_ms = e->total_low_us / 1e3;
+        s->high_ms = e->total_high_us / 1e3;
+        s->throughput = e->total_us > 0 ? batches[k] * 1e6 / e->total_us : 0;
+        s->memory = t->weight_bytes + t->peak_activation_bytes;
+        s->macs = t->macs;
+        s->fits = !limit || s->memory <= limit;
+        if (s->fits && (*fit == SIZE_MAX || s->batch > steps[*fit].batch))
+            *fit = k;
+        if (s->fits && (*best == SIZE_MAX || s->throughput > steps[*best].throughput))
+            *best = k;
+    }
+    for (size_t k = 0; k < n; k++)
+        oc_analysis_free(an[k]);
+    oc_arena_free(ar);
+    return rc;
+}
