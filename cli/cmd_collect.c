@@ -68,11 +68,13 @@ static const char collect_help[] =
     "                         append nothing; the workdir is kept\n"
     "      --driver-args STR  extra driver options, e.g. \"--repeats 5 --passes 2\"\n"
     "                         (split on spaces; repeatable; recorded in the dataset)\n"
+    "      --max-drift X      calibration drift (relative) that makes a chunk be\n"
+    "                         measured again (default 0.1)\n"
     "  -h, --help             this text\n"
     "\n"
     "The driver is $ONNXCOST_COLLECTOR or " OC_SOURCE_DIR "/collector/ort_bench.js,\n"
     "run with $ONNXCOST_NODE or 'node' from PATH. A chunk whose calibration kernel\n"
-    "drifts by more than 10% between its start and end is measured again (twice at\n"
+    "drifts by more than --max-drift between its start and end is measured again (twice at\n"
     "most); a sample whose spread exceeds 0.5 is measured once more and dropped if\n"
     "it still does. Ctrl-C finishes the current chunk and stops; a second Ctrl-C\n"
     "abandons it. The dataset never holds part of a chunk.\n"
@@ -82,7 +84,6 @@ static const char collect_help[] =
 
 #define MAX_DRIVER_ARGS 32
 #define MAX_SPREAD 0.5
-#define MAX_DRIFT 0.10
 #define DRIFT_RETRIES 2
 
 typedef struct collect {
@@ -94,6 +95,7 @@ typedef struct collect {
     const char *dataset;
     char workdir[PATH_MAX];
     bool own_workdir, keep, dry_run;
+    double max_drift; /* calibration drift that triggers a re-measurement */
     char *driver_argv[MAX_DRIVER_ARGS];
     size_t n_driver_args;
     char driver_args_str[512];
@@ -759,7 +761,7 @@ static int run_chunk(collect *c, oc_family fam, const uint64_t *idx, size_t n,
                 res[i] = NULL;
             }
         }
-        if (d <= MAX_DRIFT || interrupted)
+        if (d <= c->max_drift || interrupted)
             break;
         cs->remeasured_chunk++;
         fprintf(stderr,
@@ -768,7 +770,7 @@ static int run_chunk(collect *c, oc_family fam, const uint64_t *idx, size_t n,
                 oc_family_name(fam), chunk_no, 100 * d, calib[0], calib[1]);
     }
     cs->worst_drift = best_drift;
-    if (best_drift > MAX_DRIFT)
+    if (best_drift > c->max_drift)
         fprintf(stderr,
                 "[%s] chunk %zu: warning: calibration still drifts %.0f%%; kept the "
                 "steadiest run (calib_us records it)\n",
@@ -1031,7 +1033,7 @@ static int collect_family(collect *c, oc_family fam)
 
 int cmd_collect(int argc, char **argv)
 {
-    enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS };
+    enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS, OPT_MAX_DRIFT };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 'T'},
         {"threads", required_argument, NULL, 't'},
@@ -1044,6 +1046,7 @@ int cmd_collect(int argc, char **argv)
         {"keep", no_argument, NULL, OPT_KEEP},
         {"dry-run", no_argument, NULL, OPT_DRY},
         {"driver-args", required_argument, NULL, OPT_DRIVER_ARGS},
+        {"max-drift", required_argument, NULL, OPT_MAX_DRIFT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     static collect c;
@@ -1051,6 +1054,7 @@ int cmd_collect(int argc, char **argv)
     c.target = "ort-cpu";
     c.threads = 1;
     c.chunk = 64;
+    c.max_drift = 0.10;
     const char *families = NULL, *workdir = NULL;
     int64_t seed = 0;
     int opt, rc;
@@ -1095,6 +1099,15 @@ int cmd_collect(int argc, char **argv)
             if ((rc = parse_driver_args(&c, optarg)))
                 return rc;
             break;
+        case OPT_MAX_DRIFT: {
+            char *end;
+            c.max_drift = strtod(optarg, &end);
+            if (end == optarg || *end || !(c.max_drift > 0) || c.max_drift > 10) {
+                cli_error("--max-drift: '%s' is not a fraction like 0.1", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 'h':
             fputs(collect_help, stdout);
             return EXIT_OK;
