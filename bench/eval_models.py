@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""eval_models.py [--timing-model FILE] [--fit-overhead OUT.json] - whole-model
-inference time predicted by onnxcost against ONNX Runtime measured on this
-machine (data/ort-cpu-models.jsonl, from scripts/measure_models.py), with
-the linear-FLOPs and roofline baselines side by side.
+"""eval_models.py [--mode inference|training] [--timing-model FILE]
+[--fit-overhead OUT.json] - whole-model time predicted by onnxcost against
+the runtime measured on this machine, with the linear-FLOPs and roofline
+baselines side by side: inference against ONNX Runtime
+(data/ort-cpu-models.jsonl, from scripts/measure_models.py, graphs in
+tests/reference/models), or training steps against PyTorch
+(data/torch-cpu-models.jsonl, from scripts/measure_training.py, graphs with
+BatchNorm kept in tests/reference/train).
 
 The per-run overhead (a + b per kernel, per thread count) is fitted on the
 FIT models only; every other model is held out, and the figures that count
 are the held-out ones.  --fit-overhead writes that fit (the build embeds
-data/ort-cpu-overhead.json next to the default timing model)."""
+data/<target>-overhead.json next to the default timing model)."""
 import argparse, json, math, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -15,10 +19,13 @@ FIT = {"resnet18", "mobilenet_v2", "squeezenet1_1"}
 SEQ = {"bert_base": "input_ids"}
 
 
-def predict(binary, tmodel, rec):
-    path = os.path.join(ROOT, "tests", "reference", "models", rec["model"] + ".onnx")
+def predict(binary, tmodel, rec, training):
+    path = os.path.join(ROOT, "tests", "reference", "train" if training else "models",
+                        rec["model"] + ".onnx")
     args = [binary, "predict", "--format", "json", "--batch", str(rec["batch"]),
             "--threads", str(rec["threads"])]
+    if training:
+        args += ["--mode", "training", "--optimizer", rec["optimizer"]]
     if tmodel:
         args += ["--timing-model", tmodel]
     if rec["model"] in SEQ:
@@ -67,19 +74,24 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--timing-model")
     ap.add_argument("--binary", default=os.path.join(ROOT, "build", "onnxcost"))
-    ap.add_argument("--data", default=os.path.join(ROOT, "data", "ort-cpu-models.jsonl"))
+    ap.add_argument("--mode", choices=["inference", "training"], default="inference")
+    ap.add_argument("--data")
     ap.add_argument("--fit-overhead")
     a = ap.parse_args()
-    recs = [json.loads(l) for l in open(a.data)]
+    training = a.mode == "training"
+    data = a.data or os.path.join(ROOT, "data", ("torch-cpu" if training else "ort-cpu")
+                                  + "-models.jsonl")
+    recs = [json.loads(l) for l in open(data)]
     rows = []
     for r in recs:
-        t = predict(a.binary, a.timing_model, r)
+        t = predict(a.binary, a.timing_model, r, training)
         # raw kernel sum: the build's embedded in-graph fit undone
         kernels_ms = t["kernels_raw_ms"]
         rows.append(dict(r=r, kernels_ms=kernels_ms, overhead_ms=t["overhead_ms"],
                          n=t["kernels"], lin=t["linear_ms"] - t["overhead_ms"],
                          roof=t["roofline_ms"] - t["overhead_ms"],
-                         meas=r["wall_us"]["median"] / 1e3))
+                         meas=(r["step_us"]["best_pass_median"] if training
+                               else r["wall_us"]["median"]) / 1e3))
     # overhead fit per thread count on the FIT models: measured - predicted kernels
     fits = {}
     for th in sorted({x["r"]["threads"] for x in rows}):
@@ -90,7 +102,7 @@ def main():
         with open(a.fit_overhead, "w") as f:
             json.dump({"fitted_on": sorted(FIT), "threads": fits}, f, indent=1)
             f.write("\n")
-    print(f"{'model':16s} {'b':>3s} {'t':>2s} {'measured':>10s} {'onnxcost':>10s} {'err':>7s}"
+    print(f"{'model':16s} {'b':>3s} {'t':>2s} {'opt':>4s} {'measured':>10s} {'onnxcost':>10s} {'err':>7s}"
           f" {'linear':>10s} {'err':>7s} {'roofline':>10s} {'err':>7s}")
     stats = {"held-out": {"ours": [], "lin": [], "roof": []}, "fit": {"ours": [], "lin": [], "roof": []}}
     for x in rows:
@@ -105,7 +117,7 @@ def main():
         group = "fit" if r["model"] in FIT else "held-out"
         for k, v in (("ours", ours), ("lin", lin), ("roof", roof)):
             stats[group][k].append(abs(e(v)))
-        print(f"{r['model']:16s} {r['batch']:3d} {r['threads']:2d} {x['meas']:10.2f} {ours:10.2f} "
+        print(f"{r['model']:16s} {r['batch']:3d} {r['threads']:2d} {r.get('optimizer', '-'):>4s} {x['meas']:10.2f} {ours:10.2f} "
               f"{100 * e(ours):+6.1f}% {lin:10.2f} {100 * e(lin):+6.1f}% {roof:10.2f} {100 * e(roof):+6.1f}%"
               + ("  (fit)" if group == "fit" else ""))
     for g, s in stats.items():

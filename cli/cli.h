@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "analyzer/analyzer.h"
+#include "predictor/hw.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3 };
 
@@ -68,19 +69,36 @@ const char *cli_time(double us, char *buf, size_t n);
  * exported node names differ at their ends. */
 const char *cli_tail(const char *s, int width);
 
+/* --mode inference|training and --optimizer sgd|adam of the predicting
+ * commands. */
+typedef struct cli_mode {
+    bool training;
+    bool optimizer_given;
+    oc_optimizer optimizer; /* after cli_mode_resolve: NONE for inference */
+} cli_mode;
+int cli_parse_mode(const char *s, cli_mode *m);      /* 0 or EXIT_USAGE */
+int cli_parse_optimizer(const char *s, cli_mode *m); /* 0 or EXIT_USAGE */
+/* Settle the optimizer (training: SGD unless given); --optimizer without
+ * --mode training is a usage error.  Returns 0 or EXIT_USAGE. */
+int cli_mode_resolve(cli_mode *m);
+const char *cli_mode_name(const cli_mode *m); /* "inference", "training" */
+
 /* The timing model for predict, sweep and annotate: `path`, or the built-in
- * one when NULL, set to `threads` (0: the model's own) with its in-graph
- * fit in *ov.  Returns 0 or an exit code (message printed). */
+ * one when NULL (ort-cpu for inference, torch-cpu for training steps, by
+ * mode->optimizer), set to `threads` (0: the model's own) and the
+ * optimizer, with its in-graph fit in *ov.  A model of the other mode is
+ * refused.  Returns 0 or an exit code (message printed). */
 struct oc_tmodel;
 struct oc_overhead;
-int cli_load_tmodel(const char *path, int64_t threads, struct oc_tmodel **tm,
-                    struct oc_overhead *ov);
+int cli_load_tmodel(const char *path, int64_t threads, const cli_mode *mode,
+                    struct oc_tmodel **tm, struct oc_overhead *ov);
 
 /* One batch size of a sweep (sweep and report share it). */
 typedef struct cli_step {
     int64_t batch;
     double time_ms, low_ms, high_ms, throughput; /* samples per second */
-    uint64_t memory, macs; /* memory: weights + activation peak */
+    uint64_t memory, macs; /* memory: inference: weights + activation peak;
+                              training: oc_training_memory's total */
     bool fits;             /* memory <= the limit (always, without one) */
 } cli_step;
 
@@ -92,6 +110,11 @@ typedef struct cli_step {
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const struct oc_tmodel *tm,
                     const struct oc_overhead *ov, const int64_t *batches, size_t n,
                     uint64_t limit, cli_step *steps, size_t *fit, size_t *best);
+/* Memory of one step: inference (optimizer NONE) the weights and the
+ * activation peak; training the weights, gradients, optimizer state and
+ * saved activations (predictor/memory.h). */
+struct oc_plan;
+uint64_t cli_step_memory(const oc_analysis *a, const struct oc_plan *plan, oc_optimizer o);
 
 /* JSON helpers. */
 json_t *cli_json_shape(const oc_tinfo *t);

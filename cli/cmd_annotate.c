@@ -147,7 +147,7 @@ int cmd_annotate(int argc, char **argv)
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    int rc = cli_load_tmodel(tmodel, threads, &tm, &ov);
+    int rc = cli_load_tmodel(tmodel, threads, &(cli_mode){0}, &tm, &ov);
     if (rc)
         return rc;
     oc_model *m;

@@ -48,7 +48,9 @@ static const char collect_help[] =
     "\n"
     "  -T, --target NAME      ort-cpu (default; ONNX Runtime through Node.js) or\n"
     "                         torch-cpu (PyTorch training steps: forward, backward,\n"
-    "                         optimizer; --driver-args \"--optimizer adam\")\n"
+    "                         optimizer step)\n"
+    "      --optimizer NAME   torch-cpu: sgd (default; momentum 0.9) or adam; Adam\n"
+    "                         sample ids carry an /adam segment\n"
     "  -t, --threads N        intra-op threads of the runtime (default 1)\n"
     "  -F, --family LIST      comma-separated families, or 'all':\n"
     "                         conv, convtranspose, gemm, matmul, pool, batchnorm,\n"
@@ -88,6 +90,7 @@ static const char collect_help[] =
 
 typedef struct collect {
     const char *target;
+    const char *optimizer; /* torch-cpu: "sgd" or "adam"; NULL for ort-cpu */
     int64_t threads, count, chunk;
     uint64_t seed;
     int families[OC_FAM_COUNT_];
@@ -110,6 +113,15 @@ typedef struct collect {
 } collect;
 
 static bool is_torch(const collect *c) { return strcmp(c->target, "torch-cpu") == 0; }
+
+/* "ort-cpu/t2/Conv/s0/000017"; Adam steps "torch-cpu/t1/adam/Conv/s0/000017"
+ * (oc_split_of ignores the thread and optimizer segments). */
+static void sample_id(const collect *c, oc_family fam, uint64_t index, char *buf, size_t size)
+{
+    bool adam = c->optimizer && strcmp(c->optimizer, "adam") == 0;
+    snprintf(buf, size, "%s/t%" PRId64 "%s/%s/s%" PRIu64 "/%06" PRIu64, c->target, c->threads,
+             adam ? "/adam" : "", oc_family_label(fam), c->seed, index);
+}
 /* The result field that names the runtime version, by driver. */
 static const char *version_key(const collect *c)
 {
@@ -285,6 +297,10 @@ static int spawn_driver(const collect *c, const char *manifest, const char *resu
     argv[k++] = (char *)manifest;
     argv[k++] = "--out";
     argv[k++] = (char *)results;
+    if (c->optimizer) {
+        argv[k++] = "--optimizer";
+        argv[k++] = (char *)c->optimizer;
+    }
     for (size_t i = 0; i < c->n_driver_args; i++)
         argv[k++] = c->driver_argv[i];
     argv[k] = NULL;
@@ -607,6 +623,8 @@ static json_t *target_json(const collect *c, const char *version)
     json_object_set_new(t, "threads", json_integer((json_int_t)c->threads));
     json_object_set_new(t, "cpu", json_string(c->cpu));
     json_object_set_new(t, "cores", json_integer((json_int_t)c->cores));
+    if (c->optimizer)
+        json_object_set_new(t, "optimizer", json_string(c->optimizer));
     if (c->driver_args_str[0])
         json_object_set_new(t, "driver_args", json_string(c->driver_args_str));
     return t;
@@ -701,8 +719,7 @@ static int run_chunk(collect *c, oc_family fam, const uint64_t *idx, size_t n,
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         item *it = &items[i];
-        snprintf(it->id, sizeof it->id, "%s/t%" PRId64 "/%s/s%" PRIu64 "/%06" PRIu64,
-                 c->target, c->threads, oc_family_label(fam), c->seed, idx[i]);
+        sample_id(c, fam, idx[i], it->id, sizeof it->id);
         rc = prepare(c, fam, idx[i], dir, it);
         ptrs[i] = it;
     }
@@ -970,8 +987,7 @@ static int collect_family(collect *c, oc_family fam)
     size_t n_todo = 0;
     for (int64_t i = 0; i < c->count; i++) {
         char id[160];
-        snprintf(id, sizeof id, "%s/t%" PRId64 "/%s/s%" PRIu64 "/%06" PRId64, c->target,
-                 c->threads, oc_family_label(fam), c->seed, i);
+        sample_id(c, fam, (uint64_t)i, id, sizeof id);
         if (oc_idset_has(&c->done, id))
             c->skipped++;
         else
@@ -1033,7 +1049,7 @@ static int collect_family(collect *c, oc_family fam)
 
 int cmd_collect(int argc, char **argv)
 {
-    enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS, OPT_MAX_DRIFT };
+    enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS, OPT_MAX_DRIFT, OPT_OPTIMIZER };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 'T'},
         {"threads", required_argument, NULL, 't'},
@@ -1047,6 +1063,7 @@ int cmd_collect(int argc, char **argv)
         {"dry-run", no_argument, NULL, OPT_DRY},
         {"driver-args", required_argument, NULL, OPT_DRIVER_ARGS},
         {"max-drift", required_argument, NULL, OPT_MAX_DRIFT},
+        {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     static collect c;
@@ -1108,6 +1125,13 @@ int cmd_collect(int argc, char **argv)
             }
             break;
         }
+        case OPT_OPTIMIZER:
+            if (strcmp(optarg, "sgd") && strcmp(optarg, "adam")) {
+                cli_error("--optimizer: '%s' is not sgd or adam", optarg);
+                return EXIT_USAGE;
+            }
+            c.optimizer = optarg;
+            break;
         case 'h':
             fputs(collect_help, stdout);
             return EXIT_OK;
@@ -1125,6 +1149,12 @@ int cmd_collect(int argc, char **argv)
         cli_error("--target: '%s' is not one of ort-cpu, torch-cpu", c.target);
         return EXIT_USAGE;
     }
+    if (c.optimizer && !is_torch(&c)) {
+        cli_error("--optimizer: only the torch-cpu target runs training steps");
+        return EXIT_USAGE;
+    }
+    if (is_torch(&c) && !c.optimizer)
+        c.optimizer = "sgd";
     if (!families || !c.count || (!c.dataset && !c.dry_run)) {
         cli_error("collect: --family, --count and --dataset are required "
                   "(see 'onnxcost collect --help')");

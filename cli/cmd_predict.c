@@ -1,6 +1,7 @@
 /* cmd_predict.c - onnxcost predict MODEL */
 #include "cli/cli.h"
 #include "predictor/estimate.h"
+#include "predictor/memory.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -10,15 +11,19 @@
 static const char predict_help[] =
     "usage: onnxcost predict [options] MODEL\n"
     "\n"
-    "Predict the model's inference time, per node and per batch, on the\n"
-    "timing model's target (default: the built-in ort-cpu model: ONNX\n"
-    "Runtime's CPU provider on the machine it was measured on).\n"
+    "Predict the model's inference time, or one training step's, per node and\n"
+    "per batch, on the timing model's target (default: the built-in ort-cpu\n"
+    "model, ONNX Runtime's CPU provider on the machine it was measured on;\n"
+    "with --mode training the built-in torch-cpu model, PyTorch's forward,\n"
+    "backward and optimizer step).\n"
     "\n"
     "  -b, --batch N            bind the leading symbolic dim of the inputs\n"
     "                           (default 1)\n"
     "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "      --mode MODE          inference (default) or training\n"
+    "      --optimizer NAME     training: sgd (default; momentum) or adam\n"
     "  -B, --baseline NAME      report this baseline as the time: linear\n"
     "                           (a*FLOPs + b, fitted on the same data) or\n"
     "                           roofline (max(FLOPs/peak, bytes/bandwidth))\n"
@@ -31,13 +36,16 @@ static const char predict_help[] =
     "\n"
     "Nodes the runtime fuses into another kernel (a Relu after a Conv), folds\n"
     "from constants or removes (Identity) cost 0 and name the kernel that runs\n"
-    "them. The range is the spread of the model's ensemble.\n";
+    "them. The range is the spread of the model's ensemble. Training memory\n"
+    "is the weights, their gradients, the optimizer's state and the\n"
+    "activations kept for the backward pass (an estimate from the graph).\n";
 
 typedef struct popts {
     analyze_args aa;
     int64_t threads, dataset_size, epochs, top;
     const char *tmodel, *baseline;
     out_format fmt;
+    cli_mode mode;
 } popts;
 
 static int parse(int argc, char **argv, popts *p)
@@ -48,6 +56,7 @@ static int parse(int argc, char **argv, popts *p)
         {"baseline", required_argument, NULL, 'B'}, {"dataset-size", required_argument, NULL, 'D'},
         {"epochs", required_argument, NULL, 'E'},  {"format", required_argument, NULL, 'f'},
         {"top", required_argument, NULL, 't'},     {"help", no_argument, NULL, 'h'},
+        {"mode", required_argument, NULL, 'o'},    {"optimizer", required_argument, NULL, 'O'},
         {NULL, 0, NULL, 0}};
     memset(p, 0, sizeof *p);
     p->aa.opts.batch = 1;
@@ -73,6 +82,8 @@ static int parse(int argc, char **argv, popts *p)
         case 'E': rc = cli_parse_i64("--epochs", optarg, 1, 1000000, &p->epochs); break;
         case 'f': rc = cli_parse_format(optarg, &p->fmt, 0); break;
         case 't': rc = cli_parse_i64("--top", optarg, 1, INT32_MAX, &p->top); break;
+        case 'o': rc = cli_parse_mode(optarg, &p->mode); break;
+        case 'O': rc = cli_parse_optimizer(optarg, &p->mode); break;
         case 'h': fputs(predict_help, stdout); return -1;
         default: fputs(predict_help, stderr); return EXIT_USAGE;
         }
@@ -83,7 +94,7 @@ static int parse(int argc, char **argv, popts *p)
         cli_error("predict: expected exactly one MODEL (see 'onnxcost predict --help')");
         return EXIT_USAGE;
     }
-    return 0;
+    return cli_mode_resolve(&p->mode);
 }
 
 /* The time a node reports under the chosen baseline (or the model). */
@@ -152,6 +163,18 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
     json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
     json_object_set_new(t, "roofline_ms", json_real((e->roofline_us + e->overhead_us) / 1e3));
+    oc_train_memory mem;
+    oc_training_memory(a, &e->plan, p->mode.optimizer, &mem);
+    json_object_set_new(t, "memory_bytes",
+                        json_integer((json_int_t)cli_step_memory(a, &e->plan, p->mode.optimizer)));
+    if (p->mode.training)
+        json_object_set_new(t, "training_memory",
+                            json_pack("{s:I, s:I, s:I, s:I, s:I}", "weights_bytes",
+                                      (json_int_t)mem.weights, "gradients_bytes",
+                                      (json_int_t)mem.gradients, "optimizer_state_bytes",
+                                      (json_int_t)mem.optimizer_state, "activations_bytes",
+                                      (json_int_t)mem.activations, "total_bytes",
+                                      (json_int_t)mem.total));
     int64_t batch = p->aa.opts.batch;
     json_object_set_new(t, "batch", json_integer(batch));
     json_object_set_new(t, "throughput_per_s", json_real(total > 0 ? batch * 1e6 / total : 0));
@@ -168,7 +191,10 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(tg, "runtime", json_string(info->runtime));
     json_object_set_new(tg, "cpu", json_string(info->cpu));
     json_object_set_new(tg, "threads", json_integer(info->threads));
-    json_object_set_new(tg, "mode", json_string("inference"));
+    json_object_set_new(tg, "mode", json_string(cli_mode_name(&p->mode)));
+    json_object_set_new(tg, "optimizer", p->mode.training
+                                             ? json_string(oc_optimizer_name(p->mode.optimizer))
+                                             : json_null());
     json_object_set_new(tg, "baseline", p->baseline ? json_string(p->baseline) : json_null());
     json_object_set_new(j, "target", tg);
     return cli_json_print(j);
@@ -198,8 +224,10 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     qsort(order, g->n_nodes, sizeof *order, by_time);
     double total = pick_total(p, e);
     char b1[32], b2[32], b3[32], b4[32], s[256];
-    printf("target: %s (%s), %d thread%s, %s%s\n", info->target, info->runtime,
+    printf("target: %s (%s), %d thread%s, %s%s%s%s\n", info->target, info->runtime,
            info->threads, info->threads == 1 ? "" : "s", info->cpu,
+           p->mode.training ? "; training step with " : "",
+           p->mode.training ? oc_optimizer_name(p->mode.optimizer) : "",
            p->baseline ? "; baseline shown" : "");
     printf("%-34s %-18s %-20s %10s %20s %7s\n", "node", "op", "output", "time",
            "range", "share");
@@ -226,14 +254,27 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     free(order);
     const oc_totals *t = oc_analysis_totals(a);
     int64_t batch = p->aa.opts.batch;
-    printf("\nbatch %lld: %s (range %s to %s), %zu kernels for %llu nodes, "
+    printf("\n%s %lld: %s (range %s to %s), %zu kernels for %llu nodes, "
            "overhead %s\n",
-           (long long)batch, cli_time(total, b1, sizeof b1),
+           p->mode.training ? "training step, batch" : "batch", (long long)batch,
+           cli_time(total, b1, sizeof b1),
            cli_time(e->total_low_us, b2, sizeof b2), cli_time(e->total_high_us, b3, sizeof b3),
            e->n_run, (unsigned long long)t->nodes, cli_time(e->overhead_us, b4, sizeof b4));
     printf("throughput: %.1f samples/s; %s, peak activations %s\n",
            total > 0 ? batch * 1e6 / total : 0.0, cli_si((double)t->macs, "MAC", b1, sizeof b1),
            cli_bytes((double)t->peak_activation_bytes, b2, sizeof b2));
+    if (p->mode.training) {
+        oc_train_memory mem;
+        oc_training_memory(a, &e->plan, p->mode.optimizer, &mem);
+        char b5[32];
+        printf("training memory: %s = weights %s + gradients %s + optimizer state %s + "
+               "saved activations %s\n",
+               cli_bytes((double)mem.total, b1, sizeof b1),
+               cli_bytes((double)mem.weights, b2, sizeof b2),
+               cli_bytes((double)mem.gradients, b3, sizeof b3),
+               cli_bytes((double)mem.optimizer_state, b4, sizeof b4),
+               cli_bytes((double)mem.activations, b5, sizeof b5));
+    }
     printf("baselines: linear-FLOPs %s, roofline %s\n",
            cli_time(e->linear_us + e->overhead_us, b1, sizeof b1),
            cli_time(e->roofline_us + e->overhead_us, b2, sizeof b2));
@@ -256,7 +297,7 @@ int cmd_predict(int argc, char **argv)
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    rc = cli_load_tmodel(p.tmodel, p.threads, &tm, &ov);
+    rc = cli_load_tmodel(p.tmodel, p.threads, &p.mode, &tm, &ov);
     if (rc)
         return rc;
     oc_model *m;

@@ -120,7 +120,7 @@ int cmd_report(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    if ((rc = cli_load_tmodel(p.tmodel, p.threads, &tm, &ov)))
+    if ((rc = cli_load_tmodel(p.tmodel, p.threads, &(cli_mode){0}, &tm, &ov)))
         return rc;
     oc_model *m;
     if ((rc = cli_load(argv[optind], &m))) {

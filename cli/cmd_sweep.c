@@ -19,12 +19,16 @@ static const char sweep_help[] =
     "                           step); repeatable\n"
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
-    "      --mode MODE          inference (the only mode of this release)\n"
+    "      --mode MODE          inference (default; ONNX Runtime, ort-cpu) or\n"
+    "                           training (one PyTorch training step, torch-cpu)\n"
+    "      --optimizer NAME     training: sgd (default) or adam\n"
     "  -f, --format FMT         table (default), json or csv\n"
     "  -h, --help               this text\n"
     "\n"
-    "memory_bytes = weights + the activation peak of the inference (the\n"
-    "analyzer's liveness over the topological order).\n";
+    "memory_bytes: inference, the weights and the activation peak (the\n"
+    "analyzer's liveness over the topological order); training, the weights,\n"
+    "their gradients, the optimizer's state and the activations kept for the\n"
+    "backward pass.\n";
 
 int cmd_sweep(int argc, char **argv)
 {
@@ -32,6 +36,7 @@ int cmd_sweep(int argc, char **argv)
         {"batch", required_argument, NULL, 'b'},  {"memory-limit", required_argument, NULL, 'M'},
         {"input", required_argument, NULL, 'i'},  {"threads", required_argument, NULL, 'T'},
         {"timing-model", required_argument, NULL, 'm'}, {"mode", required_argument, NULL, 'o'},
+        {"optimizer", required_argument, NULL, 'O'},
         {"format", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int64_t batches[CLI_MAX_STEPS] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
@@ -42,6 +47,7 @@ int cmd_sweep(int argc, char **argv)
     int64_t threads = 0;
     const char *tmodel = NULL;
     out_format fmt = FMT_TABLE;
+    cli_mode mode = {0};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:M:i:T:m:f:h", opts, NULL)) != -1) {
@@ -52,12 +58,8 @@ int cmd_sweep(int argc, char **argv)
         case 'i': rc = cli_parse_input(&aa, optarg); break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &threads); break;
         case 'm': tmodel = optarg; break;
-        case 'o':
-            if (strcmp(optarg, "inference") != 0) {
-                cli_error("--mode: only 'inference' is available in this release");
-                rc = EXIT_USAGE;
-            }
-            break;
+        case 'o': rc = cli_parse_mode(optarg, &mode); break;
+        case 'O': rc = cli_parse_optimizer(optarg, &mode); break;
         case 'f': rc = cli_parse_format(optarg, &fmt, 1); break;
         case 'h': fputs(sweep_help, stdout); return EXIT_OK;
         default: fputs(sweep_help, stderr); return EXIT_USAGE;
@@ -69,9 +71,11 @@ int cmd_sweep(int argc, char **argv)
         cli_error("sweep: expected exactly one MODEL (see 'onnxcost sweep --help')");
         return EXIT_USAGE;
     }
+    if (cli_mode_resolve(&mode))
+        return EXIT_USAGE;
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    int rc = cli_load_tmodel(tmodel, threads, &tm, &ov);
+    int rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov);
     if (rc)
         return rc;
     oc_model *m;
@@ -100,7 +104,10 @@ int cmd_sweep(int argc, char **argv)
                 json_array_append_new(arr, o);
             }
             json_object_set_new(j, "model", json_string(oc_model_source(m)));
-            json_object_set_new(j, "mode", json_string("inference"));
+            json_object_set_new(j, "mode", json_string(cli_mode_name(&mode)));
+            if (mode.training)
+                json_object_set_new(j, "optimizer",
+                                    json_string(oc_optimizer_name(mode.optimizer)));
             json_object_set_new(j, "memory_limit_bytes",
                                 limit ? json_integer((json_int_t)limit) : json_null());
             json_object_set_new(j, "sweep", arr);
@@ -110,6 +117,9 @@ int cmd_sweep(int argc, char **argv)
                                 fit == SIZE_MAX ? json_null() : json_integer(steps[best].batch));
             rc = cli_json_print(j);
         } else {
+            if (fmt == FMT_TABLE && mode.training)
+                printf("training steps (%s, %s)\n", oc_tmodel_get_info(tm)->target,
+                       oc_optimizer_name(mode.optimizer));
             if (fmt == FMT_CSV)
                 printf("batch,time_ms,time_ms_low,time_ms_high,throughput_per_s,memory_bytes,fits\n");
             else

@@ -3,6 +3,18 @@
  * of the timing model (oc_estimate_run_many). */
 #include "cli/cli.h"
 #include "predictor/estimate.h"
+#include "predictor/memory.h"
+
+uint64_t cli_step_memory(const oc_analysis *a, const oc_plan *plan, oc_optimizer o)
+{
+    if (o == OC_OPT_NONE) {
+        const oc_totals *t = oc_analysis_totals(a);
+        return t->weight_bytes + t->peak_activation_bytes;
+    }
+    oc_train_memory mem;
+    oc_training_memory(a, plan, o, &mem);
+    return mem.total;
+}
 
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
                     const oc_overhead *ov, const int64_t *batches, size_t n,
@@ -44,7 +56,7 @@ int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
         s->low_ms = e->total_low_us / 1e3;
         s->high_ms = e->total_high_us / 1e3;
         s->throughput = e->total_us > 0 ? batches[k] * 1e6 / e->total_us : 0;
-        s->memory = t->weight_bytes + t->peak_activation_bytes;
+        s->memory = cli_step_memory(an[k], &e->plan, oc_tmodel_get_info(tm)->optimizer);
         s->macs = t->macs;
         s->fits = !limit || s->memory <= limit;
         if (s->fits && (*fit == SIZE_MAX || s->batch > steps[*fit].batch))

@@ -109,6 +109,42 @@ int cli_parse_format(const char *s, out_format *f, int allow_csv)
     return 0;
 }
 
+int cli_parse_mode(const char *s, cli_mode *m)
+{
+    if (strcmp(s, "inference") && strcmp(s, "training")) {
+        cli_error("--mode: '%s' is not one of inference, training", s);
+        return EXIT_USAGE;
+    }
+    m->training = strcmp(s, "training") == 0;
+    return 0;
+}
+
+int cli_parse_optimizer(const char *s, cli_mode *m)
+{
+    if (!oc_optimizer_parse(s, &m->optimizer) || m->optimizer == OC_OPT_NONE) {
+        cli_error("--optimizer: '%s' is not one of sgd, adam", s);
+        return EXIT_USAGE;
+    }
+    m->optimizer_given = true;
+    return 0;
+}
+
+int cli_mode_resolve(cli_mode *m)
+{
+    if (!m->training) {
+        if (m->optimizer_given) {
+            cli_error("--optimizer applies to training steps: add --mode training");
+            return EXIT_USAGE;
+        }
+        m->optimizer = OC_OPT_NONE;
+    } else if (!m->optimizer_given) {
+        m->optimizer = OC_OPT_SGD;
+    }
+    return 0;
+}
+
+const char *cli_mode_name(const cli_mode *m) { return m->training ? "training" : "inference"; }
+
 int cli_parse_list(const char *opt, const char *s, int64_t *out, size_t *n)
 {
     *n = 0;

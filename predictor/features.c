@@ -380,6 +380,7 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
     x[OC_F_THREADS] = (float)t->threads;
     x[OC_F_LOG_GFLOPS] = lg(t->gflops);
     x[OC_F_LOG_GBPS] = lg(t->gbps);
+    x[OC_F_OPT_ADAM] = t->optimizer == OC_OPT_ADAM;
     return OC_OK;
 }
 
@@ -387,10 +388,15 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
 
 oc_split oc_split_of(const char *id, double val_frac, double test_frac)
 {
-    /* FNV-1a over the id without its "/t<digits>/" segment. */
+    /* FNV-1a over the id without its "/t<digits>" and "/adam" or "/sgd"
+     * segments. */
     uint64_t h = 0xcbf29ce484222325ull;
     const char *p = id;
     while (*p) {
+        if (strncmp(p, "/adam/", 6) == 0 || strncmp(p, "/sgd/", 5) == 0) {
+            p += p[1] == 'a' ? 5 : 4;
+            continue;
+        }
         if (p[0] == '/' && p[1] == 't' && p[2] >= '0' && p[2] <= '9') {
             const char *q = p + 2;
             while (*q >= '0' && *q <= '9')
@@ -559,6 +565,11 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
     int threads = json_is_integer(th) ? (int)json_integer_value(th) : 1;
     if (threads < 1 || threads > 4096)
         return oc_error_set(err, OC_ERR_INPUT, "", "%s:%zu: bad target.threads", path, lineno);
+    const char *opt_name = jstr(target, "optimizer");
+    oc_optimizer opt = tname && strcmp(tname, "torch-cpu") == 0 ? OC_OPT_SGD : OC_OPT_NONE;
+    if (opt_name && !oc_optimizer_parse(opt_name, &opt))
+        return oc_error_set(err, OC_ERR_INPUT, "", "%s:%zu: bad target.optimizer '%s'", path,
+                            lineno, opt_name);
 
     oc_arena *scratch = oc_arena_new();
     if (!scratch)
@@ -575,6 +586,7 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
     float xrow[OC_N_FEATURES];
     oc_target t;
     oc_hw_target(hw, tname, threads, &t);
+    t.optimizer = opt;
     if (oc_features_from_desc(&d, &t, xrow, &e) != OC_OK) {
         oc_arena_free(scratch);
         s->n_unfeaturised++;
@@ -606,6 +618,7 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
                                                           oc_op_family_of(d.op, d.domain)));
     sm->pattern = oc_arena_strdup(s->arena_, pat);
     sm->threads = threads;
+    sm->optimizer = opt;
     sm->time_us = time_us;
     sm->flops = (double)d.cost.flops;
     sm->bytes = (double)d.cost.bytes_read + (double)d.cost.bytes_written;

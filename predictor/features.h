@@ -107,7 +107,8 @@ const char *oc_op_family_name(oc_op_family f); /* "conv"; never NULL */
     /* target */                                                              \
     XX(THREADS, "threads")                                                    \
     XX(LOG_GFLOPS, "log_gflops")           /* peak sgemm at these threads */  \
-    XX(LOG_GBPS, "log_gbps")               /* copy bandwidth */
+    XX(LOG_GBPS, "log_gbps")               /* copy bandwidth */                \
+    XX(OPT_ADAM, "opt_adam")               /* training step updates with Adam */
 
 typedef enum oc_feature {
 #define XX(id, name) OC_F_##id,
@@ -134,8 +135,9 @@ double oc_roofline_time_us(const oc_target *t, double flops, double bytes);
 typedef enum oc_split { OC_SPLIT_TRAIN = 0, OC_SPLIT_VAL, OC_SPLIT_TEST } oc_split;
 
 /* Which split a sample belongs to, from a hash of its id (FNV-1a then
- * splitmix64) with the thread segment ("/t2/") removed, so that the same
- * configuration measured at 1 and 2 threads falls in the same split: a
+ * splitmix64) with the thread and optimizer segments ("/t2", "/adam")
+ * removed, so that the same configuration measured at 1 and 2 threads or
+ * with another optimizer falls in the same split: a
  * uniform u in [0, 1) is TEST below test_frac, VAL below test_frac +
  * val_frac, TRAIN above.  Independent of any seed, so eval finds the test
  * split train held out. */
@@ -148,6 +150,8 @@ typedef struct oc_train_sample {
     const char *family;  /* the dataset's "family" ("Conv"), else op family */
     const char *pattern; /* "Conv+Relu" */
     int threads;
+    oc_optimizer optimizer; /* target.optimizer; SGD for torch-cpu lines
+                               without one, NONE for inference targets */
     double time_us;      /* measured kernel time */
     double flops, bytes; /* for the baselines: flops, bytes read + written */
 } oc_train_sample;

@@ -195,6 +195,22 @@ oc_status oc_hw_measure(int threads, oc_hw *out, oc_error *err)
     return OC_OK;
 }
 
+const char *oc_optimizer_name(oc_optimizer o)
+{
+    return o == OC_OPT_SGD ? "sgd" : o == OC_OPT_ADAM ? "adam" : "none";
+}
+
+bool oc_optimizer_parse(const char *s, oc_optimizer *out)
+{
+    static const oc_optimizer all[] = {OC_OPT_NONE, OC_OPT_SGD, OC_OPT_ADAM};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (s && strcmp(s, oc_optimizer_name(all[i])) == 0) {
+            *out = all[i];
+            return true;
+        }
+    return false;
+}
+
 void oc_hw_target(const oc_hw *hw, const char *name, int threads, oc_target *out)
 {
     memset(out, 0, sizeof *out);

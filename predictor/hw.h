@@ -33,6 +33,14 @@ typedef struct oc_hw {
     double copy_mib;   /* size of each copy array */
 } oc_hw;
 
+/* What a training step updates the weights with; NONE for inference. */
+typedef enum oc_optimizer { OC_OPT_NONE = 0, OC_OPT_SGD, OC_OPT_ADAM } oc_optimizer;
+
+/* "none", "sgd", "adam" */
+const char *oc_optimizer_name(oc_optimizer o);
+/* false when s is none of those names */
+bool oc_optimizer_parse(const char *s, oc_optimizer *out);
+
 /* The machine as one target sees it. */
 typedef struct oc_target {
     char name[64];  /* "ort-cpu" */
@@ -40,6 +48,7 @@ typedef struct oc_target {
     int threads;    /* intra-op threads of the runtime */
     double gflops;  /* peak at `threads` */
     double gbps;    /* bandwidth at `threads` */
+    oc_optimizer optimizer; /* training targets (torch-cpu); NONE otherwise */
 } oc_target;
 
 /* Measure this machine.  threads <= 0 means all online CPUs.  Sets
@@ -52,7 +61,7 @@ void oc_hw_cpu_name(char *buf, size_t size);
 int oc_hw_online_cpus(void);
 
 /* Figures for `threads` threads: the 1-thread figure at 1, the N-thread one
- * at N or more, linear in between. */
+ * at N or more, linear in between; optimizer NONE. */
 void oc_hw_target(const oc_hw *hw, const char *name, int threads, oc_target *out);
 
 /* JSON: {"cpu", "cores", "max_threads", "gflops_1", "gflops_n", "gbps_1",

@@ -204,6 +204,7 @@ oc_status oc_plan_build(const oc_analysis *a, const char *target, oc_plan *out,
         !out->kernel_of)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     bool ort = target && strncmp(target, "ort-", 4) == 0;
+    bool eager = target && strncmp(target, "torch-", 6) == 0;
     for (size_t v = 0; v < nv; v++) {
         p.consumer[v] = -1;
         p.constant[v] = g->values[v].is_initializer ||
@@ -245,7 +246,7 @@ oc_status oc_plan_build(const oc_analysis *a, const char *target, oc_plan *out,
         memset(k, 0, sizeof *k);
         k->main = i;
         p.taken[i] = true;
-        if (!ort)
+        if (!ort && !eager)
             continue;
         if (all_inputs_constant(&p, n) && !is_op(n, "RandomNormal") &&
             !is_op(n, "RandomUniform")) {
@@ -255,10 +256,12 @@ oc_status oc_plan_build(const oc_analysis *a, const char *target, oc_plan *out,
                     p.constant[n->outputs[q]] = true;
             continue;
         }
-        if (is_op(n, "Identity") || is_op(n, "Dropout")) {
+        if (is_op(n, "Identity") || is_op(n, "Dropout") || (eager && is_op(n, "Shape"))) {
             k->kind = OC_KERNEL_REMOVED;
             continue;
         }
+        if (eager)
+            continue;
         if (is_op(n, "Conv"))
             fuse_conv(&p, k);
         else if (is_op(n, "Gemm") || is_op(n, "MatMul"))

@@ -39,8 +39,11 @@ typedef struct oc_plan {
     size_t *kernel_of;     /* per graph node: the kernel that runs it */
 } oc_plan;
 
-/* Group the main graph of `a` for `target` ("ort-cpu"; any other name
- * gives one kernel per node with no fusion).  Memory from `arena`. */
+/* Group the main graph of `a` for `target`.  "ort-*": the fusions above;
+ * "torch-*" (eager PyTorch, the graph as the model's Python code ran it):
+ * no fusion, constants folded (the exporter's shape arithmetic is Python
+ * ints there), Identity, inference Dropout and Shape cost nothing; any
+ * other name: one kernel per node.  Memory from `arena`. */
 oc_status oc_plan_build(const oc_analysis *a, const char *target,
                         oc_plan *out, oc_arena *arena, oc_error *err);
 

@@ -70,9 +70,21 @@ bool oc_tmodel_has_threads(const oc_tmodel *tm, int threads)
     return false;
 }
 
+oc_status oc_tmodel_set_optimizer(oc_tmodel *tm, oc_optimizer o, oc_error *err)
+{
+    if (!(tm->info.optimizers & (1u << o)))
+        return oc_error_set(err, OC_ERR_USAGE, "",
+                            o == OC_OPT_NONE ? "the %s timing model predicts training steps"
+                                             : "the %s timing model has no %s training steps",
+                            tm->info.target, oc_optimizer_name(o));
+    tm->info.optimizer = o;
+    return OC_OK;
+}
+
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out)
 {
     oc_hw_target(&tm->info.hw, tm->info.target, tm->info.threads, out);
+    out->optimizer = tm->info.optimizer;
 }
 
 const oc_linear *oc_tmodel_linear(const oc_tmodel *tm, int threads)
@@ -265,8 +277,8 @@ oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
                           s->n);
         goto fail;
     }
-    /* Thread counts, most common first for the default. */
-    int counts[OC_TMODEL_MAX_THREADS] = {0};
+    /* Thread counts; the default is the smallest (the most predictable on
+     * a shared machine; --threads picks another). */
     for (size_t i = 0; i < s->n; i++) {
         int t = s->s[i].threads, k;
         for (k = 0; k < in->n_thread_counts; k++)
@@ -281,14 +293,21 @@ oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
             }
             in->thread_counts[in->n_thread_counts++] = t;
         }
-        counts[k]++;
     }
     int best = 0;
     for (int k = 1; k < in->n_thread_counts; k++)
-        if (counts[k] > counts[best] ||
-            (counts[k] == counts[best] && in->thread_counts[k] < in->thread_counts[best]))
+        if (in->thread_counts[k] < in->thread_counts[best])
             best = k;
     in->threads = in->thread_counts[best];
+    /* Optimizers, the most common the default. */
+    size_t opt_n[OC_OPT_ADAM + 1] = {0};
+    for (size_t i = 0; i < s->n; i++) {
+        opt_n[s->s[i].optimizer]++;
+        in->optimizers |= 1u << s->s[i].optimizer;
+    }
+    for (int o = OC_OPT_NONE; o <= OC_OPT_ADAM; o++)
+        if (opt_n[o] > opt_n[in->optimizer])
+            in->optimizer = (oc_optimizer)o;
 
     /* Standardisation over the training rows. */
     tm->mean = calloc((size_t)F, sizeof *tm->mean);
@@ -584,6 +603,8 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
     put_u32(b, (uint32_t)in->n_thread_counts);
     for (int i = 0; i < in->n_thread_counts; i++)
         put_u32(b, (uint32_t)in->thread_counts[i]);
+    put_u32(b, (uint32_t)in->optimizer);
+    put_u32(b, in->optimizers);
     put_u32(b, (uint32_t)in->n_linear);
     for (int i = 0; i < in->n_linear; i++) {
         put_u32(b, (uint32_t)in->linear[i].threads);
@@ -747,6 +768,12 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
     in->n_thread_counts = (int)ntc;
     for (uint32_t i = 0; i < ntc; i++)
         in->thread_counts[i] = (int)get_u32(b);
+    uint32_t opt = get_u32(b);
+    in->optimizers = get_u32(b);
+    if (b->bad || opt > OC_OPT_ADAM || !(in->optimizers & (1u << opt)) ||
+        in->optimizers >= (1u << (OC_OPT_ADAM + 1)))
+        return CORRUPT("optimizers");
+    in->optimizer = (oc_optimizer)opt;
     uint32_t nl = get_u32(b);
     if (b->bad || nl > OC_TMODEL_MAX_THREADS)
         return CORRUPT("baselines");

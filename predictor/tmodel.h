@@ -38,7 +38,7 @@
 #include "predictor/mlp.h"
 
 enum {
-    OC_TMODEL_VERSION = 1,
+    OC_TMODEL_VERSION = 2, /* 2: optimizers */
     OC_TMODEL_MAX_ENSEMBLE = 64,
     OC_TMODEL_MAX_THREADS = 16 /* distinct thread counts in one model */
 };
@@ -56,6 +56,9 @@ typedef struct oc_tmodel_info {
     int threads;       /* thread count predictions are made for */
     int n_thread_counts;
     int thread_counts[OC_TMODEL_MAX_THREADS]; /* seen in training */
+    oc_optimizer optimizer; /* training step predictions are made for
+                               (NONE: an inference target) */
+    unsigned optimizers;    /* bit (1 << o) for each one seen in training */
     int n_linear;      /* one linear-FLOPs fit per thread count */
     oc_linear linear[OC_TMODEL_MAX_THREADS];
     double val_frac, test_frac;
@@ -95,7 +98,8 @@ oc_tmodel_train_opts oc_tmodel_train_defaults(void);
 
 /* Train on the TRAIN split of s (oc_split_of), early-stopping on VAL.
  * hw must be the profile the set's features were computed with.  The
- * default prediction thread count is the most common one in the data.
+ * default prediction thread count is the smallest in the data, the default
+ * optimizer the most common.
  * Errors: OC_ERR_USAGE (bad options; no training samples; more than
  * OC_TMODEL_MAX_THREADS thread counts), OC_ERR_INPUT (training diverged),
  * OC_ERR_NOMEM. */
@@ -134,6 +138,10 @@ const double *oc_tmodel_stds(const oc_tmodel *tm);
 oc_status oc_tmodel_set_threads(oc_tmodel *tm, int threads, oc_error *err);
 /* Whether the training data had samples at this thread count. */
 bool oc_tmodel_has_threads(const oc_tmodel *tm, int threads);
+/* Predict training steps with another update rule.  Errors: OC_ERR_USAGE
+ * when the training data had no sample with that optimizer (an inference
+ * model has only NONE). */
+oc_status oc_tmodel_set_optimizer(oc_tmodel *tm, oc_optimizer o, oc_error *err);
 /* The target descriptor predictions use (hw figures at info->threads). */
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out);
 

@@ -274,8 +274,11 @@ def make_input(kind, n=1):
 # Export
 # --------------------------------------------------------------------------
 
-def export_bytes(model, kind):
-    """Export to an in-memory ONNX model, trying OPSETS in order."""
+def export_bytes(model, kind, keep_batchnorm=False):
+    """Export to an in-memory ONNX model, trying OPSETS in order.
+    keep_batchnorm: a training graph; TrainingMode.PRESERVE on the eval()
+    model keeps BatchNormalization nodes (EVAL folds them into the Conv
+    before them) while still exporting inference semantics."""
     x = make_input(kind, n=2)          # batch 2 so N is never specialised to 1
     if kind[0] == "image":
         in_name, axes = "input", {0: "N"}
@@ -301,7 +304,9 @@ def export_bytes(model, kind):
                     input_names=[in_name], output_names=["output"],
                     dynamic_axes={in_name: axes, "output": out_axes},
                     opset_version=opset, do_constant_folding=True,
-                    export_params=True)
+                    export_params=True,
+                    training=(torch.onnx.TrainingMode.PRESERVE if keep_batchnorm
+                              else torch.onnx.TrainingMode.EVAL))
         except Exception as e:          # noqa: BLE001 - report and retry
             last_err = e
             print(f"    opset {opset} failed: {type(e).__name__}: "
@@ -326,7 +331,7 @@ def param_bytes(model):
     return sum(p.numel() * p.element_size() for p in model.parameters())
 
 
-def export_group(models, outdir, external):
+def export_group(models, outdir, external, keep_batchnorm=False):
     os.makedirs(outdir, exist_ok=True)
     written, failed = [], []
     for name, (ctor, kind) in models.items():
@@ -334,7 +339,7 @@ def export_group(models, outdir, external):
         print(f"[{name}] building + exporting ...", flush=True)
         try:
             model = build(ctor)
-            m, opset = export_bytes(model, kind)
+            m, opset = export_bytes(model, kind, keep_batchnorm)
         except Exception as e:          # noqa: BLE001
             print(f"[{name}] SKIPPED: {e}", file=sys.stderr, flush=True)
             failed.append((name, str(e)))
@@ -465,6 +470,9 @@ def main():
     ap.add_argument("--macs-tsv", default=MACS_TSV,
                     help="where --reference writes the MAC table "
                          "(default: %(default)s)")
+    ap.add_argument("--keep-batchnorm", action="store_true",
+                    help="training graphs: keep BatchNormalization nodes (the "
+                         "default export folds them into the Conv before)")
     args = ap.parse_args()
     if args.samples is None and args.reference is None:
         args.samples = os.path.join(REPO_ROOT, "samples")
@@ -474,7 +482,8 @@ def main():
     failed = []
     if args.samples is not None:
         t0 = time.time()
-        written, f = export_group(SAMPLE_MODELS, args.samples, external=False)
+        written, f = export_group(SAMPLE_MODELS, args.samples, external=False,
+                                  keep_batchnorm=args.keep_batchnorm)
         failed += f
         total = sum(s for _, s in written)
         print(f"samples: {len(written)} files, {fmt_size(total)} total, "
@@ -484,7 +493,7 @@ def main():
     if args.reference is not None:
         t0 = time.time()
         written, f = export_group(REFERENCE_MODELS, args.reference,
-                                  external=True)
+                                  external=True, keep_batchnorm=args.keep_batchnorm)
         failed += f
         write_macs(REFERENCE_MODELS, args.macs_tsv)
         total = sum(s for _, s in written)

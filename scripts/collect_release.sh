@@ -28,7 +28,9 @@ ort1) ops ort-cpu 1 "$ROOT/data/ort-cpu-t1.jsonl.gz" ;;
 # before --no-spin are kept in data/ort-cpu-t2-spinning.jsonl.gz, unused.
 ort2) ops ort-cpu 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$ROOT/data/torch-cpu-t1.jsonl.gz" ;;
+torch1adam) ops torch-cpu 1 "$ROOT/data/torch-cpu-t1-adam.jsonl.gz" "" --optimizer adam ;;
+training) /usr/bin/python3 "$ROOT/scripts/measure_training.py" "${@:2}" ;;
 models) /usr/bin/python3 "$ROOT/scripts/measure_models.py" "${@:2}" ;;
 all)
-    "$0" ort1; "$0" ort2; "$0" models; "$0" torch1 ;;
+    "$0" ort1; "$0" ort2; "$0" models; "$0" torch1; "$0" torch1adam; "$0" training ;;
 esac

@@ -6,7 +6,9 @@ Exports the reference architectures with random weights (samples/export.py)
 into build/models/ when missing, times each at batch 1, 4 and 16 with 1 and
 2 intra-op threads through collector/ort_bench.js (which profiles every
 kernel), and appends one JSON line per (model, batch, threads) to
-data/ort-cpu-models.jsonl.  Run on a quiet machine."""
+data/ort-cpu-models.jsonl.  With more than one thread the driver runs with
+--no-spin, as the operator samples of the 2-thread target are collected
+(collector/README.md, "Session options").  Run on a quiet machine."""
 import json, os, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -55,10 +57,12 @@ def main():
                                         "model": os.path.join(MODELS, name + ".onnx"),
                                         "inputs": [spec]}) + "\n")
                 t0 = time.time()
+                spin = threads == 1
                 p = subprocess.run(["node", os.path.join(ROOT, "collector", "ort_bench.js"),
                                     "--threads", str(threads), "--in", man, "--out", res,
                                     "--warmup", "1", "--repeats", "5", "--passes", "2",
-                                    "--max-seconds", "40"], capture_output=True, text=True)
+                                    "--max-seconds", "40"] + ([] if spin else ["--no-spin"]),
+                                   capture_output=True, text=True)
                 if p.returncode != 0:
                     print(f"{name} b{b} t{threads}: driver failed: {p.stderr.strip()[-300:]}")
                     continue
@@ -67,7 +71,7 @@ def main():
                 if not r.get("ok"):
                     print(f"{name} b{b} t{threads}: {r.get('error')}")
                     continue
-                rec = {"model": name, "batch": b, "threads": threads,
+                rec = {"model": name, "batch": b, "threads": threads, "spin": spin,
                        "inputs": [spec], "ort_version": r["ort_version"],
                        "wall_us": r["wall_us"], "kernel_us": r["kernel_us"],
                        "spread": r.get("spread"), "kernels": r["kernels"],

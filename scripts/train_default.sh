@@ -1,15 +1,24 @@
 #!/bin/bash
-# train_default.sh - rebuild the built-in timing model from the committed
-# data: the MLP ensemble on the ort-cpu operator samples (1 and 2 threads),
-# then the per-run overhead on the whole-model measurements of the FIT
-# models (bench/eval_models.py), then a rebuild that embeds both.
-# Deterministic for the seed (training runs OpenBLAS on one thread).
+# train_default.sh - rebuild the built-in timing models from the committed
+# data.  ort-cpu: the MLP ensemble on the ONNX Runtime operator samples (1
+# and 2 threads), then the in-graph fit on the whole-model measurements of
+# the FIT models (bench/eval_models.py).  torch-cpu: the same on PyTorch
+# training-step samples (SGD and Adam) and whole-model training steps.
+# Then a rebuild that embeds them.  Deterministic for the seed (training
+# runs OpenBLAS on one thread).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${OC_BUILD_DIR:-$ROOT/build}
+D=$ROOT/data
 cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >/dev/null
-"$BUILD/onnxcost" train --hw "$ROOT/data/hw.json" --seed 1 -q \
-    -o "$ROOT/data/ort-cpu.tmodel" "$ROOT"/data/ort-cpu-t1.jsonl.gz "$ROOT"/data/ort-cpu-t2.jsonl.gz
+"$BUILD/onnxcost" train --hw "$D/hw.json" --seed 1 -q \
+    -o "$D/ort-cpu.tmodel" "$D/ort-cpu-t1.jsonl.gz" "$D/ort-cpu-t2.jsonl.gz"
+"$BUILD/onnxcost" train --hw "$D/hw.json" --seed 1 -q \
+    -o "$D/torch-cpu.tmodel" "$D/torch-cpu-t1.jsonl.gz" "$D/torch-cpu-t1-adam.jsonl.gz"
+# the in-graph fits read the raw kernel sums, whatever fit is embedded
+cmake --build "$BUILD" -j"$(nproc)" >/dev/null
 /usr/bin/python3 "$ROOT/bench/eval_models.py" --binary "$BUILD/onnxcost" \
-    --timing-model "$ROOT/data/ort-cpu.tmodel" --fit-overhead "$ROOT/data/ort-cpu-overhead.json"
+    --timing-model "$D/ort-cpu.tmodel" --fit-overhead "$D/ort-cpu-overhead.json"
+/usr/bin/python3 "$ROOT/bench/eval_models.py" --mode training --binary "$BUILD/onnxcost" \
+    --timing-model "$D/torch-cpu.tmodel" --fit-overhead "$D/torch-cpu-overhead.json"
 cmake --build "$BUILD" -j"$(nproc)" >/dev/null

@@ -67,6 +67,13 @@ contains "$TMP/dry/conv-0000/manifest.jsonl" '{"calibration_model":' "manifest c
 "$BIN" analyze "$TMP/dry/layernorm-0000/000000.onnx" >"$TMP/out" 2>&1 &&
     grep -q LayerNormalization "$TMP/out" && ok || bad "a dry-run model analyses"
 [ ! -e "$DS" ] && ok || bad "a dry run writes no dataset"
+# torch-cpu Adam steps: the optimizer in the ids and the target
+expect 0 "dry run adam" -- "$BIN" collect --target torch-cpu --optimizer adam --family gemm \
+    --count 1 --dry-run --workdir "$TMP/dryadam"
+contains "$TMP/dryadam/gemm-0000/pending.jsonl" '"id":"torch-cpu/t1/adam/Gemm/s0/000000"' "adam sample id"
+contains "$TMP/dryadam/gemm-0000/pending.jsonl" '"optimizer":"adam"' "adam in the target"
+expect 1 "optimizer for ort" -- "$BIN" collect --optimizer sgd --family gemm --count 1 --dry-run
+expect 1 "bad optimizer" -- "$BIN" collect --target torch-cpu --optimizer rmsprop --family gemm --count 1 --dry-run
 
 # --- a real run ---
 # Samples may be dropped (spread over 0.5 twice) on a busy machine; the

@@ -63,5 +63,54 @@ E" "sweep rows and marks"
 ok '[ $? -eq 1 ]' "sweep: bad list"
 "$BIN" sweep --memory-limit lots "$SAMPLES/mobilenet_v2.onnx" >/dev/null 2>&1
 ok '[ $? -eq 1 ]' "sweep: bad size"
+# training mode: the built-in torch-cpu model; Adam keeps two moments, SGD one
+"$BIN" predict --mode training --format json --batch 4 "$SAMPLES/mobilenet_v2.onnx" >"$TMP/ts" 2>"$TMP/e"
+ok '[ $? -eq 0 ]' "predict --mode training"
+"$BIN" predict --mode training --optimizer adam --format json --batch 4 "$SAMPLES/mobilenet_v2.onnx" >"$TMP/ta"
+"$BIN" predict --mode training --optimizer adam --format json --batch 4 --timing-model "$SAMPLES/../data/torch-cpu.tmodel" "$SAMPLES/mobilenet_v2.onnx" >"$TMP/tf"
+ok 'cmp -s "$TMP/ta" "$TMP/tf"' "built-in training model = data/torch-cpu.tmodel"
+ok "$PY - '$TMP/ts' '$TMP/ta' '$TMP/j4' <<'E'
+import json, sys
+s, a, inf = (json.load(open(p)) for p in sys.argv[1:4])
+assert s['target']['name'] == 'torch-cpu' and s['target']['mode'] == 'training'
+assert s['target']['optimizer'] == 'sgd' and a['target']['optimizer'] == 'adam'
+assert inf['target']['mode'] == 'inference' and inf['target']['optimizer'] is None
+ms, ma = s['totals']['training_memory'], a['totals']['training_memory']
+w = ms['weights_bytes']
+# mobilenet_v2: 3.5 M float parameters
+g = ms['gradients_bytes']  # float weights only: shape constants have none
+assert 13e6 < w < 15e6 and 0.99 * w < g <= w, ms
+assert ms['optimizer_state_bytes'] == g and ma['optimizer_state_bytes'] == 2 * g
+assert ms['activations_bytes'] == ma['activations_bytes'] > inf['totals']['peak_activation_bytes']
+assert ms['total_bytes'] == sum(ms[k] for k in ('weights_bytes', 'gradients_bytes',
+                                                'optimizer_state_bytes', 'activations_bytes'))
+assert s['totals']['memory_bytes'] == ms['total_bytes'] > inf['totals']['memory_bytes']
+# no fusion in eager PyTorch: every Clip (ReLU6) is a step of its own
+clips = [n for n in s['nodes'] if n['op'] == 'Clip']
+assert clips and all(n['time_us'] > 0 for n in clips)
+# a training step costs more than the inference of the same batch
+assert s['totals']['time_ms'] > inf['totals']['time_ms'] > 0
+assert s['totals']['time_ms_low'] <= s['totals']['time_ms'] <= s['totals']['time_ms_high']
+E" "training: target, memory breakdown, no fusion"
+"$BIN" predict --mode training --dataset-size 100 --batch 8 "$SAMPLES/squeezenet1_1.onnx" >"$TMP/tt"
+ok 'grep -q "training step, batch 8:" "$TMP/tt" && grep -q "^training memory: " "$TMP/tt" && grep -q "^epoch: 13 batches" "$TMP/tt"' "training table: step, memory, epoch"
+"$BIN" sweep --mode training --optimizer adam --format json --batch 1,4 "$SAMPLES/squeezenet1_1.onnx" >"$TMP/tsw"
+"$BIN" predict --mode training --optimizer adam --format json --batch 4 "$SAMPLES/squeezenet1_1.onnx" >"$TMP/tp4"
+ok "$PY - '$TMP/tsw' '$TMP/tp4' <<'E'
+import json, sys
+j, p = (json.load(open(x)) for x in sys.argv[1:3])
+assert j['mode'] == 'training' and j['optimizer'] == 'adam'
+r = j['sweep'][1]
+assert r['batch'] == 4 and r['memory_bytes'] == p['totals']['memory_bytes']
+assert abs(r['time_ms'] - p['totals']['time_ms']) < 1e-6 * p['totals']['time_ms']
+E" "sweep --mode training rows are predict's"
+for bad in "--mode train" "--optimizer adam" "--mode training --optimizer rmsprop"; do
+    "$BIN" predict $bad "$SAMPLES/squeezenet1_1.onnx" >/dev/null 2>"$TMP/err"
+    ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]' "predict $bad: usage error, one line"
+done
+"$BIN" predict --mode training --timing-model "$SAMPLES/../data/ort-cpu.tmodel" "$SAMPLES/squeezenet1_1.onnx" >/dev/null 2>"$TMP/err"
+ok '[ $? -eq 1 ] && grep -q "predicts inference" "$TMP/err"' "an inference model refused for training"
+"$BIN" predict --timing-model "$SAMPLES/../data/torch-cpu.tmodel" "$SAMPLES/squeezenet1_1.onnx" >/dev/null 2>"$TMP/err"
+ok '[ $? -eq 1 ] && grep -q "add --mode training" "$TMP/err"' "a training model refused for inference"
 echo "predict_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -300,6 +300,13 @@ static void test_split_and_baseline(void)
 {
     CHECK(oc_split_of("ort-cpu/t1/Conv/s0/000123", 0.1, 0.1) ==
           oc_split_of("ort-cpu/t2/Conv/s0/000123", 0.1, 0.1));
+    /* an Adam step of a configuration shares the split of its SGD step */
+    for (int i = 0; i < 64; i++) {
+        char a[64], b[64];
+        snprintf(a, sizeof a, "torch-cpu/t1/Gemm/s0/%06d", i);
+        snprintf(b, sizeof b, "torch-cpu/t1/adam/Gemm/s0/%06d", i);
+        CHECK(oc_split_of(a, 0.1, 0.3) == oc_split_of(b, 0.1, 0.3));
+    }
     int counts[3] = {0};
     char id[64];
     for (int i = 0; i < 20000; i++) {
@@ -338,9 +345,10 @@ static void make_set(oc_train_set *s, size_t n)
         for (int j = 0; j < OC_N_FEATURES; j++)
             x[j] = (float)oc_rng_uniform(&r);
         x[OC_F_THREADS] = 1;
-        s->s[i] = (oc_train_sample){ids[i], "Conv", "Conv", 1,
-                                    exp(2 * x[OC_F_LOG_FLOPS] + x[OC_F_LOG_BYTES_READ]),
-                                    1e6 * x[OC_F_LOG_FLOPS], 1e5};
+        s->s[i] = (oc_train_sample){
+            .id = ids[i], .family = "Conv", .pattern = "Conv", .threads = 1,
+            .time_us = exp(2 * x[OC_F_LOG_FLOPS] + x[OC_F_LOG_BYTES_READ]),
+            .flops = 1e6 * x[OC_F_LOG_FLOPS], .bytes = 1e5};
     }
     snprintf(s->target, sizeof s->target, "test");
 }
@@ -447,8 +455,12 @@ static void test_tmodel_file(void)
     c[0] = 'X';
     CHECK(refused(c, n, "bad magic"));
     memcpy(c, b, n);
-    put32(c + 8, 2);
-    CHECK(refused(c, n, "format version 2"));
+    put32(c + 8, OC_TMODEL_VERSION + 1);
+    char vmsg[32];
+    snprintf(vmsg, sizeof vmsg, "format version %d", OC_TMODEL_VERSION + 1);
+    CHECK(refused(c, n, vmsg));
+    put32(c + 8, 1); /* a version-1 file (before optimizers) */
+    CHECK(refused(c, n, "format version 1"));
     memcpy(c, b, n);
     put32(c + 12, OC_N_FEATURES + 1);
     CHECK(refused(c, n, "features, this onnxcost computes"));
@@ -543,6 +555,58 @@ static void test_tmodel_file(void)
     free(s.X);
 }
 
+/* Training-step targets: the optimizer is a feature, the most common one
+ * the default; one the data lacks is refused; the file keeps them. */
+static void test_optimizers(void)
+{
+    oc_train_set s;
+    make_set(&s, 600);
+    for (size_t i = 0; i < s.n; i++) {
+        s.s[i].optimizer = i % 3 == 0 ? OC_OPT_ADAM : OC_OPT_SGD;
+        s.X[i * OC_N_FEATURES + OC_F_OPT_ADAM] = s.s[i].optimizer == OC_OPT_ADAM;
+        if (s.s[i].optimizer == OC_OPT_ADAM)
+            s.s[i].time_us *= 1.5;
+    }
+    oc_tmodel *tm = train_small(&s);
+    if (!tm) {
+        free(s.s);
+        free(s.X);
+        return;
+    }
+    const oc_tmodel_info *in = oc_tmodel_get_info(tm);
+    oc_error err;
+    oc_target t;
+    CHECK_EQ_INT(in->optimizer, OC_OPT_SGD);
+    CHECK_EQ_INT((int)in->optimizers, (1 << OC_OPT_SGD) | (1 << OC_OPT_ADAM));
+    oc_tmodel_target(tm, &t);
+    CHECK_EQ_INT(t.optimizer, OC_OPT_SGD);
+    CHECK(oc_tmodel_set_optimizer(tm, OC_OPT_NONE, &err) == OC_ERR_USAGE);
+    CHECK(strstr(err.msg, "predicts training steps") != NULL);
+    CHECK(oc_tmodel_set_optimizer(tm, OC_OPT_ADAM, &err) == OC_OK);
+    oc_tmodel_target(tm, &t);
+    CHECK_EQ_INT(t.optimizer, OC_OPT_ADAM);
+    void *buf = NULL;
+    size_t n = 0;
+    oc_tmodel *back = NULL;
+    CHECK(oc_tmodel_to_buffer(tm, &buf, &n, &err) == OC_OK);
+    CHECK(oc_tmodel_from_buffer(buf, n, "buffer", &back, &err) == OC_OK);
+    if (back) {
+        /* the file keeps the optimizer predictions are made for */
+        CHECK_EQ_INT(oc_tmodel_get_info(back)->optimizer, OC_OPT_ADAM);
+        CHECK_EQ_INT((int)oc_tmodel_get_info(back)->optimizers, (int)in->optimizers);
+    }
+    oc_tmodel_free(back);
+    free(buf);
+    oc_tmodel_free(tm);
+    free(s.s);
+    free(s.X);
+
+    oc_optimizer o;
+    CHECK(oc_optimizer_parse("adam", &o) && o == OC_OPT_ADAM);
+    CHECK(!oc_optimizer_parse("rmsprop", &o) && !oc_optimizer_parse(NULL, &o));
+    CHECK(strcmp(oc_optimizer_name(OC_OPT_SGD), "sgd") == 0);
+}
+
 int main(void)
 {
     test_rng();
@@ -552,5 +616,6 @@ int main(void)
     test_features();
     test_split_and_baseline();
     test_tmodel_file();
+    test_optimizers();
     return t_report("test_mlp");
 }

@@ -1,0 +1,67 @@
+/* memory.c - training-step memory from the analysed graph (see memory.h). */
+#include "predictor/memory.h"
+
+#include <string.h>
+
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return oc_mul_u64(a, b, &r) ? r : UINT64_MAX;
+}
+
+int oc_optimizer_state_copies(oc_optimizer o)
+{
+    return o == OC_OPT_SGD ? 1 : o == OC_OPT_ADAM ? 2 : 0;
+}
+
+static bool is_view(const oc_node *n)
+{
+    static const char *views[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze"};
+    if (n->domain[0])
+        return false;
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+        if (strcmp(n->op, views[i]) == 0)
+            return true;
+    return false;
+}
+
+static uint64_t value_bytes(const oc_analysis *a, int v)
+{
+    const oc_tinfo *t = oc_analysis_value(a, v);
+    uint64_t n;
+    if (!t || !oc_tinfo_numel(t, &n))
+        return 0;
+    return mul_sat(n, oc_dtype_size(t->dtype));
+}
+
+void oc_training_memory(const oc_analysis *a, const oc_plan *plan, oc_optimizer o,
+                        oc_train_memory *out)
+{
+    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    memset(out, 0, sizeof *out);
+    out->weights = oc_analysis_totals(a)->weight_bytes;
+    uint64_t float_weights = 0;
+    for (size_t v = 0; v < g->n_values; v++) {
+        const oc_tensor *c = g->values[v].constant;
+        if (g->values[v].is_initializer && c && oc_dtype_is_float(c->dtype))
+            float_weights = add_sat(float_weights, mul_sat(c->numel, oc_dtype_size(c->dtype)));
+    }
+    if (o != OC_OPT_NONE) {
+        out->gradients = float_weights;
+        out->optimizer_state = mul_sat(float_weights, (uint64_t)oc_optimizer_state_copies(o));
+    }
+    for (size_t k = 0; k < g->n_inputs; k++)
+        out->activations = add_sat(out->activations, value_bytes(a, g->inputs[k]));
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        const oc_node *n = &g->nodes[i];
+        if (plan->kernels[plan->kernel_of[i]].kind != OC_KERNEL_RUN || is_view(n))
+            continue;
+        for (size_t q = 0; q < n->n_outputs; q++)
+            if (n->outputs[q] >= 0)
+                out->activations = add_sat(out->activations, value_bytes(a, n->outputs[q]));
+    }
+    out->total = add_sat(add_sat(out->weights, out->gradients),
+                         add_sat(out->optimizer_state, out->activations));
+}
