@@ -16,7 +16,7 @@ import argparse, json, math, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIT = {"resnet18", "mobilenet_v2", "squeezenet1_1"}
-SEQ = {"bert_base": "input_ids"}
+SEQ = {"bert_base": "input_ids", "gpt2_small": "input_ids"}
 
 
 def predict(binary, tmodel, rec, training):

@@ -18,19 +18,33 @@ ops() { # ops TARGET THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     "$BIN" collect --target "$t" --threads "$th" --family convtranspose,pool,batchnorm,layernorm,softmax,elementwise,activation,reduce,concat,split,slice,transpose,reshape,resize,pad,gather \
         --count "$(n 30)" --dataset "$ds" --driver-args "$ARGS $extra" "$@"
 }
+# The families whose held-out error was highest get 180 samples each
+# (whatever the scale).
+WEAK=activation,pad,slice,transpose,elementwise,reshape,resize,gather
+weak() { # weak THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    local th=$1 ds=$2 extra=${3:-}
+    shift 3 || shift $#
+    "$BIN" collect --target ort-cpu --threads "$th" --family "$WEAK" --count 180 \
+        --dataset "$ds" --driver-args "$ARGS $extra" "$@"
+}
 case "${1:-all}" in
-ort1) ops ort-cpu 1 "$ROOT/data/ort-cpu-t1.jsonl.gz" ;;
+ort1) ops ort-cpu 1 "$ROOT/data/ort-cpu-t1.jsonl.gz"
+      weak 1 "$ROOT/data/ort-cpu-t1.jsonl.gz" ;;
 # At 2 threads the pool workers of the sessions timed just before, still
 # spinning, took a core from the one being timed (collector/ort_bench.js,
 # --no-spin); the calibration kernel after a 2-thread chunk reads slower by
 # ~60% even then (a state of the process, not contention: it repeats on a
 # quiet machine), so only a larger drift re-measures.  The samples taken
 # before --no-spin are kept in data/ort-cpu-t2-spinning.jsonl.gz, unused.
-ort2) ops ort-cpu 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+ort2) ops ort-cpu 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
+      weak 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$ROOT/data/torch-cpu-t1.jsonl.gz" ;;
 torch1adam) ops torch-cpu 1 "$ROOT/data/torch-cpu-t1-adam.jsonl.gz" "" --optimizer adam ;;
+torch2) ops torch-cpu 2 "$ROOT/data/torch-cpu-t2.jsonl.gz" ;;
+torch2adam) ops torch-cpu 2 "$ROOT/data/torch-cpu-t2-adam.jsonl.gz" "" --optimizer adam ;;
 training) /usr/bin/python3 "$ROOT/scripts/measure_training.py" "${@:2}" ;;
 models) /usr/bin/python3 "$ROOT/scripts/measure_models.py" "${@:2}" ;;
 all)
-    "$0" ort1; "$0" ort2; "$0" models; "$0" torch1; "$0" torch1adam; "$0" training ;;
+    "$0" ort1; "$0" ort2; "$0" models; "$0" torch1; "$0" torch1adam; "$0" torch2
+    "$0" torch2adam; "$0" training ;;
 esac

@@ -24,8 +24,12 @@ SETS = {
     "densenet121": ("input", [3, 224, 224], [1, 4]),
     "resnet50": ("input", [3, 224, 224], [1, 4, 16]),
     "alexnet": ("input", [3, 224, 224], [1, 4, 16]),
-    "bert_base": ("input_ids", [128], [1, 4]),
+    "vgg16": ("input", [3, 224, 224], [1, 4, 16]),
+    "vit_b_16": ("input", [3, 224, 224], [1, 4, 16]),
+    "bert_base": ("input_ids", [128], [1, 4, 16]),
+    "gpt2_small": ("input_ids", [128], [1, 4, 16]),
 }
+VOCAB = {"bert_base": 30522, "gpt2_small": 50257}
 
 
 def main():
@@ -51,7 +55,7 @@ def main():
                 spec = {"name": inp, "dtype": "int64" if inp == "input_ids" else "float32",
                         "shape": [b] + shape}
                 if inp == "input_ids":
-                    spec["bound"] = 30522
+                    spec["bound"] = VOCAB[name]
                 with open(man, "w") as f:
                     f.write(json.dumps({"id": f"{name}/b{b}/t{threads}",
                                         "model": os.path.join(MODELS, name + ".onnx"),

@@ -1,13 +1,14 @@
 #!/usr/bin/python3
-"""measure_training.py [--optimizer sgd|adam]... - whole reference models'
-training steps in PyTorch (CPU), for the whole-model evaluation of the
+"""measure_training.py [--optimizer sgd|adam]... [--threads 1,2] [--models LIST]
+- whole reference models' training steps in PyTorch (CPU), for the whole-model evaluation of the
 torch-cpu timing model and its in-graph fit.
 
 For each architecture: the torchvision / samples/export.py model with random
 weights in train() mode, one step = forward, cross-entropy loss against
 random labels, backward, optimizer step (SGD lr 0.01 momentum 0.9, or Adam
 lr 1e-3: the optimizers of collector/torch_bench.py), zero_grad.  Timed at
-batch 1, 4 and 16 on 1 intra-op thread with OMP_WAIT_POLICY=PASSIVE: two
+batch 1, 4 and 16 on 1 and 2 intra-op threads (--threads) with
+OMP_WAIT_POLICY=PASSIVE: two
 warm-up steps, then PASSES passes of REPEATS steps with the configurations
 interleaved (every configuration's pass 1, then every pass 2); the figure is
 the quickest pass's median, the spread (max - min) / min over all timed
@@ -91,49 +92,51 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--optimizer", action="append", choices=["sgd", "adam"])
     ap.add_argument("--models", help="comma-separated subset of " + ",".join(SETS))
+    ap.add_argument("--threads", default="1,2")
     a = ap.parse_args()
+    threads_list = [int(t) for t in a.threads.split(",")]
     optimizers = a.optimizer or ["sgd", "adam"]
     names = a.models.split(",") if a.models else list(SETS)
     export_graphs(names)
-    torch.set_num_threads(1)
     done = set()
     if os.path.exists(OUT):
         for line in open(OUT):
             r = json.loads(line)
             done.add((r["model"], r["batch"], r["threads"], r["optimizer"]))
-    for opt in optimizers:
-        for name in names:
-            todo = [b for b in SETS[name] if (name, b, 1, opt) not in done]
-            if not todo:
-                continue
-            t0 = time.time()
-            cfgs = [Config(name, b, opt) for b in todo]
-            for c in cfgs:
-                for _ in range(WARMUP):
-                    c.step()
-            calib = [calibrate()]
-            passes = {id(c): [] for c in cfgs}
-            for _ in range(PASSES):
-                for c in cfgs:  # interleaved: each batch size once per pass
-                    xs = [c.step() for _ in range(REPEATS)]
-                    passes[id(c)].append(statistics.median(xs))
-                    c.times += xs
-                calib.append(calibrate())
-            for c, b in zip(cfgs, todo):
-                best = min(passes[id(c)])
-                rec = {"model": name, "batch": b, "threads": 1, "optimizer": opt,
-                       "torch_version": torch.__version__,
-                       "step_us": {"best_pass_median": best, "min": min(c.times),
-                                   "max": max(c.times), "n": len(c.times)},
-                       "spread": (max(c.times) - min(c.times)) / min(c.times),
-                       "calib_us": calib,
-                       "collected": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-                with open(OUT, "a") as f:
-                    f.write(json.dumps(rec) + "\n")
-                print(f"{name} b{b} {opt}: step {best / 1e3:.1f} ms, spread "
-                      f"{rec['spread']:.2f}, calib {min(calib):.0f}-{max(calib):.0f} us",
-                      flush=True)
-            print(f"  {name}: {time.time() - t0:.0f} s", flush=True)
+    for threads, opt, name in ((t, o, n) for t in threads_list for o in optimizers
+                               for n in names):
+        torch.set_num_threads(threads)
+        todo = [b for b in SETS[name] if (name, b, threads, opt) not in done]
+        if not todo:
+            continue
+        t0 = time.time()
+        cfgs = [Config(name, b, opt) for b in todo]
+        for c in cfgs:
+            for _ in range(WARMUP):
+                c.step()
+        calib = [calibrate()]
+        passes = {id(c): [] for c in cfgs}
+        for _ in range(PASSES):
+            for c in cfgs:  # interleaved: each batch size once per pass
+                xs = [c.step() for _ in range(REPEATS)]
+                passes[id(c)].append(statistics.median(xs))
+                c.times += xs
+            calib.append(calibrate())
+        for c, b in zip(cfgs, todo):
+            best = min(passes[id(c)])
+            rec = {"model": name, "batch": b, "threads": threads, "optimizer": opt,
+                   "torch_version": torch.__version__,
+                   "step_us": {"best_pass_median": best, "min": min(c.times),
+                               "max": max(c.times), "n": len(c.times)},
+                   "spread": (max(c.times) - min(c.times)) / min(c.times),
+                   "calib_us": calib,
+                   "collected": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            with open(OUT, "a") as f:
+                f.write(json.dumps(rec) + "\n")
+            print(f"{name} b{b} t{threads} {opt}: step {best / 1e3:.1f} ms, spread "
+                  f"{rec['spread']:.2f}, calib {min(calib):.0f}-{max(calib):.0f} us",
+                  flush=True)
+        print(f"  {name}: {time.time() - t0:.0f} s", flush=True)
 
 
 if __name__ == "__main__":

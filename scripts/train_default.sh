@@ -3,7 +3,8 @@
 # data.  ort-cpu: the MLP ensemble on the ONNX Runtime operator samples (1
 # and 2 threads), then the in-graph fit on the whole-model measurements of
 # the FIT models (bench/eval_models.py).  torch-cpu: the same on PyTorch
-# training-step samples (SGD and Adam) and whole-model training steps.
+# training-step samples (SGD and Adam, 1 and 2 threads) and whole-model
+# training steps.
 # Then a rebuild that embeds them.  Deterministic for the seed (training
 # runs OpenBLAS on one thread).
 set -euo pipefail
@@ -14,7 +15,7 @@ cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >
 "$BUILD/onnxcost" train --hw "$D/hw.json" --seed 1 -q \
     -o "$D/ort-cpu.tmodel" "$D/ort-cpu-t1.jsonl.gz" "$D/ort-cpu-t2.jsonl.gz"
 "$BUILD/onnxcost" train --hw "$D/hw.json" --seed 1 -q \
-    -o "$D/torch-cpu.tmodel" "$D/torch-cpu-t1.jsonl.gz" "$D/torch-cpu-t1-adam.jsonl.gz"
+    -o "$D/torch-cpu.tmodel" "$D"/torch-cpu-t[12].jsonl.gz "$D"/torch-cpu-t[12]-adam.jsonl.gz
 # the in-graph fits read the raw kernel sums, whatever fit is embedded
 cmake --build "$BUILD" -j"$(nproc)" >/dev/null
 /usr/bin/python3 "$ROOT/bench/eval_models.py" --binary "$BUILD/onnxcost" \
