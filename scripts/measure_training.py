@@ -39,7 +39,7 @@ SETS = {
     "resnet18": [1, 4, 16],
     "efficientnet_b0": [1, 4, 16],
     "googlenet": [1, 4, 16],
-    "densenet121": [1, 4],
+    "densenet121": [1, 4, 16],
     "resnet50": [1, 4, 16],
     "alexnet": [1, 4, 16],
 }
