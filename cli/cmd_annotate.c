@@ -24,6 +24,9 @@ static const char annotate_help[] =
     "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "      --mode MODE          inference (default) or training (one training\n"
+    "                           step on the torch-cpu model, as predict)\n"
+    "      --optimizer NAME     training: sgd (default) or adam\n"
     "  -h, --help               this text\n";
 
 static oc_status meta_u64(oc_model *m, size_t node, const char *key, uint64_t v,
@@ -78,8 +81,10 @@ static oc_status annotate(oc_model *m, const oc_analysis *a, const oc_estimate *
     } kv[8];
     snprintf(kv[0].val, sizeof kv[0].val, "%.4f", e->total_us / 1e3);
     snprintf(kv[1].val, sizeof kv[1].val, "%" PRId64, batch);
-    snprintf(kv[2].val, sizeof kv[2].val, "%s %s, %d thread%s", info->target,
-             info->runtime, info->threads, info->threads == 1 ? "" : "s");
+    snprintf(kv[2].val, sizeof kv[2].val, "%s %s, %d thread%s%s%s", info->target,
+             info->runtime, info->threads, info->threads == 1 ? "" : "s",
+             info->optimizer != OC_OPT_NONE ? ", training step with " : "",
+             info->optimizer != OC_OPT_NONE ? oc_optimizer_name(info->optimizer) : "");
     snprintf(kv[3].val, sizeof kv[3].val, "%" PRIu64, t->macs);
     snprintf(kv[4].val, sizeof kv[4].val, "%" PRIu64, t->flops);
     snprintf(kv[5].val, sizeof kv[5].val, "%" PRIu64, t->params);
@@ -99,7 +104,9 @@ int cmd_annotate(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"in-place", no_argument, NULL, 'P'},
         {"batch", required_argument, NULL, 'b'},  {"input", required_argument, NULL, 'i'},
         {"threads", required_argument, NULL, 'T'}, {"timing-model", required_argument, NULL, 'm'},
+        {"mode", required_argument, NULL, 'M'},   {"optimizer", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    cli_mode mode = {0};
     analyze_args aa;
     memset(&aa, 0, sizeof aa);
     aa.opts.batch = 1;
@@ -117,6 +124,8 @@ int cmd_annotate(int argc, char **argv)
         case 'i': rc = cli_parse_input(&aa, optarg); break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &threads); break;
         case 'm': tmodel = optarg; break;
+        case 'M': rc = cli_parse_mode(optarg, &mode); break;
+        case 'O': rc = cli_parse_optimizer(optarg, &mode); break;
         case 'h': fputs(annotate_help, stdout); return EXIT_OK;
         default: fputs(annotate_help, stderr); return EXIT_USAGE;
         }
@@ -127,6 +136,8 @@ int cmd_annotate(int argc, char **argv)
         cli_error("annotate: expected exactly one MODEL (see 'onnxcost annotate --help')");
         return EXIT_USAGE;
     }
+    if (cli_mode_resolve(&mode))
+        return EXIT_USAGE;
     const char *in = argv[optind];
     if (in_place && out) {
         cli_error("annotate: give -o or --in-place, not both");
@@ -147,7 +158,7 @@ int cmd_annotate(int argc, char **argv)
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    int rc = cli_load_tmodel(tmodel, threads, &(cli_mode){0}, &tm, &ov);
+    int rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov);
     if (rc)
         return rc;
     oc_model *m;

@@ -24,6 +24,9 @@ static const char report_help[] =
     "  -t, --top N              kernels in the slowest-kernels chart (default 20)\n"
     "  -s, --sweep LIST         batch sizes of the sweep (default 1,2,4,8,16,32,64)\n"
     "  -M, --memory-limit SIZE  mark it in the sweep, e.g. 8GiB, 512MB\n"
+    "      --mode MODE          inference (default) or training (training steps\n"
+    "                           on the torch-cpu model, as predict)\n"
+    "      --optimizer NAME     training: sgd (default) or adam\n"
     "  -h, --help               this text\n";
 
 typedef struct ropts {
@@ -33,6 +36,7 @@ typedef struct ropts {
     size_t n_batches;
     uint64_t limit;
     const char *tmodel, *out;
+    cli_mode mode;
 } ropts;
 
 static int parse(int argc, char **argv, ropts *p)
@@ -42,6 +46,7 @@ static int parse(int argc, char **argv, ropts *p)
         {"input", required_argument, NULL, 'i'},   {"threads", required_argument, NULL, 'T'},
         {"timing-model", required_argument, NULL, 'm'}, {"top", required_argument, NULL, 't'},
         {"sweep", required_argument, NULL, 's'},   {"memory-limit", required_argument, NULL, 'M'},
+        {"mode", required_argument, NULL, 'D'},    {"optimizer", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     static const int64_t default_sweep[] = {1, 2, 4, 8, 16, 32, 64};
     memset(p, 0, sizeof *p);
@@ -62,6 +67,8 @@ static int parse(int argc, char **argv, ropts *p)
         case 't': rc = cli_parse_i64("--top", optarg, 1, 1000, &p->top); break;
         case 's': rc = cli_parse_list("--sweep", optarg, p->batches, &p->n_batches); break;
         case 'M': rc = cli_parse_size("--memory-limit", optarg, &p->limit); break;
+        case 'D': rc = cli_parse_mode(optarg, &p->mode); break;
+        case 'O': rc = cli_parse_optimizer(optarg, &p->mode); break;
         case 'h': fputs(report_help, stdout); return -1;
         default: fputs(report_help, stderr); return EXIT_USAGE;
         }
@@ -72,6 +79,8 @@ static int parse(int argc, char **argv, ropts *p)
         cli_error("report: expected exactly one MODEL (see 'onnxcost report --help')");
         return EXIT_USAGE;
     }
+    if (cli_mode_resolve(&p->mode))
+        return EXIT_USAGE;
     if (!p->out) {
         cli_error("report: -o REPORT.html is required");
         return EXIT_USAGE;
@@ -120,7 +129,7 @@ int cmd_report(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    if ((rc = cli_load_tmodel(p.tmodel, p.threads, &(cli_mode){0}, &tm, &ov)))
+    if ((rc = cli_load_tmodel(p.tmodel, p.threads, &p.mode, &tm, &ov)))
         return rc;
     oc_model *m;
     if ((rc = cli_load(argv[optind], &m))) {

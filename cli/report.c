@@ -220,7 +220,11 @@ static void header(FILE *f, const report *r)
     html_escape(f, r->target->runtime);
     fprintf(f, "), %d thread%s, ", r->target->threads, r->target->threads == 1 ? "" : "s");
     html_escape(f, r->target->cpu);
-    fprintf(f, " &#183; inference at batch <b>%" PRId64 "</b>", r->batch);
+    if (r->target->optimizer != OC_OPT_NONE)
+        fprintf(f, " &#183; training step (%s) at batch <b>%" PRId64 "</b>",
+                oc_optimizer_name(r->target->optimizer), r->batch);
+    else
+        fprintf(f, " &#183; inference at batch <b>%" PRId64 "</b>", r->batch);
     const char *assumed = oc_analysis_assumed(r->a);
     if (assumed[0]) {
         fputs(" &#183; <span class=\"warn\">symbolic dims costed as 1: <code>", f);
@@ -659,8 +663,13 @@ static void draw_panel(FILE *f, const report *r, const panel *p, double x0, doub
 static void chart_sweep(FILE *f, const report *r)
 {
     char b[48], best[96] = "", fit[96] = "";
+    bool training = r->target->optimizer != OC_OPT_NONE;
     fputs("<h2>Batch sweep</h2>\n<p class=\"note\">The same prediction at each batch size "
-          "(one model load); memory is the weights plus the activation peak. ", f);
+          "(one model load); memory is the weights plus ", f);
+    fputs(training ? "their gradients, the optimizer state and the activations kept for "
+                     "the backward pass. "
+                   : "the activation peak. ",
+          f);
     if (r->best < r->n_steps)
         fprintf(f, "Best throughput%s: batch %" PRId64 " (<span class=\"nw\">%.1f "
                    "samples/s</span>). ",
@@ -684,7 +693,8 @@ static void chart_sweep(FILE *f, const report *r)
                 .mark = SIZE_MAX, .color = pred_color};
     panel th = {.title = "Throughput (samples/s)", .unit = U_COUNT, .mark = r->best,
                 .color = palette[2]};
-    panel me = {.title = "Memory (weights + activation peak)", .unit = U_BYTES,
+    panel me = {.title = training ? "Training memory" : "Memory (weights + activation peak)",
+                .unit = U_BYTES,
                 .limit = (double)r->memory_limit, .mark = r->memory_limit ? r->fit : SIZE_MAX,
                 .color = palette[4]};
     for (size_t k = 0; k < r->n_steps; k++) {

@@ -93,5 +93,18 @@ ok "$PY -c \"import onnx; m=onnx.load('$TMP/in.onnx'); assert dict((p.key,p.valu
 # (a process killed mid-write cannot remove its temporary: one may remain,
 # beside an intact target)
 
+# training steps: the torch-cpu model's time, the mode in the target
+"$BIN" annotate --mode training --optimizer adam --batch 4 "$SQ" -o "$TMP/tr.onnx" 2>/dev/null
+"$BIN" predict --mode training --optimizer adam --batch 4 --format json "$SQ" >"$TMP/tr.json"
+ok "$PY - '$TMP/tr.onnx' '$TMP/tr.json' <<'E'
+import json, sys, onnx
+m = onnx.load(sys.argv[1]); p = json.load(open(sys.argv[2]))
+meta = {q.key: q.value for q in m.metadata_props}
+assert meta['onnxcost.target'].startswith('torch-cpu ') and meta['onnxcost.target'].endswith('training step with adam'), meta
+assert abs(float(meta['onnxcost.time_ms']) - p['totals']['time_ms']) < 1e-3, (meta, p['totals']['time_ms'])
+E" "annotate --mode training: predict's time, the mode in onnxcost.target"
+"$BIN" annotate --optimizer adam "$SQ" -o "$TMP/x.onnx" 2>/dev/null
+ok '[ $? -eq 1 ] && [ ! -e "$TMP/x.onnx" ]' "annotate --optimizer without --mode training: usage error, nothing written"
+
 echo "annotate_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -172,5 +172,12 @@ ok '[ $? -eq 0 ] && grep -q "^usage: onnxcost report" "$TMP/out"' "--help"
 "$BIN" --help | grep -q "^  report "
 ok '[ $? -eq 0 ]' "listed in onnxcost --help"
 
+# training steps: the header and the sweep say so; the time is predict's
+"$BIN" report --mode training --optimizer adam --sweep 1,4 "$SAMPLES/squeezenet1_1.onnx" -o "$TMP/tr.html" 2>/dev/null
+"$BIN" predict --mode training --optimizer adam --format json "$SAMPLES/squeezenet1_1.onnx" >"$TMP/tr.json"
+ok 'grep -q "training step (adam) at batch <b>1</b>" "$TMP/tr.html" && grep -q "Training memory" "$TMP/tr.html" && grep -q "$(/usr/bin/python3 -c "import json; print(\"%.2f ms\" % json.load(open(\"$TMP/tr.json\"))[\"totals\"][\"time_ms\"])")" "$TMP/tr.html"' "report --mode training: header, memory panel, predict's time"
+"$BIN" report --mode train "$SAMPLES/squeezenet1_1.onnx" -o "$TMP/bad.html" >/dev/null 2>&1
+ok '[ $? -eq 1 ] && [ ! -e "$TMP/bad.html" ]' "report --mode train: usage error, nothing written"
+
 echo "report_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
