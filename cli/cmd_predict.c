@@ -164,9 +164,13 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
     json_object_set_new(t, "roofline_ms", json_real((e->roofline_us + e->overhead_us) / 1e3));
     oc_train_memory mem;
-    oc_training_memory(a, &e->plan, p->mode.optimizer, &mem);
+    if (p->mode.training)
+        oc_training_memory(a, &e->plan, p->mode.optimizer, &mem);
     json_object_set_new(t, "memory_bytes",
-                        json_integer((json_int_t)cli_step_memory(a, &e->plan, p->mode.optimizer)));
+                        json_integer((json_int_t)(p->mode.training
+                                                      ? mem.total
+                                                      : cli_step_memory(a, &e->plan,
+                                                                        OC_OPT_NONE))));
     if (p->mode.training)
         json_object_set_new(t, "training_memory",
                             json_pack("{s:I, s:I, s:I, s:I, s:I}", "weights_bytes",

@@ -3,7 +3,11 @@
 
 #include <string.h>
 
-static uint64_t add_sat(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return oc_add_u64(a, b, &r) ? r : UINT64_MAX;
+}
 
 static uint64_t mul_sat(uint64_t a, uint64_t b)
 {

@@ -353,6 +353,13 @@ static void make_set(oc_train_set *s, size_t n)
     snprintf(s->target, sizeof s->target, "test");
 }
 
+/* Free what make_set allocated. */
+static void free_set(oc_train_set *s)
+{
+    free(s->s);
+    free(s->X);
+}
+
 static oc_tmodel *train_small(const oc_train_set *s)
 {
     static const int hidden[] = {16, 16};
@@ -396,8 +403,7 @@ static void test_tmodel_file(void)
     make_set(&s, 1500);
     oc_tmodel *tm = train_small(&s);
     if (!tm) {
-        free(s.s);
-        free(s.X);
+        free_set(&s);
         return;
     }
     const oc_tmodel_info *in = oc_tmodel_get_info(tm);
@@ -551,8 +557,7 @@ static void test_tmodel_file(void)
     free(c);
     free(buf);
     oc_tmodel_free(tm);
-    free(s.s);
-    free(s.X);
+    free_set(&s);
 }
 
 /* Training-step targets: the optimizer is a feature, the most common one
@@ -569,8 +574,7 @@ static void test_optimizers(void)
     }
     oc_tmodel *tm = train_small(&s);
     if (!tm) {
-        free(s.s);
-        free(s.X);
+        free_set(&s);
         return;
     }
     const oc_tmodel_info *in = oc_tmodel_get_info(tm);
@@ -598,8 +602,7 @@ static void test_optimizers(void)
     oc_tmodel_free(back);
     free(buf);
     oc_tmodel_free(tm);
-    free(s.s);
-    free(s.X);
+    free_set(&s);
 
     oc_optimizer o;
     CHECK(oc_optimizer_parse("adam", &o) && o == OC_OPT_ADAM);
