@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/score.h"
 #include "predictor/tmodel.h"
 
 static const char train_help[] =
     "usage: onnxcost train [options] -o FILE DATASET...\n"
     "\n"
     "Fit the neural timing model on measured datasets (onnxcost collect):\n"
-    "an ensemble of dense ReLU MLPs predicting ln(kernel time), MSE loss,\n"
+    "an ensemble of dense ReLU MLPs predicting ln(kernel time), Huber loss,\n"
     "Adam, early stopping on a validation split.  A test split is held out\n"
     "by a hash of each sample id (thread count ignored); 'onnxcost eval'\n"
     "scores it.  Progress and validation error per epoch go to stderr.\n"
@@ -30,12 +31,23 @@ static const char train_help[] =
     "      --batch N         mini-batch size (default 128)\n"
     "      --l2 X            weight penalty (default 1e-5)\n"
     "      --dropout X       hidden-unit dropout probability (default 0)\n"
+    "      --huber X         Huber loss on ln(t): squared within X, linear\n"
+    "                        beyond (0: squared error; default 0.1)\n"
     "      --ensemble K      members with different seeds; their spread is the\n"
     "                        low/high range (default 5)\n"
     "      --seed S          base seed (default 1)\n"
     "      --val-frac X      validation fraction (default 0.1)\n"
     "      --test-frac X     held-out test fraction (default 0.1)\n"
     "      --no-roofline-base  fit ln(t) itself, not ln(t / roofline time)\n"
+    "      --cv K            cross-validate instead of writing a model: K folds,\n"
+    "                        each holding out 1/K of the samples (by the same\n"
+    "                        hash; fold 0 is the test split of a shipped\n"
+    "                        model), and print every sample's held-out error\n"
+    "                        as 'onnxcost eval' does\n"
+    "      --by KEY          with --cv: group by family (default), op or pattern\n"
+    "  -f, --format FMT      with --cv: table (default) or json\n"
+    "      --samples         with --cv --format json: add \"predictions\", every\n"
+    "                        sample with its held-out prediction\n"
     "  -q, --quiet           one progress line per member, not per epoch\n"
     "  -h, --help            this text\n";
 
@@ -77,6 +89,7 @@ static int parse_hidden(const char *s, int *hidden, int *n)
 typedef struct progress_state {
     bool quiet;
     int last_member;
+    int fold, n_folds; /* n_folds 0: not cross-validating */
 } progress_state;
 
 static int on_epoch(void *ud, int member, int n_members, const oc_mlp_epoch *e,
@@ -84,16 +97,19 @@ static int on_epoch(void *ud, int member, int n_members, const oc_mlp_epoch *e,
 {
     progress_state *ps = ud;
     /* RMSE of ln(t): a typical multiplicative error of exp(rmse) - 1. */
-    double rmse = sqrt(e->val_loss) * log_scale, best = sqrt(e->best_val) * log_scale;
+    double rmse = sqrt(e->val_mse) * log_scale;
     if (!ps->quiet)
         fprintf(stderr,
-                "[member %d/%d] epoch %3d  train mse %.4f  val mse %.4f  val rmse(ln t) "
-                "%.3f (~%.1f%%)  best %.3f @%d  lr %.2g\n",
+                "[member %d/%d] epoch %3d  train loss %.4f  val loss %.4f  val rmse(ln t) "
+                "%.3f (~%.1f%%)  best loss %.4f @%d  lr %.2g\n",
                 member + 1, n_members, e->epoch, e->train_loss, e->val_loss, rmse,
-                100 * (exp(rmse) - 1), best, e->best_epoch, e->lr);
-    else if (e->epoch % 50 == 0 || member != ps->last_member)
-        fprintf(stderr, "[member %d/%d] epoch %d  val rmse(ln t) %.3f (best %.3f @%d)\n",
-                member + 1, n_members, e->epoch, rmse, best, e->best_epoch);
+                100 * (exp(rmse) - 1), e->best_val, e->best_epoch, e->lr);
+    else if (e->epoch % 50 == 0 || member != ps->last_member) {
+        if (ps->n_folds)
+            fprintf(stderr, "[fold %d/%d] ", ps->fold + 1, ps->n_folds);
+        fprintf(stderr, "[member %d/%d] epoch %d  val rmse(ln t) %.3f (best loss @%d)\n",
+                member + 1, n_members, e->epoch, rmse, e->best_epoch);
+    }
     ps->last_member = member;
     return 0;
 }
@@ -161,10 +177,86 @@ out:
     free(idx);
 }
 
+/* K-fold cross-validation: fold k trains with split shift k/K and test
+ * fraction 1/K, and scores the samples it held out. */
+static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_train_opts o,
+                          int folds, score_by by, out_format fmt, bool list_samples,
+                          progress_state *ps)
+{
+    int rc = EXIT_OK;
+    oc_error err;
+    oc_error_clear(&err);
+    cli_score *sc = cli_score_new(by, list_samples);
+    float *X = malloc((s->n ? s->n : 1) * OC_N_FEATURES * sizeof *X);
+    size_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
+    double *t = malloc((s->n ? s->n : 1) * 3 * sizeof *t);
+    if (!sc || !X || !idx || !t) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+        goto out;
+    }
+    o.test_frac = 1.0 / folds;
+    ps->n_folds = folds;
+    for (int k = 0; k < folds; k++) {
+        o.split_shift = (double)k / folds;
+        ps->fold = k;
+        ps->last_member = -1;
+        oc_tmodel *tm;
+        if (oc_tmodel_train(s, hw, &o, &tm, &err) != OC_OK) {
+            rc = cli_fail(&err, 0);
+            goto out;
+        }
+        size_t m = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if (oc_split_of_shifted(s->s[i].id, o.val_frac, o.test_frac, o.split_shift) ==
+                OC_SPLIT_TEST) {
+                memcpy(X + m * OC_N_FEATURES, s->X + i * OC_N_FEATURES,
+                       OC_N_FEATURES * sizeof *X);
+                idx[m++] = i;
+            }
+        double *lo = t + s->n, *hi = t + 2 * s->n;
+        if (m && oc_tmodel_predict_features(tm, X, m, t, lo, hi, &err) != OC_OK) {
+            oc_tmodel_free(tm);
+            rc = cli_fail(&err, 0);
+            goto out;
+        }
+        for (size_t r = 0; r < m; r++)
+            if (!cli_score_add(sc, tm, &s->s[idx[r]], t[r], lo[r], hi[r])) {
+                oc_tmodel_free(tm);
+                cli_error("out of memory");
+                rc = EXIT_IO;
+                goto out;
+            }
+        fprintf(stderr, "fold %d/%d: %zu samples held out\n", k + 1, folds, m);
+        oc_tmodel_free(tm);
+    }
+    if (fmt == FMT_JSON) {
+        json_t *j = json_pack("{s:i, s:s, s:I}", "folds", folds, "target", s->target,
+                              "samples", (json_int_t)cli_score_count(sc));
+        if (j) {
+            json_object_set_new(j, "groups", cli_score_json(sc));
+            if (list_samples)
+                json_object_set_new(j, "predictions", cli_score_predictions(sc));
+        }
+        rc = cli_json_print(j);
+        goto out;
+    }
+    printf("%d-fold cross-validation, %zu samples (target %s): each scored by the fold\n"
+           "that held it out; absolute percentage error: median / mean\n\n",
+           folds, cli_score_count(sc), s->target);
+    cli_score_print(sc);
+out:
+    cli_score_free(sc);
+    free(X);
+    free(idx);
+    free(t);
+    return rc;
+}
+
 int cmd_train(int argc, char **argv)
 {
     enum { O_HW = 256, O_HIDDEN, O_EPOCHS, O_PATIENCE, O_LR, O_BATCH, O_L2, O_DROPOUT,
-           O_ENSEMBLE, O_SEED, O_VAL, O_TEST, O_NO_BASE };
+           O_ENSEMBLE, O_SEED, O_VAL, O_TEST, O_NO_BASE, O_CV, O_BY, O_HUBER, O_SAMPLES };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
         {"hw", required_argument, NULL, O_HW},
@@ -175,11 +267,16 @@ int cmd_train(int argc, char **argv)
         {"batch", required_argument, NULL, O_BATCH},
         {"l2", required_argument, NULL, O_L2},
         {"dropout", required_argument, NULL, O_DROPOUT},
+        {"huber", required_argument, NULL, O_HUBER},
         {"ensemble", required_argument, NULL, O_ENSEMBLE},
         {"seed", required_argument, NULL, O_SEED},
         {"val-frac", required_argument, NULL, O_VAL},
         {"test-frac", required_argument, NULL, O_TEST},
         {"no-roofline-base", no_argument, NULL, O_NO_BASE},
+        {"cv", required_argument, NULL, O_CV},
+        {"by", required_argument, NULL, O_BY},
+        {"format", required_argument, NULL, 'f'},
+        {"samples", no_argument, NULL, O_SAMPLES},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -190,11 +287,16 @@ int cmd_train(int argc, char **argv)
         hidden[i] = o.mlp.hidden[i];
     int n_hidden = o.mlp.n_hidden;
     const char *output = NULL, *hw_path = NULL;
-    progress_state ps = {false, -1};
+    progress_state ps = {false, -1, 0, 0};
+    int folds = 0;
+    bool by_given = false, test_given = false;
+    score_by by = SCORE_BY_FAMILY;
+    out_format fmt = FMT_TABLE;
+    bool fmt_given = false, list_samples = false;
     int64_t iv;
     int c, rc;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:f:qh", opts, NULL)) != -1) {
         rc = 0;
         switch (c) {
         case 'o': output = optarg; break;
@@ -223,8 +325,25 @@ int cmd_train(int argc, char **argv)
         case O_LR: rc = parse_double("--lr", optarg, 1e-9, 10, &o.mlp.lr); break;
         case O_L2: rc = parse_double("--l2", optarg, 0, 100, &o.mlp.l2); break;
         case O_DROPOUT: rc = parse_double("--dropout", optarg, 0, 0.95, &o.mlp.dropout); break;
+        case O_HUBER: rc = parse_double("--huber", optarg, 0, 100, &o.mlp.huber); break;
         case O_VAL: rc = parse_double("--val-frac", optarg, 0, 0.9, &o.val_frac); break;
-        case O_TEST: rc = parse_double("--test-frac", optarg, 0, 0.9, &o.test_frac); break;
+        case O_TEST:
+            rc = parse_double("--test-frac", optarg, 0, 0.9, &o.test_frac);
+            test_given = true;
+            break;
+        case O_CV:
+            if (!(rc = cli_parse_i64("--cv", optarg, 2, 100, &iv)))
+                folds = (int)iv;
+            break;
+        case O_BY:
+            rc = cli_parse_score_by(optarg, &by);
+            by_given = true;
+            break;
+        case 'f':
+            rc = cli_parse_format(optarg, &fmt, 0);
+            fmt_given = true;
+            break;
+        case O_SAMPLES: list_samples = true; break;
         case O_NO_BASE: o.roofline_base = false; break;
         case 'q': ps.quiet = true; break;
         case 'h': fputs(train_help, stdout); return EXIT_OK;
@@ -235,7 +354,22 @@ int cmd_train(int argc, char **argv)
     }
     o.mlp.hidden = hidden;
     o.mlp.n_hidden = n_hidden;
-    if (!output) {
+    if (folds && (output || test_given)) {
+        cli_error("train: --cv writes no model and sets the test fraction to 1/K: "
+                  "drop %s", output ? "-o" : "--test-frac");
+        return EXIT_USAGE;
+    }
+    if ((by_given || fmt_given || list_samples) && !folds) {
+        cli_error("train: --by, --format and --samples go with --cv");
+        return EXIT_USAGE;
+    }
+    if (list_samples && fmt != FMT_JSON) {
+        cli_error("train: --samples needs --format json");
+        return EXIT_USAGE;
+    }
+    if (folds)
+        o.test_frac = 1.0 / (double)folds;
+    if (!output && !folds) {
         cli_error("train: -o FILE is required (try 'onnxcost train --help')");
         return EXIT_USAGE;
     }
@@ -298,11 +432,16 @@ int cmd_train(int argc, char **argv)
     for (int i = 0; i < n_hidden; i++)
         fprintf(stderr, "%d -> ", hidden[i]);
     fprintf(stderr, "1; up to %d epochs, patience %d, batch %d, lr %g, l2 %g, dropout %g, "
-                    "seed %llu\n",
+                    "huber %g, seed %llu\n",
             o.mlp.epochs, o.mlp.patience, o.mlp.batch, o.mlp.lr, o.mlp.l2, o.mlp.dropout,
-            (unsigned long long)o.mlp.seed);
+            o.mlp.huber, (unsigned long long)o.mlp.seed);
     o.progress = on_epoch;
     o.ud = &ps;
+    if (folds) {
+        rc = cross_validate(&s, &hw, o, folds, by, fmt, list_samples, &ps);
+        oc_train_set_free(&s);
+        return rc;
+    }
     oc_tmodel *tm;
     if (oc_tmodel_train(&s, &hw, &o, &tm, &err) != OC_OK) {
         oc_train_set_free(&s);

@@ -106,6 +106,50 @@ oc_op_family oc_op_family_of(const char *op, const char *domain)
     return OC_OPF_OTHER;
 }
 
+/* ---- elementwise kernel traits ---- */
+
+enum { BIN = OC_EW_BINARY, SEL = OC_EW_SELECT, DIV = OC_EW_DIVIDE, EXP = OC_EW_EXP,
+       ERF = OC_EW_ERF, GATE = OC_EW_GATED };
+
+static const struct {
+    const char *op;
+    unsigned traits;
+} ew_traits[] = {
+    {"Add", BIN}, {"Sub", BIN}, {"Mul", BIN}, {"Sum", BIN}, {"Mean", BIN},
+    {"BitShift", BIN}, {"And", BIN}, {"Or", BIN}, {"Xor", BIN}, {"BitwiseAnd", BIN},
+    {"BitwiseOr", BIN}, {"BitwiseXor", BIN},
+    {"Div", BIN | DIV}, {"Mod", BIN | DIV}, {"Pow", BIN | EXP},
+    {"Max", BIN | SEL}, {"Min", BIN | SEL}, {"Where", BIN | SEL}, {"Equal", BIN | SEL},
+    {"Greater", BIN | SEL}, {"GreaterOrEqual", BIN | SEL}, {"Less", BIN | SEL},
+    {"LessOrEqual", BIN | SEL}, {"PRelu", BIN | SEL},
+    {"Relu", SEL}, {"LeakyRelu", SEL}, {"Clip", SEL}, {"ThresholdedRelu", SEL},
+    {"Shrink", SEL}, {"HardSigmoid", SEL}, {"Abs", SEL}, {"Sign", SEL},
+    {"HardSwish", SEL | GATE},
+    {"Reciprocal", DIV}, {"Sqrt", DIV}, {"Softsign", DIV},
+    {"Exp", EXP}, {"Log", EXP}, {"Softplus", EXP}, {"Tanh", EXP | DIV},
+    {"Sigmoid", EXP | DIV}, {"Elu", EXP | SEL}, {"Selu", EXP | SEL}, {"Celu", EXP | SEL},
+    {"Mish", EXP | GATE},
+    {"Erf", ERF}, {"Sin", ERF}, {"Cos", ERF}, {"Tan", ERF}, {"Asin", ERF}, {"Acos", ERF},
+    {"Atan", ERF}, {"Sinh", ERF | EXP}, {"Cosh", ERF | EXP}, {"Asinh", ERF | EXP},
+    {"Acosh", ERF | EXP}, {"Atanh", ERF | EXP},
+};
+
+unsigned oc_ew_traits(const oc_node_desc *d)
+{
+    oc_op_family f = oc_op_family_of(d->op, d->domain);
+    if (f != OC_OPF_ELEMENTWISE && f != OC_OPF_ACTIVATION)
+        return 0;
+    if (!strcmp(d->op, "Gelu")) {
+        const oc_desc_attr *a = oc_node_desc_attr(d, "approximate");
+        bool tanh_ = a && a->type == OC_ATTR_STRING && a->s && !strcmp(a->s, "tanh");
+        return (tanh_ ? OC_EW_EXP : OC_EW_ERF) | OC_EW_GATED;
+    }
+    for (size_t i = 0; i < sizeof ew_traits / sizeof ew_traits[0]; i++)
+        if (!strcmp(d->op, ew_traits[i].op))
+            return ew_traits[i].traits;
+    return 0;
+}
+
 /* ---- schema ---- */
 
 static const char *const feature_names[OC_N_FEATURES] = {
@@ -174,6 +218,94 @@ static double prod_to(const oc_desc_value *v, int to)
     for (int i = 0; i < to && i < v->rank; i++)
         n *= (double)v->dims[i];
     return n;
+}
+
+/* The string attribute `name`, or "" when absent. */
+static const char *attr_str(const oc_node_desc *d, const char *name)
+{
+    const oc_desc_attr *a = oc_node_desc_attr(d, name);
+    return a && a->type == OC_ATTR_STRING && a->s ? a->s : "";
+}
+
+/* An axis attribute normalised to [0, rank), or -1 when out of range. */
+static int norm_axis(int64_t ax, int rank)
+{
+    if (ax < 0)
+        ax += rank;
+    return ax >= 0 && ax < rank ? (int)ax : -1;
+}
+
+/* The last axis on which two values of equal rank differ in size, or -1. */
+static int last_changed_axis(const oc_desc_value *a, const oc_desc_value *b)
+{
+    if (!a || !b || a->rank != b->rank)
+        return -1;
+    for (int i = a->rank - 1; i >= 0; i--)
+        if (a->dims[i] != b->dims[i])
+            return i;
+    return -1;
+}
+
+/* Which axes of `in` a reduction to `out` folds (red[rank]): the axes
+ * attribute when there is one, else read off the shapes (kept dims keep
+ * their size; with keepdims=1 a folded one becomes 1).  False when the
+ * shapes do not tell. */
+static bool reduced_axes(const oc_node_desc *d, const oc_desc_value *in,
+                         const oc_desc_value *out, bool *red)
+{
+    int r = in->rank;
+    size_t na;
+    const int64_t *ax = oc_node_desc_attr_ints(d, "axes", &na);
+    int64_t one = oc_node_desc_attr_int(d, "axis", INT64_MIN);
+    if (!ax && one != INT64_MIN) /* ArgMax, ArgMin */
+        ax = &one, na = 1;
+    for (int i = 0; i < r; i++)
+        red[i] = false;
+    if (ax && na > 0) {
+        for (size_t k = 0; k < na; k++) {
+            int a = norm_axis(ax[k], r);
+            if (a < 0)
+                return false;
+            red[a] = true;
+        }
+        return true;
+    }
+    if (out->rank == r) {
+        for (int i = 0; i < r; i++)
+            red[i] = out->dims[i] == 1 && in->dims[i] != 1;
+        return true;
+    }
+    int j = out->rank - 1;
+    for (int i = r - 1; i >= 0; i--) {
+        if (j >= 0 && in->dims[i] == out->dims[j])
+            j--;
+        else
+            red[i] = true;
+    }
+    return j < 0;
+}
+
+/* The stretch, along the trailing axes of the output, over which a
+ * smaller operand of a broadcast stays constant (1 when it varies along
+ * the last axis); 0 when no input is smaller than the output. */
+static double broadcast_run(const oc_node_desc *d, const oc_desc_value *out)
+{
+    double run = 0, on = numel(out);
+    for (size_t i = 0; i < d->n_inputs; i++) {
+        const oc_desc_value *v = &d->inputs[i];
+        if (!v->present || numel(v) >= on)
+            continue;
+        double r = 1;
+        for (int k = 1; k <= out->rank; k++) {
+            int vi = v->rank - k;
+            if (vi >= 0 && v->dims[vi] != 1)
+                break;
+            r *= (double)out->dims[out->rank - k];
+        }
+        if (run == 0 || r < run)
+            run = r;
+    }
+    return run;
 }
 
 static bool is_fused(const oc_node_desc *d, const char *op)
@@ -372,6 +504,75 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
     }
     x[OC_F_DTYPE_BYTES] = (float)oc_dtype_size(in0 ? in0->dtype : out0->dtype);
 
+    if (!strcmp(op, "Pad") && fam == OC_OPF_DATA_MOVEMENT) {
+        const char *mode = attr_str(d, "mode");
+        x[OC_F_PAD_REFLECT] = !strcmp(mode, "reflect") || !strcmp(mode, "wrap");
+        x[OC_F_PAD_EDGE] = !strcmp(mode, "edge");
+    } else if ((!strcmp(op, "Resize") || !strcmp(op, "Upsample")) &&
+               fam == OC_OPF_DATA_MOVEMENT) {
+        const char *mode = attr_str(d, "mode");
+        x[OC_F_RESIZE_INTERP] = !strcmp(mode, "cubic")                              ? 2
+                                : !strcmp(mode, "linear") || !strcmp(mode, "bilinear") ? 1
+                                                                                       : 0;
+    }
+
+    double run = 0;
+    if (fam == OC_OPF_DATA_MOVEMENT && in0) {
+        int r = in0->rank;
+        if (!strcmp(op, "Transpose")) {
+            /* Trailing axes left in place: [k, r).  Without perm the
+             * axes reverse, which moves the last one when r > 1. */
+            size_t np;
+            const int64_t *perm = oc_node_desc_attr_ints(d, "perm", &np);
+            int k = r <= 1 ? 0 : r;
+            if (perm && np == (size_t)r)
+                while (k > 0 && perm[k - 1] == k - 1)
+                    k--;
+            run = k == r ? 1 : prod_from(in0, k);
+        } else if (!strcmp(op, "Concat")) {
+            int a = norm_axis(oc_node_desc_attr_int(d, "axis", 0), out0->rank);
+            size_t parts = 0;
+            for (size_t i = 0; i < d->n_inputs; i++)
+                parts += d->inputs[i].present;
+            run = a < 0 ? 0 : prod_from(out0, a) / (double)(parts ? parts : 1);
+        } else if (!strcmp(op, "Split")) {
+            int a = norm_axis(oc_node_desc_attr_int(d, "axis", 0), r);
+            size_t parts = 0;
+            for (size_t i = 0; i < d->n_outputs; i++)
+                parts += d->outputs[i].present;
+            run = a < 0 ? 0 : prod_from(in0, a) / (double)(parts ? parts : 1);
+        } else if (!strcmp(op, "Slice")) {
+            int a = last_changed_axis(in0, out0);
+            run = a < 0 ? numel(out0) : prod_from(out0, a);
+        } else if (!strcmp(op, "Pad")) {
+            int a = last_changed_axis(in0, out0);
+            run = a < 0 ? numel(in0) : prod_from(in0, a);
+        } else if (!strcmp(op, "Gather")) {
+            int a = norm_axis(oc_node_desc_attr_int(d, "axis", 0), r);
+            run = a < 0 ? 0 : prod_from(in0, a + 1);
+        }
+    } else if (fam == OC_OPF_REDUCE && in0 && in0->rank > 0 && in0->rank <= 16) {
+        bool red[16];
+        if (reduced_axes(d, in0, out0, red)) {
+            int r = in0->rank, k = r - 1;
+            while (k > 0 && red[k - 1] == red[r - 1])
+                k--;
+            run = prod_from(in0, k);
+            x[OC_F_INNER_REDUCED] = red[r - 1];
+        }
+    } else if (fam == OC_OPF_ELEMENTWISE) {
+        run = broadcast_run(d, out0);
+    }
+    x[OC_F_LOG_INNER_RUN] = lg(run);
+
+    unsigned tr = oc_ew_traits(d);
+    x[OC_F_K_BINARY] = (tr & OC_EW_BINARY) != 0;
+    x[OC_F_K_SELECT] = (tr & OC_EW_SELECT) != 0;
+    x[OC_F_K_DIVIDE] = (tr & OC_EW_DIVIDE) != 0;
+    x[OC_F_K_EXP] = (tr & OC_EW_EXP) != 0;
+    x[OC_F_K_ERF] = (tr & OC_EW_ERF) != 0;
+    x[OC_F_K_GATED] = (tr & OC_EW_GATED) != 0;
+
     bool relu = is_fused(d, "Relu");
     x[OC_F_FUSED_RELU] = relu;
     x[OC_F_FUSED_ADD_RELU] = relu && is_fused(d, "Add");
@@ -387,6 +588,11 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
 /* ---- splits ---- */
 
 oc_split oc_split_of(const char *id, double val_frac, double test_frac)
+{
+    return oc_split_of_shifted(id, val_frac, test_frac, 0);
+}
+
+oc_split oc_split_of_shifted(const char *id, double val_frac, double test_frac, double shift)
 {
     /* FNV-1a over the id without its "/t<digits>" and "/adam" or "/sgd"
      * segments. */
@@ -410,7 +616,8 @@ oc_split oc_split_of(const char *id, double val_frac, double test_frac)
         h *= 0x100000001b3ull;
     }
     uint64_t st = h ^ 0x6f6e6e78636f7374ull; /* "onnxcost" */
-    double u = (double)(oc_splitmix64(&st) >> 11) * 0x1.0p-53;
+    double u = (double)(oc_splitmix64(&st) >> 11) * 0x1.0p-53 - shift;
+    u -= floor(u);
     if (u < test_frac)
         return OC_SPLIT_TEST;
     if (u < test_frac + val_frac)

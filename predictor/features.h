@@ -14,6 +14,15 @@
  * a build whose list differs, so adding, removing or reordering a feature
  * (or an operator family, which is a feature) means retraining.
  *
+ * log_inner_run is the length, in elements, of the contiguous stretch the
+ * op's innermost loop walks: for Transpose the trailing axes left in
+ * place (1 when the last axis moves), for Concat and Split the block per
+ * part along the axis, for Slice and Pad the trailing block from the last
+ * axis they change, for Gather the row after the axis, for a reduction
+ * the trailing axes that are all folded or all kept, for a broadcast
+ * elementwise op the stretch over which the smaller operand stays
+ * constant; 0 for the other families.
+ *
  * Counts enter as log1p(x) (natural log): times scale as power laws of
  * sizes, and the MLP fits log time.  Attributes of the wrong family are 0
  * (a MatMul has no stride), which the one-hot family columns disambiguate.
@@ -100,6 +109,19 @@ const char *oc_op_family_name(oc_op_family f); /* "conv"; never NULL */
     XX(TRANS_A, "trans_a")                                                    \
     XX(TRANS_B, "trans_b")                                                    \
     XX(DTYPE_BYTES, "dtype_bytes")         /* element size of 1st input */    \
+    XX(PAD_REFLECT, "pad_reflect")         /* Pad mode reflect (or wrap) */    \
+    XX(PAD_EDGE, "pad_edge")               /* Pad mode edge */                \
+    XX(RESIZE_INTERP, "resize_interp")     /* Resize: 0 nearest, 1 linear, 2 cubic */ \
+    /* memory layout */                                                       \
+    XX(LOG_INNER_RUN, "log_inner_run")     /* contiguous run (see below) */   \
+    XX(INNER_REDUCED, "inner_reduced")     /* reduce: the last axis folds */  \
+    /* elementwise and activation kernel traits (oc_ew_traits) */           \
+    XX(K_BINARY, "k_binary")               /* combines two or more operands */ \
+    XX(K_SELECT, "k_select")               /* compares or selects per element */ \
+    XX(K_DIVIDE, "k_divide")               /* a division or square root */    \
+    XX(K_EXP, "k_exp")                     /* an exp or log */                \
+    XX(K_ERF, "k_erf")                     /* erf or a trigonometric function */ \
+    XX(K_GATED, "k_gated")                 /* x times a function of x */      \
     /* fusion */                                                              \
     XX(FUSED_RELU, "fused_relu")           /* Relu among the fused ops */     \
     XX(FUSED_ADD_RELU, "fused_add_relu")   /* Add then Relu (residual) */     \
@@ -116,6 +138,23 @@ typedef enum oc_feature {
 #undef XX
     OC_N_FEATURES
 } oc_feature;
+
+/* Kernel traits of an elementwise or activation node, as OC_EW_* bits
+ * (0 for other operators and plain unary ops such as Neg, Abs or Floor):
+ * what its per-element work involves, which sets its cost more than its
+ * FLOP count does (an Erf costs about three Relus).  Traits, not one
+ * column per operator, so that an operator seldom or never measured
+ * shares what is known of the ones alike (Softplus: exp; Mish: exp and
+ * gated).  Gelu is erf and gated, or exp and gated with approximate=tanh. */
+enum {
+    OC_EW_BINARY = 1 << 0,
+    OC_EW_SELECT = 1 << 1,
+    OC_EW_DIVIDE = 1 << 2,
+    OC_EW_EXP = 1 << 3,
+    OC_EW_ERF = 1 << 4,
+    OC_EW_GATED = 1 << 5,
+};
+unsigned oc_ew_traits(const oc_node_desc *d);
 
 /* Name of column i ("log_macs"); NULL when out of range. */
 const char *oc_feature_name(int i);
@@ -142,6 +181,11 @@ typedef enum oc_split { OC_SPLIT_TRAIN = 0, OC_SPLIT_VAL, OC_SPLIT_TEST } oc_spl
  * val_frac, TRAIN above.  Independent of any seed, so eval finds the test
  * split train held out. */
 oc_split oc_split_of(const char *id, double val_frac, double test_frac);
+/* The same with u shifted down by `shift` (mod 1): the K folds of a
+ * cross-validation are shifts k/K with test_frac 1/K, each sample in
+ * exactly one fold's test split; shift 0 is oc_split_of. */
+oc_split oc_split_of_shifted(const char *id, double val_frac, double test_frac,
+                             double shift);
 
 /* ---- measured samples ---- */
 

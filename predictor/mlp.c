@@ -207,8 +207,23 @@ oc_status oc_mlp_forward(const oc_mlp *m, const float *X, size_t n, float *Y,
     return OC_OK;
 }
 
-oc_status oc_mlp_mse(const oc_mlp *m, const float *X, const float *y, size_t n,
-                     double *mse, oc_error *err)
+/* The loss of one residual e: e^2, or with a Huber threshold h > 0,
+ * e^2 inside [-h, h] and 2h|e| - h^2 outside (the same slope at h); its
+ * derivative in *de. */
+static double point_loss(double e, double h, double *de)
+{
+    if (h > 0 && fabs(e) > h) {
+        *de = e > 0 ? 2 * h : -2 * h;
+        return 2 * h * fabs(e) - h * h;
+    }
+    *de = 2 * e;
+    return e * e;
+}
+
+/* Mean loss (Huber threshold h; 0: squared error) and mean squared error
+ * of m on (X, y). */
+static oc_status losses(const oc_mlp *m, const float *X, const float *y, size_t n, double h,
+                        double *loss, double *mse, oc_error *err)
 {
     int n_out = m->sizes[m->n_layers];
     float *Y = malloc((n ? n : 1) * (size_t)n_out * sizeof(float));
@@ -216,15 +231,25 @@ oc_status oc_mlp_mse(const oc_mlp *m, const float *X, const float *y, size_t n,
         return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
     oc_status st = oc_mlp_forward(m, X, n, Y, err);
     if (st == OC_OK) {
-        double s = 0;
+        double s = 0, sq = 0, de;
         for (size_t k = 0; k < n * (size_t)n_out; k++) {
             double e = (double)Y[k] - (double)y[k];
-            s += e * e;
+            s += point_loss(e, h, &de);
+            sq += e * e;
         }
-        *mse = n ? s / ((double)n * n_out) : 0.0;
+        double cnt = (double)n * n_out;
+        *loss = n ? s / cnt : 0.0;
+        *mse = n ? sq / cnt : 0.0;
     }
     free(Y);
     return st;
+}
+
+oc_status oc_mlp_mse(const oc_mlp *m, const float *X, const float *y, size_t n,
+                     double *mse, oc_error *err)
+{
+    double loss;
+    return losses(m, X, y, n, 0, &loss, mse, err);
 }
 
 /* ---- backward ---- */
@@ -282,19 +307,18 @@ static void forward_train(const oc_mlp *m, workspace *ws, size_t n, double p,
     }
 }
 
-/* Gradient of the batch MSE (+ L2) into g; returns the batch MSE. */
+/* Gradient of the batch loss (+ L2) into g; returns the batch loss. */
 static double backward(const oc_mlp *m, workspace *ws, const float *y, size_t n,
-                       double p, double l2, oc_mlp *g)
+                       double p, double l2, double huber, oc_mlp *g)
 {
     int L = m->n_layers, n_out = m->sizes[L];
     const float *Yhat = ws->A[L];
     float *dZ = ws->dZ, *dA = ws->dA;
-    double sse = 0;
-    float scale = (float)(2.0 / ((double)n * n_out));
+    double sse = 0, inv = 1.0 / ((double)n * n_out);
     for (size_t k = 0; k < n * (size_t)n_out; k++) {
-        float e = Yhat[k] - y[k];
-        sse += (double)e * e;
-        dZ[k] = scale * e;
+        double de;
+        sse += point_loss((double)Yhat[k] - (double)y[k], huber, &de);
+        dZ[k] = (float)(inv * de);
     }
     float keep_scale = p > 0 ? (float)(1.0 / (1.0 - p)) : 1.0f;
     for (int l = L - 1; l >= 0; l--) {
@@ -339,8 +363,8 @@ static double l2_term(const oc_mlp *m, double l2)
 }
 
 oc_status oc_mlp_loss_grad(const oc_mlp *m, const float *X, const float *y,
-                           size_t n, double l2, oc_mlp *grad, double *loss,
-                           oc_error *err)
+                           size_t n, double l2, double huber, oc_mlp *grad,
+                           double *loss, oc_error *err)
 {
     workspace ws;
     if (n == 0)
@@ -349,8 +373,8 @@ oc_status oc_mlp_loss_grad(const oc_mlp *m, const float *X, const float *y,
         return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
     memcpy(ws.A[0], X, n * (size_t)m->sizes[0] * sizeof(float));
     forward_train(m, &ws, n, 0, NULL);
-    double mse = backward(m, &ws, y, n, 0, l2, grad);
-    *loss = mse + l2_term(m, l2);
+    double data_loss = backward(m, &ws, y, n, 0, l2, huber, grad);
+    *loss = data_loss + l2_term(m, l2);
     ws_free(&ws);
     return OC_OK;
 }
@@ -414,7 +438,7 @@ oc_status oc_mlp_train(const oc_mlp_train_opts *o, const float *X,
     if (o->epochs < 1 || o->batch < 1 || !(o->lr > 0) || !(o->l2 >= 0) ||
         !(o->dropout >= 0 && o->dropout < 1) || o->patience < 0 ||
         !(o->beta1 >= 0 && o->beta1 < 1) || !(o->beta2 >= 0 && o->beta2 < 1) ||
-        !(o->eps > 0))
+        !(o->eps > 0) || !(o->huber >= 0))
         return bad_opts(err, "an option is out of range");
     if (!all_finite(X, n * d) || !all_finite(y, n) ||
         (nv && (!all_finite(Xv, nv * d) || !all_finite(yv, nv))))
@@ -453,7 +477,7 @@ oc_status oc_mlp_train(const oc_mlp_train_opts *o, const float *X,
         nv = n;
     }
 
-    double lr = o->lr, best_val = INFINITY, train_loss = 0;
+    double lr = o->lr, best_val = INFINITY, best_mse = INFINITY, train_loss = 0;
     int best_epoch = 0, since_best = 0, since_decay = 0, epoch = 0;
     int decay_after = o->patience / 3 > 0 ? o->patience / 3 : 1;
     bool early = false;
@@ -480,13 +504,13 @@ oc_status oc_mlp_train(const oc_mlp_train_opts *o, const float *X,
                 ybatch[r] = y[perm[r0 + r]];
             }
             forward_train(m, &ws, rows, o->dropout, &rng);
-            sum += backward(m, &ws, ybatch, rows, o->dropout, o->l2, g);
+            sum += backward(m, &ws, ybatch, rows, o->dropout, o->l2, o->huber, g);
             batches++;
             adam_step(m, g, m1, v1, o, lr, ++t);
         }
         train_loss = sum / (double)batches;
-        double val;
-        if ((st = oc_mlp_mse(m, Xv, yv, nv, &val, err)) != OC_OK) {
+        double val = 0, val_mse = 0;
+        if ((st = losses(m, Xv, yv, nv, o->huber, &val, &val_mse, err)) != OC_OK) {
             free(ybatch);
             goto done;
         }
@@ -500,6 +524,7 @@ oc_status oc_mlp_train(const oc_mlp_train_opts *o, const float *X,
         double used_lr = lr;
         if (val < best_val) {
             best_val = val;
+            best_mse = val_mse;
             best_epoch = epoch;
             since_best = 0;
             since_decay = 0;
@@ -513,7 +538,7 @@ oc_status oc_mlp_train(const oc_mlp_train_opts *o, const float *X,
         }
         int stop = 0;
         if (o->progress) {
-            oc_mlp_epoch e = {epoch, train_loss, val, best_val, best_epoch, used_lr};
+            oc_mlp_epoch e = {epoch, train_loss, val, val_mse, best_val, best_epoch, used_lr};
             stop = o->progress(o->ud, &e);
         }
         if (o->patience > 0 && since_best >= o->patience) {
@@ -528,6 +553,7 @@ oc_status oc_mlp_train(const oc_mlp_train_opts *o, const float *X,
         rep->epochs_run = epoch > o->epochs ? o->epochs : epoch;
         rep->best_epoch = best_epoch;
         rep->best_val = best_val;
+        rep->best_val_mse = best_mse;
         rep->final_train = train_loss;
         rep->stopped_early = early;
     }

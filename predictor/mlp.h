@@ -80,13 +80,14 @@ void oc_mlp_init_weights(oc_mlp *m, oc_rng *rng);
 oc_status oc_mlp_forward(const oc_mlp *m, const float *X, size_t n, float *Y,
                          oc_error *err);
 
-/* Loss (MSE + L2 term, as above) of m on (X, y) and its gradient with
+/* Loss (mean squared error, or Huber with threshold huber > 0 as in
+ * oc_mlp_train_opts, + the L2 term) of m on (X, y) and its gradient with
  * respect to every weight and bias, written into grad (a network of the
  * same shape, overwritten).  No dropout.  For gradient checks and for
  * callers that run their own optimiser.  Errors: OC_ERR_NOMEM. */
 oc_status oc_mlp_loss_grad(const oc_mlp *m, const float *X, const float *y,
-                           size_t n, double l2, oc_mlp *grad, double *loss,
-                           oc_error *err);
+                           size_t n, double l2, double huber, oc_mlp *grad,
+                           double *loss, oc_error *err);
 
 /* Mean squared error of m on (X, y) (no L2 term). */
 oc_status oc_mlp_mse(const oc_mlp *m, const float *X, const float *y,
@@ -96,8 +97,9 @@ oc_status oc_mlp_mse(const oc_mlp *m, const float *X, const float *y,
 
 typedef struct oc_mlp_epoch {
     int epoch;          /* 1-based */
-    double train_loss;  /* mean MSE of the epoch's mini-batches (dropout on) */
-    double val_loss;    /* MSE on the validation set (train set if none) */
+    double train_loss;  /* mean loss of the epoch's mini-batches (dropout on) */
+    double val_loss;    /* loss on the validation set (train set if none) */
+    double val_mse;     /* its mean squared error (val_loss without Huber) */
     double best_val;    /* best val_loss so far */
     int best_epoch;
     double lr;          /* learning rate used in this epoch */
@@ -112,6 +114,10 @@ typedef struct oc_mlp_train_opts {
     double beta1, beta2, eps; /* Adam */
     double l2;       /* weight penalty (l2/2) sum W^2 */
     double dropout;  /* probability of zeroing a hidden unit in training */
+    /* Loss: squared error (0), or Huber with this threshold on the
+     * residual (squared inside, linear outside), which lets a few wild
+     * measurements pull the fit less; early stopping uses the same loss. */
+    double huber;
     /* Early stopping: stop after `patience` epochs without a better
      * validation loss (0 = run all epochs); the weights returned are the
      * best epoch's.  After patience/3 (at least 1) epochs without progress
@@ -127,7 +133,8 @@ typedef struct oc_mlp_train_opts {
 typedef struct oc_mlp_train_report {
     int epochs_run;
     int best_epoch;
-    double best_val;     /* validation MSE of the returned weights */
+    double best_val;     /* validation loss of the returned weights */
+    double best_val_mse; /* ... and their validation MSE */
     double final_train;  /* last epoch's training loss */
     bool stopped_early;
 } oc_mlp_train_report;

@@ -217,6 +217,7 @@ oc_tmodel_train_opts oc_tmodel_train_defaults(void)
     o.mlp.n_hidden = 6;
     o.mlp.epochs = 300;
     o.mlp.patience = 30;
+    o.mlp.huber = 0.1;
     o.ensemble = 5;
     o.val_frac = 0.1;
     o.test_frac = 0.1;
@@ -247,6 +248,8 @@ oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
     if (!(o->val_frac >= 0 && o->test_frac >= 0 && o->val_frac + o->test_frac < 1))
         return oc_error_set(err, OC_ERR_USAGE, "",
                             "validation and test fractions must be >= 0 and sum below 1");
+    if (!(o->split_shift >= 0 && o->split_shift < 1))
+        return oc_error_set(err, OC_ERR_USAGE, "", "split shift must be in [0, 1)");
     if (o->mlp.n_hidden < 0 || o->mlp.n_hidden >= OC_MLP_MAX_LAYERS)
         return oc_error_set(err, OC_ERR_USAGE, "", "at most %d hidden layers",
                             OC_MLP_MAX_LAYERS - 1);
@@ -264,7 +267,8 @@ oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
     oc_tmodel_info *in = &tm->info;
     size_t ntr = 0, nva = 0, nte = 0;
     for (size_t i = 0; i < s->n; i++) {
-        oc_split sp = oc_split_of(s->s[i].id, o->val_frac, o->test_frac);
+        oc_split sp = oc_split_of_shifted(s->s[i].id, o->val_frac, o->test_frac,
+                                          o->split_shift);
         if (sp == OC_SPLIT_TRAIN)
             tr[ntr++] = i;
         else if (sp == OC_SPLIT_VAL)
@@ -366,6 +370,7 @@ oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
     for (int k = 0; k < o->ensemble; k++) {
         oc_mlp_train_opts mo = o->mlp;
         mo.seed = oc_splitmix64(&seed_state);
+        mo.huber = o->mlp.huber / tm->y_std; /* ln(t) -> the standardised target */
         member_cb cb = {o, k, tm->y_std};
         if (o->progress) {
             mo.progress = member_progress;
@@ -377,7 +382,7 @@ oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
         if ((st = oc_mlp_train(&mo, Xtr, ytr, ntr, (size_t)F, Xva, yva, nva, &tm->nets[k],
                                &rep, err)) != OC_OK)
             goto fail;
-        val_sum += rep.best_val;
+        val_sum += rep.best_val_mse;
     }
 
     /* Linear-FLOPs baselines per thread count, on the same training rows. */
@@ -422,6 +427,7 @@ oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
     in->lr = o->mlp.lr;
     in->l2 = o->mlp.l2;
     in->dropout = o->mlp.dropout;
+    in->huber = o->mlp.huber;
     in->seed = o->mlp.seed;
     in->n_train = ntr;
     in->n_val = nva;
@@ -548,12 +554,20 @@ static double get_f64(rbuf *b)
     return v;
 }
 
-static float get_f32(rbuf *b)
+/* n floats into dst; false (and b->bad) when short or one is not finite. */
+static bool get_f32s(rbuf *b, float *dst, size_t n)
 {
-    uint32_t u = get_u32(b);
-    float v;
-    memcpy(&v, &u, 4);
-    return v;
+    const unsigned char *c = n <= SIZE_MAX / 4 ? take(b, 4 * n) : (b->bad = true, NULL);
+    if (!c)
+        return false;
+    for (size_t i = 0; i < n; i++, c += 4) {
+        uint32_t u = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
+                     (uint32_t)c[3] << 24;
+        memcpy(&dst[i], &u, 4);
+        if (!isfinite(dst[i]))
+            return false;
+    }
+    return true;
 }
 
 /* A string into dst (truncated to size - 1). */
@@ -623,6 +637,7 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
     put_f64(b, in->lr);
     put_f64(b, in->l2);
     put_f64(b, in->dropout);
+    put_f64(b, in->huber);
     put_u64(b, in->seed);
     put_u64(b, in->n_train);
     put_u64(b, in->n_val);
@@ -798,6 +813,7 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
     in->lr = get_f64(b);
     in->l2 = get_f64(b);
     in->dropout = get_f64(b);
+    in->huber = get_f64(b);
     in->seed = get_u64(b);
     in->n_train = get_u64(b);
     in->n_val = get_u64(b);
@@ -832,12 +848,10 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
         oc_mlp *m = tm->nets[k];
         for (uint32_t l = 0; l < L; l++) {
             size_t nw = (size_t)sizes[l] * (size_t)sizes[l + 1];
-            for (size_t i = 0; i < nw; i++)
-                if (!isfinite(m->W[l][i] = get_f32(b)))
-                    return CORRUPT("non-finite weight");
-            for (int i = 0; i < sizes[l + 1]; i++)
-                if (!isfinite(m->b[l][i] = get_f32(b)))
-                    return CORRUPT("non-finite bias");
+            if (!get_f32s(b, m->W[l], nw))
+                return CORRUPT(b->bad ? "weights" : "non-finite weight");
+            if (!get_f32s(b, m->b[l], (size_t)sizes[l + 1]))
+                return CORRUPT(b->bad ? "biases" : "non-finite bias");
         }
     }
     const unsigned char *end = take(b, 4);

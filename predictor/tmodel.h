@@ -38,7 +38,7 @@
 #include "predictor/mlp.h"
 
 enum {
-    OC_TMODEL_VERSION = 2, /* 2: optimizers */
+    OC_TMODEL_VERSION = 3, /* 2: optimizers; 3: the Huber threshold */
     OC_TMODEL_MAX_ENSEMBLE = 64,
     OC_TMODEL_MAX_THREADS = 16 /* distinct thread counts in one model */
 };
@@ -67,6 +67,7 @@ typedef struct oc_tmodel_info {
     int hidden[OC_MLP_MAX_LAYERS];
     int epochs, batch, patience;
     double lr, l2, dropout;
+    double huber;      /* Huber threshold on ln(t); 0: squared error */
     uint64_t seed;
     uint64_t n_train, n_val, n_test;
     double val_mse;    /* members' mean validation MSE (standardised log) */
@@ -75,9 +76,15 @@ typedef struct oc_tmodel_info {
 } oc_tmodel_info;
 
 typedef struct oc_tmodel_train_opts {
-    oc_mlp_train_opts mlp; /* hidden, epochs, ...; mlp.seed is the base seed */
+    oc_mlp_train_opts mlp; /* hidden, epochs, ...; mlp.seed is the base seed;
+                              mlp.huber is in units of ln(t) here */
     int ensemble;          /* K >= 1 */
     double val_frac, test_frac;
+    /* The splits are oc_split_of_shifted(id, val_frac, test_frac,
+     * split_shift): 0 (the default) for a model to ship, k/K for fold k
+     * of a cross-validation.  A file records no shift: eval reads the
+     * splits of shift 0. */
+    double split_shift;
     /* Fit ln(t / max(roofline_us, 0.1)) rather than ln(t): the networks
      * learn the roofline's error, a smaller and smoother function.  The
      * loss is the same MSE on ln(t) (the offset is known per row). */
@@ -92,8 +99,8 @@ typedef struct oc_tmodel_train_opts {
 } oc_tmodel_train_opts;
 
 /* hidden 32,64,128,128,128,128, epochs 300, batch 128, lr 1e-3, l2 1e-5,
- * dropout 0, patience 30, seed 1, ensemble 5, val 0.1, test 0.1,
- * roofline_base on. */
+ * dropout 0, Huber 0.1 (on ln t), patience 30, seed 1, ensemble 5, val 0.1,
+ * test 0.1, split shift 0, roofline_base on. */
 oc_tmodel_train_opts oc_tmodel_train_defaults(void);
 
 /* Train on the TRAIN split of s (oc_split_of), early-stopping on VAL.

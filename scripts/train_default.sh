@@ -12,9 +12,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${OC_BUILD_DIR:-$ROOT/build}
 D=$ROOT/data
 cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >/dev/null
-"$BUILD/onnxcost" train --hw "$D/hw.json" --seed 1 -q \
+"$BUILD/onnxcost" train --hw "$D/hw.json" --seed 1 --ensemble 10 -q \
     -o "$D/ort-cpu.tmodel" "$D/ort-cpu-t1.jsonl.gz" "$D/ort-cpu-t2.jsonl.gz"
-"$BUILD/onnxcost" train --hw "$D/hw.json" --seed 1 -q \
+"$BUILD/onnxcost" train --hw "$D/hw.json" --seed 1 --ensemble 10 -q \
     -o "$D/torch-cpu.tmodel" "$D"/torch-cpu-t[12].jsonl.gz "$D"/torch-cpu-t[12]-adam.jsonl.gz
 # the in-graph fits read the raw kernel sums, whatever fit is embedded
 cmake --build "$BUILD" -j"$(nproc)" >/dev/null

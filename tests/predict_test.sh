@@ -112,5 +112,41 @@ done
 ok '[ $? -eq 1 ] && grep -q "predicts inference" "$TMP/err"' "an inference model refused for training"
 "$BIN" predict --timing-model "$SAMPLES/../data/torch-cpu.tmodel" "$SAMPLES/squeezenet1_1.onnx" >/dev/null 2>"$TMP/err"
 ok '[ $? -eq 1 ] && grep -q "add --mode training" "$TMP/err"' "a training model refused for inference"
+# train --cv and eval on a slice of the committed samples (tiny networks)
+D="$SAMPLES/../data"
+zcat "$D/ort-cpu-t1.jsonl.gz" | head -600 | gzip >"$TMP/slice.jsonl.gz"
+small="--hw $D/hw.json --hidden 8 --epochs 4 --ensemble 1 -q"
+"$BIN" train $small --cv 3 --by op "$TMP/slice.jsonl.gz" >"$TMP/cv" 2>"$TMP/cve"
+ok "[ \$? -eq 0 ] && grep -q '^3-fold cross-validation, 600 samples' '$TMP/cv' && grep -q '^op ' '$TMP/cv' && grep -Eq '^all +1 +600 ' '$TMP/cv' && [ \$(grep -c '^fold ' '$TMP/cve') -eq 3 ]" "train --cv: every sample scored once, by op"
+"$BIN" train $small --cv 3 -f json --samples "$TMP/slice.jsonl.gz" >"$TMP/cvj" 2>/dev/null
+ok "$PY - '$TMP/cvj' <<'E'
+import json, sys
+j = json.load(open(sys.argv[1]))
+p = j['predictions']
+assert j['folds'] == 3 and j['samples'] == 600 == len(p) == len({x['id'] for x in p}), j['samples']
+assert all(x['predicted_us'] > 0 for x in p)
+E" "train --cv --format json --samples: each sample once, with its held-out prediction"
+"$BIN" train $small --cv 3 -o "$TMP/cv.tmodel" "$TMP/slice.jsonl.gz" >/dev/null 2>"$TMP/err"
+ok '[ $? -eq 1 ] && [ ! -e "$TMP/cv.tmodel" ] && grep -q "drop -o" "$TMP/err"' "train --cv with -o: usage error, nothing written"
+"$BIN" train $small --by op -o "$TMP/x.tmodel" "$TMP/slice.jsonl.gz" >/dev/null 2>&1
+ok '[ $? -eq 1 ] && [ ! -e "$TMP/x.tmodel" ]' "train --by without --cv: usage error"
+"$BIN" train $small -o "$TMP/s.tmodel" "$TMP/slice.jsonl.gz" 2>/dev/null
+"$BIN" eval -m "$TMP/s.tmodel" --by pattern "$TMP/slice.jsonl.gz" >"$TMP/ev"
+ok '[ $? -eq 0 ] && grep -q "^pattern " "$TMP/ev" && grep -q "^Conv+Add+Relu " "$TMP/ev"' "eval --by pattern"
+"$BIN" eval -m "$TMP/s.tmodel" -f json --samples "$TMP/slice.jsonl.gz" >"$TMP/evj"
+ok "$PY - '$TMP/evj' <<'E'
+import json, sys
+j = json.load(open(sys.argv[1]))
+s = j['predictions']
+assert len(s) == j['samples'] > 0, (len(s), j['samples'])
+assert all(x['low_us'] <= x['predicted_us'] <= x['high_us'] and x['time_us'] > 0 for x in s), s[:2]
+alls = [g for g in j['groups'] if g['family'] == 'all']
+assert alls and alls[0]['n'] == len(s), (alls, len(s))
+E" "eval --samples: each held-out sample with its prediction"
+"$BIN" eval -m "$TMP/s.tmodel" --samples "$TMP/slice.jsonl.gz" >/dev/null 2>"$TMP/err"
+ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]' "eval --samples needs json: one line, exit 1"
+"$BIN" eval -m "$TMP/s.tmodel" --by kernel "$TMP/slice.jsonl.gz" >/dev/null 2>"$TMP/err"
+ok '[ $? -eq 1 ] && grep -q "not one of family, op, pattern" "$TMP/err"' "eval --by: bad key"
+
 echo "predict_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -15,7 +15,8 @@
 
 /* ---- an independent double-precision forward pass, for finite differences ---- */
 
-static double ref_loss(const oc_mlp *m, const float *X, const float *y, size_t n, double l2)
+static double ref_loss(const oc_mlp *m, const float *X, const float *y, size_t n, double l2,
+                       double huber)
 {
     double sse = 0, a[2][OC_MLP_MAX_WIDTH > 256 ? 256 : OC_MLP_MAX_WIDTH];
     for (size_t r = 0; r < n; r++) {
@@ -33,7 +34,7 @@ static double ref_loss(const oc_mlp *m, const float *X, const float *y, size_t n
             cur = !cur;
         }
         double e = a[cur][0] - y[r];
-        sse += e * e;
+        sse += huber > 0 && fabs(e) > huber ? 2 * huber * fabs(e) - huber * huber : e * e;
     }
     double w2 = 0;
     for (int l = 0; l < m->n_layers; l++)
@@ -42,7 +43,8 @@ static double ref_loss(const oc_mlp *m, const float *X, const float *y, size_t n
     return sse / (double)n + 0.5 * l2 * w2;
 }
 
-static void test_gradient_check(void)
+/* huber 0: squared error; > 0: Huber, with residuals on both sides of it. */
+static void gradient_check(double huber)
 {
     int hidden[] = {5, 4};
     oc_mlp *m, *g;
@@ -62,8 +64,8 @@ static void test_gradient_check(void)
     for (int k = 0; k < N; k++)
         y[k] = (float)oc_rng_normal(&rng);
     double l2 = 0.05, loss;
-    CHECK(oc_mlp_loss_grad(m, X, y, N, l2, g, &loss, &err) == OC_OK);
-    CHECK(fabs(loss - ref_loss(m, X, y, N, l2)) < 1e-5 * (1 + loss));
+    CHECK(oc_mlp_loss_grad(m, X, y, N, l2, huber, g, &loss, &err) == OC_OK);
+    CHECK(fabs(loss - ref_loss(m, X, y, N, l2, huber)) < 1e-5 * (1 + loss));
 
     /* Central differences on every weight and bias, in double precision on
      * a float32 parameter nudged by eps (the parameter itself stays a
@@ -79,9 +81,9 @@ static void test_gradient_check(void)
                 float orig = p[k];
                 float hi = orig + 1e-3f, lo = orig - 1e-3f;
                 p[k] = hi;
-                double fp = ref_loss(m, X, y, N, l2);
+                double fp = ref_loss(m, X, y, N, l2, huber);
                 p[k] = lo;
-                double fm = ref_loss(m, X, y, N, l2);
+                double fm = ref_loss(m, X, y, N, l2, huber);
                 p[k] = orig;
                 double num = (fp - fm) / ((double)hi - (double)lo);
                 double diff = fabs(num - gp[k]) / (1e-3 + fabs(num) + fabs(gp[k]));
@@ -94,9 +96,16 @@ static void test_gradient_check(void)
     }
     CHECK_EQ_INT(checked, (int)oc_mlp_n_params(m));
     CHECK_EQ_INT(bad, 0);
-    printf("gradient check: %d parameters, worst relative difference %.2e\n", checked, worst);
+    printf("gradient check (huber %g): %d parameters, worst relative difference %.2e\n", huber,
+           checked, worst);
     oc_mlp_free(m);
     oc_mlp_free(g);
+}
+
+static void test_gradient_check(void)
+{
+    gradient_check(0);
+    gradient_check(0.3);
 }
 
 /* y = sin(2 x0) + 0.5 x1^2 - x0 x2 over [-1.5, 1.5]^3. */
@@ -160,6 +169,43 @@ static void test_learns_smooth_function(void)
     CHECK(fabs(mse - rep.best_val) < 1e-9);
     CHECK_EQ_INT(epochs_seen, rep.epochs_run);
     oc_mlp_free(m);
+}
+
+/* A few wild labels (1 in 12 shifted by +3, as a stalled measurement
+ * would be) pull a squared-error fit off the clean function; a Huber fit
+ * stays closer. */
+static void test_huber_resists_outliers(void)
+{
+    enum { NT = 2000, NV = 500 };
+    static float X[NT * 3], y[NT], Xv[NV * 3], yv[NV];
+    make_data(5, NT, X, y);
+    make_data(6, NV, Xv, yv);
+    for (int i = 0; i < NT; i += 12)
+        y[i] += 3;
+    int hidden[] = {32, 32};
+    double clean[2];
+    for (int k = 0; k < 2; k++) {
+        oc_mlp_train_opts o = oc_mlp_train_defaults();
+        o.hidden = hidden;
+        o.n_hidden = 2;
+        o.epochs = 80;
+        o.batch = 64;
+        o.lr = 3e-3;
+        o.patience = 0;
+        o.seed = 3;
+        o.huber = k ? 0.2 : 0;
+        oc_mlp *m = NULL;
+        oc_error err;
+        /* validation on the clean labels */
+        CHECK(oc_mlp_train(&o, X, y, NT, 3, Xv, yv, NV, &m, NULL, &err) == OC_OK);
+        if (!m)
+            return;
+        CHECK(oc_mlp_mse(m, Xv, yv, NV, &clean[k], &err) == OC_OK);
+        oc_mlp_free(m);
+    }
+    printf("outliers: clean validation MSE %.4f squared error, %.4f Huber\n", clean[0],
+           clean[1]);
+    CHECK(clean[1] < 0.5 * clean[0]);
 }
 
 static bool same_weights(const oc_mlp *a, const oc_mlp *b)
@@ -296,6 +342,114 @@ static void test_features(void)
     CHECK_EQ_STR(oc_op_family_name(OC_OPF_DATA_MOVEMENT), "data_movement");
 }
 
+/* A one-input, one-output node of `op` with the given attributes. */
+static oc_node_desc unary(const char *op, int rank, const int64_t *in, const int64_t *out,
+                          const oc_desc_attr *attrs, size_t n_attrs, oc_desc_value io[2])
+{
+    io[0] = (oc_desc_value){.present = true, .dtype = OC_DT_FLOAT, .rank = rank, .dims = in};
+    io[1] = (oc_desc_value){.present = true, .dtype = OC_DT_FLOAT, .rank = rank, .dims = out};
+    return (oc_node_desc){.op = op, .domain = "", .opset = 17, .n_attrs = n_attrs,
+                          .attrs = attrs, .n_inputs = 1, .inputs = &io[0], .n_outputs = 1,
+                          .outputs = &io[1]};
+}
+
+static float feature(const oc_node_desc *d, int col)
+{
+    oc_target t = {.name = "ort-cpu", .threads = 1, .gflops = 50, .gbps = 15};
+    float x[OC_N_FEATURES];
+    oc_error err;
+    CHECK(oc_features_from_desc(d, &t, x, &err) == OC_OK);
+    return x[col];
+}
+
+static void test_kernel_and_layout_features(void)
+{
+    /* kernel traits: what an elementwise/activation op's work involves */
+    int64_t a[] = {2, 64, 28, 28};
+    oc_desc_value io[2];
+    oc_node_desc d = unary("Erf", 4, a, a, NULL, 0, io);
+    CHECK(oc_ew_traits(&d) == OC_EW_ERF);
+    CHECK(feature(&d, OC_F_K_ERF) == 1 && feature(&d, OC_F_K_EXP) == 0);
+    d.op = "Sigmoid";
+    CHECK(oc_ew_traits(&d) == (OC_EW_EXP | OC_EW_DIVIDE));
+    CHECK(feature(&d, OC_F_K_EXP) == 1 && feature(&d, OC_F_K_DIVIDE) == 1 &&
+          feature(&d, OC_F_K_SELECT) == 0);
+    d.op = "HardSwish";
+    CHECK(oc_ew_traits(&d) == (OC_EW_SELECT | OC_EW_GATED));
+    d.op = "Max";
+    CHECK(oc_ew_traits(&d) == (OC_EW_BINARY | OC_EW_SELECT));
+    d.op = "Neg"; /* plain unary: no trait */
+    CHECK(oc_ew_traits(&d) == 0);
+    oc_desc_attr approx = {.name = "approximate", .type = OC_ATTR_STRING, .s = "tanh"};
+    d = unary("Gelu", 4, a, a, NULL, 0, io);
+    CHECK(oc_ew_traits(&d) == (OC_EW_ERF | OC_EW_GATED));
+    d = unary("Gelu", 4, a, a, &approx, 1, io);
+    CHECK(oc_ew_traits(&d) == (OC_EW_EXP | OC_EW_GATED));
+    d = unary("Relu", 4, a, a, NULL, 0, io);
+    d.domain = "com.microsoft"; /* another domain's op is not ONNX's */
+    CHECK(oc_ew_traits(&d) == 0);
+    d = unary("Transpose", 4, a, a, NULL, 0, io); /* no traits outside the families */
+    float ksum = 0;
+    for (int c = OC_F_K_BINARY; c <= OC_F_K_GATED; c++)
+        ksum += feature(&d, c);
+    CHECK(ksum == 0);
+
+    /* Transpose: the trailing axes perm leaves in place */
+    int64_t heads_in[] = {2, 50, 8, 64}, heads_out[] = {2, 8, 50, 64};
+    int64_t p0213[] = {0, 2, 1, 3}, p0231[] = {0, 2, 3, 1};
+    oc_desc_attr perm = {.name = "perm", .type = OC_ATTR_INTS, .n = 4, .ints = p0213};
+    d = unary("Transpose", 4, heads_in, heads_out, &perm, 1, io);
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(64)) < 1e-5);
+    perm.ints = p0231; /* NCHW -> NHWC moves the last axis */
+    int64_t nhwc[] = {2, 28, 28, 64};
+    d = unary("Transpose", 4, a, nhwc, &perm, 1, io);
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(1)) < 1e-6);
+
+    /* Slice and Pad: the block from the last axis they change */
+    int64_t crop[] = {2, 64, 26, 26}, half[] = {2, 32, 28, 28};
+    d = unary("Slice", 4, a, crop, NULL, 0, io);
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(26)) < 1e-5);
+    d = unary("Slice", 4, a, half, NULL, 0, io);
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(32 * 28 * 28)) < 1e-5);
+    int64_t padded[] = {2, 64, 30, 30};
+    oc_desc_attr mode = {.name = "mode", .type = OC_ATTR_STRING, .s = "reflect"};
+    d = unary("Pad", 4, a, padded, &mode, 1, io);
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(28)) < 1e-5);
+    CHECK(feature(&d, OC_F_PAD_REFLECT) == 1 && feature(&d, OC_F_PAD_EDGE) == 0);
+    mode.s = "edge";
+    CHECK(feature(&d, OC_F_PAD_REFLECT) == 0 && feature(&d, OC_F_PAD_EDGE) == 1);
+    mode.s = "linear";
+    d = unary("Resize", 4, a, padded, &mode, 1, io);
+    CHECK(feature(&d, OC_F_RESIZE_INTERP) == 1 && feature(&d, OC_F_PAD_EDGE) == 0);
+
+    /* Reductions, with and without keepdims and an axes attribute */
+    int64_t bld[] = {4, 50, 768}, keep_last[] = {4, 50, 1}, drop_mid[] = {4, 768};
+    d = unary("ReduceMean", 3, bld, keep_last, NULL, 0, io);
+    CHECK(feature(&d, OC_F_INNER_REDUCED) == 1);
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(768)) < 1e-5);
+    io[1].rank = 2;
+    io[1].dims = drop_mid;
+    CHECK(feature(&d, OC_F_INNER_REDUCED) == 0);
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(768)) < 1e-5);
+    int64_t ax[] = {1};
+    oc_desc_attr axes = {.name = "axes", .type = OC_ATTR_INTS, .n = 1, .ints = ax};
+    d.attrs = &axes;
+    d.n_attrs = 1;
+    CHECK(feature(&d, OC_F_INNER_REDUCED) == 0);
+
+    /* Broadcast: how long the smaller operand stays constant */
+    int64_t ch[] = {64, 1, 1};
+    oc_desc_value bin[3] = {
+        {.present = true, .dtype = OC_DT_FLOAT, .rank = 4, .dims = a},
+        {.present = true, .dtype = OC_DT_FLOAT, .rank = 3, .dims = ch, .weight = true},
+        {.present = true, .dtype = OC_DT_FLOAT, .rank = 4, .dims = a},
+    };
+    d = (oc_node_desc){.op = "Mul", .domain = "", .opset = 17, .n_inputs = 2,
+                       .inputs = bin, .n_outputs = 1, .outputs = &bin[2]};
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(28 * 28)) < 1e-4);
+    CHECK(feature(&d, OC_F_K_BINARY) == 1 && feature(&d, OC_F_K_SELECT) == 0);
+}
+
 static void test_split_and_baseline(void)
 {
     CHECK(oc_split_of("ort-cpu/t1/Conv/s0/000123", 0.1, 0.1) ==
@@ -315,6 +469,19 @@ static void test_split_and_baseline(void)
     }
     CHECK(abs(counts[OC_SPLIT_TEST] - 4000) < 300);
     CHECK(abs(counts[OC_SPLIT_VAL] - 2000) < 250);
+    /* the folds of a 5-fold cross-validation hold out each sample once;
+     * shift 0 is the plain split */
+    bool once = true, same = true;
+    for (int i = 0; i < 2000; i++) {
+        snprintf(id, sizeof id, "ort-cpu/t1/Gemm/s0/%06d", i);
+        int tests = 0;
+        for (int k = 0; k < 5; k++)
+            tests += oc_split_of_shifted(id, 0.1, 0.2, k / 5.0) == OC_SPLIT_TEST;
+        once &= tests == 1;
+        same &= oc_split_of_shifted(id, 0.1, 0.1, 0) == oc_split_of(id, 0.1, 0.1);
+    }
+    CHECK(once);
+    CHECK(same);
 
     double xs[] = {1e6, 2e6, 5e6, 1e7}, ts[4];
     for (int i = 0; i < 4; i++)
@@ -368,6 +535,7 @@ static oc_tmodel *train_small(const oc_train_set *s)
     o.mlp.n_hidden = 2;
     o.mlp.epochs = 20;
     o.ensemble = 3;
+    o.mlp.huber = 0.15;
     oc_hw hw = {.cpu = "test cpu", .cores = 2, .max_threads = 2, .gflops_1 = 50,
                 .gflops_n = 95, .gbps_1 = 15, .gbps_n = 22, .sgemm_n = 1024, .copy_mib = 64};
     oc_tmodel *tm = NULL;
@@ -438,6 +606,7 @@ static void test_tmodel_file(void)
         CHECK_EQ_STR(bi->hw.cpu, "test cpu");
         CHECK(bi->hw.gflops_n == 95 && bi->linear[0].a == in->linear[0].a);
         CHECK(bi->test_frac == in->test_frac && bi->n_train == in->n_train);
+        CHECK(bi->huber == 0.15 && in->huber == 0.15);
         CHECK(memcmp(oc_tmodel_means(back), oc_tmodel_means(tm),
                      OC_N_FEATURES * sizeof(double)) == 0);
         CHECK(oc_tmodel_set_threads(back, 2, &err) == OC_OK);
@@ -467,6 +636,8 @@ static void test_tmodel_file(void)
     CHECK(refused(c, n, vmsg));
     put32(c + 8, 1); /* a version-1 file (before optimizers) */
     CHECK(refused(c, n, "format version 1"));
+    put32(c + 8, 2); /* version 2 (before the Huber threshold) */
+    CHECK(refused(c, n, "format version 2"));
     memcpy(c, b, n);
     put32(c + 12, OC_N_FEATURES + 1);
     CHECK(refused(c, n, "features, this onnxcost computes"));
@@ -617,6 +788,8 @@ int main(void)
     test_learns_smooth_function();
     test_determinism();
     test_features();
+    test_kernel_and_layout_features();
+    test_huber_resists_outliers();
     test_split_and_baseline();
     test_tmodel_file();
     test_optimizers();
