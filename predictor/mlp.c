@@ -314,10 +314,10 @@ static double backward(const oc_mlp *m, workspace *ws, const float *y, size_t n,
     int L = m->n_layers, n_out = m->sizes[L];
     const float *Yhat = ws->A[L];
     float *dZ = ws->dZ, *dA = ws->dA;
-    double sse = 0, inv = 1.0 / ((double)n * n_out);
+    double sum = 0, inv = 1.0 / ((double)n * n_out);
     for (size_t k = 0; k < n * (size_t)n_out; k++) {
         double de;
-        sse += point_loss((double)Yhat[k] - (double)y[k], huber, &de);
+        sum += point_loss((double)Yhat[k] - (double)y[k], huber, &de);
         dZ[k] = (float)(inv * de);
     }
     float keep_scale = p > 0 ? (float)(1.0 / (1.0 - p)) : 1.0f;
@@ -346,7 +346,7 @@ static double backward(const oc_mlp *m, workspace *ws, const float *y, size_t n,
         dZ = dA;
         dA = t;
     }
-    return sse / ((double)n * n_out);
+    return sum * inv;
 }
 
 static double l2_term(const oc_mlp *m, double l2)
