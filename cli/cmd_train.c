@@ -13,6 +13,7 @@
 
 static const char train_help[] =
     "usage: onnxcost train [options] -o FILE DATASET...\n"
+    "       onnxcost train [options] --cv K DATASET...\n"
     "\n"
     "Fit the neural timing model on measured datasets (onnxcost collect):\n"
     "an ensemble of dense ReLU MLPs predicting ln(kernel time), Huber loss,\n"
