@@ -56,7 +56,7 @@ static const char collect_help[] =
     "                         conv, convtranspose, gemm, matmul, pool, batchnorm,\n"
     "                         layernorm, softmax, elementwise, activation, reduce,\n"
     "                         concat, split, slice, transpose, reshape, resize,\n"
-    "                         pad, gather\n"
+    "                         pad, gather, swish (x * Sigmoid(x))\n"
     "  -n, --count N          samples per family (indices 0..N-1)\n"
     "  -d, --dataset FILE     dataset to append to (e.g. data/ort-cpu.jsonl.gz);\n"
     "                         samples already in it are skipped (resume)\n"

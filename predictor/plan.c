@@ -189,6 +189,22 @@ static bool fuse_gelu(pctx *p, oc_kernel *k)
     return true;
 }
 
+/* Sigmoid(x) -> Mul(x, that): Swish, which ORT runs as QuickGelu. */
+static bool fuse_swish(pctx *p, oc_kernel *k)
+{
+    int j = sole_next(p, k->main);
+    if (j < 0)
+        return false;
+    const oc_node *s = &p->g->nodes[k->main], *m = &p->g->nodes[j];
+    if (!is_op(m, "Mul") || m->n_inputs != 2 || s->n_inputs < 1)
+        return false;
+    int slot = input_slot(p, k->main, (size_t)j);
+    if (slot < 0 || m->inputs[1 - slot] != s->inputs[0])
+        return false;
+    absorb(p, k, j);
+    return true;
+}
+
 oc_status oc_plan_build(const oc_analysis *a, const char *target, oc_plan *out,
                         oc_arena *arena, oc_error *err)
 {
@@ -270,6 +286,8 @@ oc_status oc_plan_build(const oc_analysis *a, const char *target, oc_plan *out,
             fuse_layernorm(&p, k);
         else if (is_op(n, "Div"))
             fuse_gelu(&p, k);
+        else if (is_op(n, "Sigmoid"))
+            fuse_swish(&p, k);
     }
     for (size_t q = 0; q < out->n_kernels; q++) {
         const oc_kernel *k = &out->kernels[q];

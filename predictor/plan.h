@@ -7,7 +7,8 @@
  * folds a BatchNormalization into the Conv before it, fuses a Conv with a
  * following activation and with a residual Add (+Relu), and rewrites the
  * decomposed LayerNorm and Gelu subgraphs that exporters emit into single
- * kernels.  A kernel keeps its main node and the nodes it absorbed, so that
+ * kernels, and Swish, x * Sigmoid(x), into one QuickGelu kernel (planned as
+ * the Sigmoid with the Mul fused: the pattern the samples measure).  A kernel keeps its main node and the nodes it absorbed, so that
  * per-node output can say where each node's time went.
  */
 #ifndef OC_PREDICTOR_PLAN_H

@@ -783,6 +783,23 @@ static void gen_activation(gen *g)
     out_f(g, "Y");
 }
 
+/* Swish / SiLU, x * Sigmoid(x), as exporters write it (EfficientNet,
+ * YOLO, LLaMA's MLP): ONNX Runtime runs the pair as one QuickGelu kernel. */
+static void gen_swish(gen *g)
+{
+    rng *r = &g->r;
+    int64_t d[4], ch;
+    int rank = act_shape(g, d, &ch);
+    cfg_s(g, "op", "Swish");
+    in_f(g, "X", rank, d);
+    bool swap = chance(r, 0.5);
+    cfg_b(g, "swapped", swap);
+    size_t sg = node(g, "Sigmoid", "X", "S");
+    main_node(g, sg, "Sigmoid");
+    fused(g, node(g, "Mul", swap ? "S,X" : "X,S", "Y"), "Mul");
+    out_f(g, "Y");
+}
+
 static void gen_reduce(gen *g)
 {
     rng *r = &g->r;
@@ -1173,6 +1190,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_SOFTMAX] = gen_softmax,
     [OC_FAM_ELEMENTWISE] = gen_elementwise,
     [OC_FAM_ACTIVATION] = gen_activation,
+    [OC_FAM_SWISH] = gen_swish,
     [OC_FAM_REDUCE] = gen_reduce,
     [OC_FAM_CONCAT] = gen_concat,
     [OC_FAM_SPLIT] = gen_split,

@@ -34,6 +34,7 @@
     XX(SOFTMAX, "softmax", "Softmax")                                         \
     XX(ELEMENTWISE, "elementwise", "Elementwise")                             \
     XX(ACTIVATION, "activation", "Activation")                                \
+    XX(SWISH, "swish", "Swish")            /* x * Sigmoid(x): ORT's QuickGelu */ \
     XX(REDUCE, "reduce", "Reduce")                                            \
     XX(CONCAT, "concat", "Concat")                                            \
     XX(SPLIT, "split", "Split")                                               \

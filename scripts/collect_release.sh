@@ -27,9 +27,18 @@ weak() { # weak THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     "$BIN" collect --target ort-cpu --threads "$th" --family "$WEAK" --count 180 \
         --dataset "$ds" --driver-args "$ARGS $extra" "$@"
 }
+# x * Sigmoid(x), which ONNX Runtime fuses into one QuickGelu kernel (the
+# ORT plan fuses it too; PyTorch's eager steps run the two ops apart).
+swish() { # swish THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    local th=$1 ds=$2 extra=${3:-}
+    shift 3 || shift $#
+    "$BIN" collect --target ort-cpu --threads "$th" --family swish --count 90 \
+        --dataset "$ds" --driver-args "$ARGS $extra" "$@"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$ROOT/data/ort-cpu-t1.jsonl.gz"
-      weak 1 "$ROOT/data/ort-cpu-t1.jsonl.gz" ;;
+      weak 1 "$ROOT/data/ort-cpu-t1.jsonl.gz"
+      swish 1 "$ROOT/data/ort-cpu-t1.jsonl.gz" ;;
 # At 2 threads the pool workers of the sessions timed just before, still
 # spinning, took a core from the one being timed (collector/ort_bench.js,
 # --no-spin); the calibration kernel after a 2-thread chunk reads slower by
@@ -37,7 +46,8 @@ ort1) ops ort-cpu 1 "$ROOT/data/ort-cpu-t1.jsonl.gz"
 # quiet machine), so only a larger drift re-measures.  The samples taken
 # before --no-spin are kept in data/ort-cpu-t2-spinning.jsonl.gz, unused.
 ort2) ops ort-cpu 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
-      weak 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+      weak 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
+      swish 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$ROOT/data/torch-cpu-t1.jsonl.gz" ;;
 torch1adam) ops torch-cpu 1 "$ROOT/data/torch-cpu-t1-adam.jsonl.gz" "" --optimizer adam ;;
 torch2) ops torch-cpu 2 "$ROOT/data/torch-cpu-t2.jsonl.gz" ;;

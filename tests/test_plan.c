@@ -6,6 +6,7 @@
 
 typedef struct counts {
     size_t run, folded, removed, as_layernorm, as_gelu, conv_with_act, conv_with_add;
+    size_t swish, sigmoid_alone; /* Sigmoid kernels with and without a fused Mul */
 } counts;
 
 static counts plan_counts(const char *path, int64_t batch, const char *seq_input)
@@ -42,6 +43,11 @@ static counts plan_counts(const char *path, int64_t batch, const char *seq_input
             c.as_layernorm++;
         if (kn->as_op && !strcmp(kn->as_op, "Gelu"))
             c.as_gelu++;
+        if (!strcmp(g->nodes[kn->main].op, "Sigmoid") && kn->kind == OC_KERNEL_RUN) {
+            bool mul = kn->n_fused == 1 && !strcmp(g->nodes[kn->fused[0]].op, "Mul");
+            c.swish += mul;
+            c.sigmoid_alone += kn->n_fused == 0;
+        }
         if (!strcmp(g->nodes[kn->main].op, "Conv")) {
             for (size_t f = 0; f < kn->n_fused; f++) {
                 const char *op = g->nodes[kn->fused[f]].op;
@@ -70,6 +76,12 @@ int main(void)
     /* mobilenet_v2: Clip (ReLU6) fused into its convs */
     counts mb = plan_counts(OC_SAMPLES "/mobilenet_v2.onnx", 1, NULL);
     CHECK_EQ_INT(mb.conv_with_act, 35);
+    /* efficientnet_b0: ONNX Runtime's profile shows 49 QuickGelu kernels
+     * (x * Sigmoid(x)) and 16 Muls (the squeeze-excitation scale, whose
+     * Sigmoid runs inside the Conv before it) */
+    counts ef = plan_counts(OC_TESTS_DIR "/reference/models/efficientnet_b0.onnx", 1, NULL);
+    CHECK_EQ_INT(ef.swish, 49);
+    CHECK_EQ_INT(ef.sigmoid_alone, 0);
     /* bert_base: 25 LayerNorms (embeddings + 2 per layer), 12 Gelus */
     counts b = plan_counts(OC_TESTS_DIR "/reference/models/bert_base.onnx", 1, "input_ids");
     CHECK_EQ_INT(b.as_layernorm, 25);
