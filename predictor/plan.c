@@ -196,7 +196,7 @@ static bool fuse_swish(pctx *p, oc_kernel *k)
     if (j < 0)
         return false;
     const oc_node *s = &p->g->nodes[k->main], *m = &p->g->nodes[j];
-    if (!is_op(m, "Mul") || m->n_inputs != 2 || s->n_inputs < 1)
+    if (!is_op(m, "Mul") || m->n_inputs != 2 || s->n_inputs < 1 || s->inputs[0] < 0)
         return false;
     int slot = input_slot(p, k->main, (size_t)j);
     if (slot < 0 || m->inputs[1 - slot] != s->inputs[0])
