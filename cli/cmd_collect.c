@@ -1125,13 +1125,14 @@ int cmd_collect(int argc, char **argv)
             }
             break;
         }
-        case OPT_OPTIMIZER:
-            if (strcmp(optarg, "sgd") && strcmp(optarg, "adam")) {
-                cli_error("--optimizer: '%s' is not sgd or adam", optarg);
-                return EXIT_USAGE;
-            }
-            c.optimizer = optarg;
+        case OPT_OPTIMIZER: {
+            cli_mode mode = {0};
+            int rc = cli_parse_optimizer(optarg, &mode);
+            if (rc)
+                return rc;
+            c.optimizer = oc_optimizer_name(mode.optimizer);
             break;
+        }
         case 'h':
             fputs(collect_help, stdout);
             return EXIT_OK;

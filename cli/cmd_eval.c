@@ -118,22 +118,17 @@ int cmd_eval(int argc, char **argv)
                 s.target, in->target);
 
     size_t m = 0;
-    size_t *idx = malloc((s.n ? s.n : 1) * sizeof *idx);
-    float *X = malloc((s.n ? s.n : 1) * OC_N_FEATURES * sizeof *X);
-    double *t = malloc((s.n ? s.n : 1) * sizeof *t), *lo = malloc((s.n ? s.n : 1) * sizeof *lo),
-           *hi = malloc((s.n ? s.n : 1) * sizeof *hi);
-    cli_score *sc = NULL;
     int exit_code = EXIT_OK;
-    if (!idx || !X || !t || !lo || !hi) {
+    cli_score *sc = cli_score_new(by, list_samples);
+    if (!sc) {
         cli_error("out of memory");
         exit_code = EXIT_IO;
         goto out;
     }
-    for (size_t i = 0; i < s.n; i++)
-        if (split < 0 || (int)oc_split_of(s.s[i].id, in->val_frac, in->test_frac) == split) {
-            memcpy(X + m * OC_N_FEATURES, s.X + i * OC_N_FEATURES, OC_N_FEATURES * sizeof *X);
-            idx[m++] = i;
-        }
+    if (cli_score_split(sc, tm, &s, split, 0, &m, &err) != OC_OK) {
+        exit_code = cli_fail(&err, 0);
+        goto out;
+    }
     if (m == 0) {
         cli_error("eval: no samples of the %s split in the data (%zu samples read)",
                   split < 0 ? "requested" : split == OC_SPLIT_TEST ? "test"
@@ -143,21 +138,6 @@ int cmd_eval(int argc, char **argv)
         exit_code = EXIT_INPUT;
         goto out;
     }
-    if (oc_tmodel_predict_features(tm, X, m, t, lo, hi, &err) != OC_OK) {
-        exit_code = cli_fail(&err, 0);
-        goto out;
-    }
-    if (!(sc = cli_score_new(by, list_samples))) {
-        cli_error("out of memory");
-        exit_code = EXIT_IO;
-        goto out;
-    }
-    for (size_t r = 0; r < m; r++)
-        if (!cli_score_add(sc, tm, &s.s[idx[r]], t[r], lo[r], hi[r])) {
-            cli_error("out of memory");
-            exit_code = EXIT_IO;
-            goto out;
-        }
 
     const char *split_name = split < 0 ? "all" : split == OC_SPLIT_TEST ? "test"
                                              : split == OC_SPLIT_VAL    ? "val"
@@ -180,11 +160,6 @@ int cmd_eval(int argc, char **argv)
     cli_score_print(sc);
 out:
     cli_score_free(sc);
-    free(idx);
-    free(X);
-    free(t);
-    free(lo);
-    free(hi);
     oc_train_set_free(&s);
     oc_tmodel_free(tm);
     return exit_code;

@@ -188,13 +188,9 @@ static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_trai
     oc_error err;
     oc_error_clear(&err);
     cli_score *sc = cli_score_new(by, list_samples);
-    float *X = malloc((s->n ? s->n : 1) * OC_N_FEATURES * sizeof *X);
-    size_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
-    double *t = malloc((s->n ? s->n : 1) * 3 * sizeof *t);
-    if (!sc || !X || !idx || !t) {
+    if (!sc) {
         cli_error("out of memory");
-        rc = EXIT_IO;
-        goto out;
+        return EXIT_IO;
     }
     o.test_frac = 1.0 / folds;
     ps->n_folds = folds;
@@ -207,29 +203,14 @@ static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_trai
             rc = cli_fail(&err, 0);
             goto out;
         }
-        size_t m = 0;
-        for (size_t i = 0; i < s->n; i++)
-            if (oc_split_of_shifted(s->s[i].id, o.val_frac, o.test_frac, o.split_shift) ==
-                OC_SPLIT_TEST) {
-                memcpy(X + m * OC_N_FEATURES, s->X + i * OC_N_FEATURES,
-                       OC_N_FEATURES * sizeof *X);
-                idx[m++] = i;
-            }
-        double *lo = t + s->n, *hi = t + 2 * s->n;
-        if (m && oc_tmodel_predict_features(tm, X, m, t, lo, hi, &err) != OC_OK) {
-            oc_tmodel_free(tm);
+        size_t m;
+        oc_status st = cli_score_split(sc, tm, s, OC_SPLIT_TEST, o.split_shift, &m, &err);
+        oc_tmodel_free(tm);
+        if (st != OC_OK) {
             rc = cli_fail(&err, 0);
             goto out;
         }
-        for (size_t r = 0; r < m; r++)
-            if (!cli_score_add(sc, tm, &s->s[idx[r]], t[r], lo[r], hi[r])) {
-                oc_tmodel_free(tm);
-                cli_error("out of memory");
-                rc = EXIT_IO;
-                goto out;
-            }
         fprintf(stderr, "fold %d/%d: %zu samples held out\n", k + 1, folds, m);
-        oc_tmodel_free(tm);
     }
     if (fmt == FMT_JSON) {
         json_t *j = json_pack("{s:i, s:s, s:I}", "folds", folds, "target", s->target,
@@ -248,9 +229,6 @@ static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_trai
     cli_score_print(sc);
 out:
     cli_score_free(sc);
-    free(X);
-    free(idx);
-    free(t);
     return rc;
 }
 

@@ -169,6 +169,40 @@ json_t *cli_score_predictions(const cli_score *sc)
     return a;
 }
 
+oc_status cli_score_split(cli_score *sc, const oc_tmodel *tm, const oc_train_set *s,
+                          int split, double shift, size_t *n, oc_error *err)
+{
+    const oc_tmodel_info *in = oc_tmodel_get_info(tm);
+    size_t cap = s->n ? s->n : 1, m = 0;
+    size_t *idx = malloc(cap * sizeof *idx);
+    float *X = malloc(cap * OC_N_FEATURES * sizeof *X);
+    double *t = malloc(cap * 3 * sizeof *t), *lo = t + cap, *hi = t + 2 * cap;
+    oc_status st = OC_OK;
+    if (!idx || !X || !t) {
+        st = oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        if (split < 0 || (int)oc_split_of_shifted(s->s[i].id, in->val_frac, in->test_frac,
+                                                  shift) == split) {
+            memcpy(X + m * OC_N_FEATURES, s->X + i * OC_N_FEATURES, OC_N_FEATURES * sizeof *X);
+            idx[m++] = i;
+        }
+    if (m && (st = oc_tmodel_predict_features(tm, X, m, t, lo, hi, err)) != OC_OK)
+        goto out;
+    for (size_t r = 0; r < m; r++)
+        if (!cli_score_add(sc, tm, &s->s[idx[r]], t[r], lo[r], hi[r])) {
+            st = oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
+            goto out;
+        }
+out:
+    *n = st == OC_OK ? m : 0;
+    free(idx);
+    free(X);
+    free(t);
+    return st;
+}
+
 size_t cli_score_count(const cli_score *sc) { return sc->n_samples; }
 
 static int cmp_double(const void *a, const void *b)

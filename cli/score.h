@@ -39,6 +39,13 @@ int cli_parse_score_by(const char *s, score_by *by);
 bool cli_score_add(cli_score *sc, const oc_tmodel *tm, const oc_train_sample *sm,
                    double t, double lo, double hi);
 
+/* Predict and score, with tm, the samples of s that fall in `split`
+ * (an oc_split; -1: all) under tm's validation and test fractions and the
+ * split shift `shift` (0 but for cross-validation folds); *n gets their
+ * number.  Errors: those of oc_tmodel_predict_features, OC_ERR_NOMEM. */
+oc_status cli_score_split(cli_score *sc, const oc_tmodel *tm, const oc_train_set *s,
+                          int split, double shift, size_t *n, oc_error *err);
+
 size_t cli_score_count(const cli_score *sc);
 
 /* The table on stdout: one row per (key, threads), then "all" per thread

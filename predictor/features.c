@@ -108,6 +108,13 @@ oc_op_family oc_op_family_of(const char *op, const char *domain)
 
 /* ---- elementwise kernel traits ---- */
 
+/* The string attribute `name`, or "" when absent. */
+static const char *attr_str(const oc_node_desc *d, const char *name)
+{
+    const oc_desc_attr *a = oc_node_desc_attr(d, name);
+    return a && a->type == OC_ATTR_STRING && a->s ? a->s : "";
+}
+
 enum { BIN = OC_EW_BINARY, SEL = OC_EW_SELECT, DIV = OC_EW_DIVIDE, EXP = OC_EW_EXP,
        ERF = OC_EW_ERF, GATE = OC_EW_GATED };
 
@@ -139,11 +146,9 @@ unsigned oc_ew_traits(const oc_node_desc *d)
     oc_op_family f = oc_op_family_of(d->op, d->domain);
     if (f != OC_OPF_ELEMENTWISE && f != OC_OPF_ACTIVATION)
         return 0;
-    if (!strcmp(d->op, "Gelu")) {
-        const oc_desc_attr *a = oc_node_desc_attr(d, "approximate");
-        bool tanh_ = a && a->type == OC_ATTR_STRING && a->s && !strcmp(a->s, "tanh");
-        return (tanh_ ? OC_EW_EXP : OC_EW_ERF) | OC_EW_GATED;
-    }
+    if (!strcmp(d->op, "Gelu"))
+        return (strcmp(attr_str(d, "approximate"), "tanh") ? OC_EW_ERF : OC_EW_EXP) |
+               OC_EW_GATED;
     for (size_t i = 0; i < sizeof ew_traits / sizeof ew_traits[0]; i++)
         if (!strcmp(d->op, ew_traits[i].op))
             return ew_traits[i].traits;
@@ -218,13 +223,6 @@ static double prod_to(const oc_desc_value *v, int to)
     for (int i = 0; i < to && i < v->rank; i++)
         n *= (double)v->dims[i];
     return n;
-}
-
-/* The string attribute `name`, or "" when absent. */
-static const char *attr_str(const oc_node_desc *d, const char *name)
-{
-    const oc_desc_attr *a = oc_node_desc_attr(d, name);
-    return a && a->type == OC_ATTR_STRING && a->s ? a->s : "";
 }
 
 /* An axis attribute normalised to [0, rank), or -1 when out of range. */

@@ -531,13 +531,17 @@ static const unsigned char *take(rbuf *b, size_t n)
     return p;
 }
 
+/* The little-endian u32 at c. */
+static uint32_t le32(const unsigned char *c)
+{
+    return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
+           (uint32_t)c[3] << 24;
+}
+
 static uint32_t get_u32(rbuf *b)
 {
     const unsigned char *c = take(b, 4);
-    if (!c)
-        return 0;
-    return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
-           (uint32_t)c[3] << 24;
+    return c ? le32(c) : 0;
 }
 
 static uint64_t get_u64(rbuf *b)
@@ -561,8 +565,7 @@ static bool get_f32s(rbuf *b, float *dst, size_t n)
     if (!c)
         return false;
     for (size_t i = 0; i < n; i++, c += 4) {
-        uint32_t u = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
-                     (uint32_t)c[3] << 24;
+        uint32_t u = le32(c);
         memcpy(&dst[i], &u, 4);
         if (!isfinite(dst[i]))
             return false;
