@@ -23,7 +23,9 @@ static const char annotate_help[] =
     "  -b, --batch N            bind the leading symbolic dim (default 1)\n"
     "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
     "  -T, --threads N          intra-op threads (default: the model's)\n"
-    "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "  -m, --target SPEC        ort-cpu or torch-cpu (built-in), NAME@MACHINE\n"
+    "                           ('onnxcost targets'), or a file: a calibration\n"
+    "                           or a timing model ('--timing-model' too)\n"
     "      --mode MODE          inference (default) or training (one training\n"
     "                           step on the torch-cpu model, as predict)\n"
     "      --optimizer NAME     training: sgd (default) or adam\n"
@@ -38,7 +40,8 @@ static oc_status meta_u64(oc_model *m, size_t node, const char *key, uint64_t v,
 }
 
 static oc_status annotate(oc_model *m, const oc_analysis *a, const oc_estimate *e,
-                          const oc_tmodel *tm, int64_t batch, oc_error *err)
+                          const oc_tmodel *tm, const cli_target *tgt, int64_t batch,
+                          oc_error *err)
 {
     const oc_graph *g = oc_model_graph(m);
     oc_status st = OC_OK;
@@ -77,14 +80,15 @@ static oc_status annotate(oc_model *m, const oc_analysis *a, const oc_estimate *
     const oc_tmodel_info *info = oc_tmodel_get_info(tm);
     struct {
         const char *key;
-        char val[256];
+        char val[512];
     } kv[8];
     snprintf(kv[0].val, sizeof kv[0].val, "%.4f", e->total_us / 1e3);
     snprintf(kv[1].val, sizeof kv[1].val, "%" PRId64, batch);
-    snprintf(kv[2].val, sizeof kv[2].val, "%s %s, %d thread%s%s%s", info->target,
+    snprintf(kv[2].val, sizeof kv[2].val, "%s %s, %d thread%s%s%s; %s", info->target,
              info->runtime, info->threads, info->threads == 1 ? "" : "s",
              info->optimizer != OC_OPT_NONE ? ", training step with " : "",
-             info->optimizer != OC_OPT_NONE ? oc_optimizer_name(info->optimizer) : "");
+             info->optimizer != OC_OPT_NONE ? oc_optimizer_name(info->optimizer) : "",
+             tgt->label);
     snprintf(kv[3].val, sizeof kv[3].val, "%" PRIu64, t->macs);
     snprintf(kv[4].val, sizeof kv[4].val, "%" PRIu64, t->flops);
     snprintf(kv[5].val, sizeof kv[5].val, "%" PRIu64, t->params);
@@ -104,6 +108,7 @@ int cmd_annotate(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"in-place", no_argument, NULL, 'P'},
         {"batch", required_argument, NULL, 'b'},  {"input", required_argument, NULL, 'i'},
         {"threads", required_argument, NULL, 'T'}, {"timing-model", required_argument, NULL, 'm'},
+        {"target", required_argument, NULL, 'm'},
         {"mode", required_argument, NULL, 'M'},   {"optimizer", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     cli_mode mode = {0};
@@ -158,7 +163,8 @@ int cmd_annotate(int argc, char **argv)
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    int rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov);
+    cli_target tgt;
+    int rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov, &tgt);
     if (rc)
         return rc;
     oc_model *m;
@@ -172,7 +178,7 @@ int cmd_annotate(int argc, char **argv)
     oc_estimate e;
     if (oc_analyze(m, &aa.opts, &a, &err) != OC_OK ||
         oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK ||
-        annotate(m, a, &e, tm, aa.opts.batch, &err) != OC_OK)
+        annotate(m, a, &e, tm, &tgt, aa.opts.batch, &err) != OC_OK)
         rc = cli_fail(&err, 1);
     else if (oc_model_save(m, out, &err) != OC_OK)
         rc = cli_fail(&err, 0);

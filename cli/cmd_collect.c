@@ -8,6 +8,7 @@
  */
 #include "cli/cli.h"
 #include "predictor/hw.h"
+#include "predictor/machine.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -72,6 +73,7 @@ static const char collect_help[] =
     "                         (split on spaces; repeatable; recorded in the dataset)\n"
     "      --max-drift X      calibration drift (relative) that makes a chunk be\n"
     "                         measured again (default 0.1)\n"
+    "      --quiet            no progress lines (warnings and errors still)\n"
     "  -h, --help             this text\n"
     "\n"
     "The driver is $ONNXCOST_COLLECTOR or " OC_SOURCE_DIR "/collector/ort_bench.js,\n"
@@ -98,6 +100,7 @@ typedef struct collect {
     const char *dataset;
     char workdir[PATH_MAX];
     bool own_workdir, keep, dry_run;
+    bool quiet; /* no banner, progress or summary lines (calibrate's) */
     double max_drift; /* calibration drift that triggers a re-measurement */
     char *driver_argv[MAX_DRIVER_ARGS];
     size_t n_driver_args;
@@ -105,6 +108,7 @@ typedef struct collect {
     const char *driver, *node;
     char calib[PATH_MAX + 16];
     char cpu[256];
+    char machine[64]; /* fingerprint (predictor/machine.h) */
     long cores;
     char ort_version[64];
     oc_idset done;
@@ -622,6 +626,7 @@ static json_t *target_json(const collect *c, const char *version)
     json_object_set_new(t, "version", version ? json_string(version) : json_null());
     json_object_set_new(t, "threads", json_integer((json_int_t)c->threads));
     json_object_set_new(t, "cpu", json_string(c->cpu));
+    json_object_set_new(t, "machine", json_string(c->machine));
     json_object_set_new(t, "cores", json_integer((json_int_t)c->cores));
     if (c->optimizer)
         json_object_set_new(t, "optimizer", json_string(c->optimizer));
@@ -996,12 +1001,13 @@ static int collect_family(collect *c, oc_family fam)
     const char *fname = oc_family_name(fam);
     uint64_t have = (uint64_t)c->count - n_todo;
     if (!n_todo) {
-        fprintf(stderr, "[%s] %" PRIu64 "/%" PRId64 " samples already in the dataset\n",
+        if (!c->quiet)
+            fprintf(stderr, "[%s] %" PRIu64 "/%" PRId64 " samples already in the dataset\n",
                 fname, have, c->count);
         free(todo);
         return 0;
     }
-    if (have)
+    if (have && !c->quiet)
         fprintf(stderr,
                 "[%s] resuming: %" PRIu64 " of %" PRId64 " samples already in the "
                 "dataset\n",
@@ -1027,6 +1033,8 @@ static int collect_family(collect *c, oc_family fam)
         size_t left = n_todo - done;
         double eta = left ? t_total / (double)done * (double)left : 0;
         char eb[32];
+        if (c->quiet)
+            continue;
         fprintf(stderr, "[%s] %" PRIu64 "/%" PRId64 " samples, %.1f s/chunk, eta %s",
                 fname, have + done, c->count, t_total / (double)chunks,
                 eta_str(eta, eb, sizeof eb));
@@ -1040,7 +1048,7 @@ static int collect_family(collect *c, oc_family fam)
         if (cs.remeasured_samples)
             fprintf(stderr, ", %d noisy re-measured", cs.remeasured_samples);
         fputc('\n', stderr);
-        if (interrupted && start + n < n_todo)
+        if (interrupted && start + n < n_todo && !c->quiet)
             fprintf(stderr, "[%s] interrupted: stopping after this chunk\n", fname);
     }
     free(todo);
@@ -1049,7 +1057,7 @@ static int collect_family(collect *c, oc_family fam)
 
 int cmd_collect(int argc, char **argv)
 {
-    enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS, OPT_MAX_DRIFT, OPT_OPTIMIZER };
+    enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS, OPT_MAX_DRIFT, OPT_OPTIMIZER, OPT_QUIET };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 'T'},
         {"threads", required_argument, NULL, 't'},
@@ -1064,6 +1072,7 @@ int cmd_collect(int argc, char **argv)
         {"driver-args", required_argument, NULL, OPT_DRIVER_ARGS},
         {"max-drift", required_argument, NULL, OPT_MAX_DRIFT},
         {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
+        {"quiet", no_argument, NULL, OPT_QUIET},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     static collect c;
@@ -1125,6 +1134,9 @@ int cmd_collect(int argc, char **argv)
             }
             break;
         }
+        case OPT_QUIET:
+            c.quiet = true;
+            break;
         case OPT_OPTIMIZER: {
             cli_mode mode = {0};
             int rc = cli_parse_optimizer(optarg, &mode);
@@ -1183,6 +1195,9 @@ int cmd_collect(int argc, char **argv)
     if (!c.cpu[0])
         snprintf(c.cpu, sizeof c.cpu, "unknown");
     c.cores = sysconf(_SC_NPROCESSORS_ONLN);
+    oc_machine mach;
+    oc_machine_detect(&mach);
+    snprintf(c.machine, sizeof c.machine, "%s", mach.id);
 
     int lock_fd = -1;
     oc_error err;
@@ -1252,13 +1267,15 @@ int cmd_collect(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
-    fprintf(stderr,
+    if (!c.quiet)
+        fprintf(stderr,
             "onnxcost collect: %s, %" PRId64 " thread%s, %zu famil%s x %" PRId64
             " samples, seed %" PRIu64 ", chunks of %" PRId64 "%s\n",
             c.target, c.threads, c.threads == 1 ? "" : "s", c.n_families,
             c.n_families == 1 ? "y" : "ies", c.count, c.seed, c.chunk,
             c.dry_run ? " (dry run)" : "");
-    fprintf(stderr, "  cpu: %s (%ld cores); workdir: %s\n", c.cpu, c.cores, c.workdir);
+    if (!c.quiet)
+        fprintf(stderr, "  cpu: %s (%ld cores); workdir: %s\n", c.cpu, c.cores, c.workdir);
     for (size_t i = 0; i < c.n_families && !rc && !interrupted; i++)
         rc = collect_family(&c, (oc_family)c.families[i]);
     sigaction(SIGINT, &old_int, NULL);
@@ -1266,7 +1283,9 @@ int cmd_collect(int argc, char **argv)
 
     if (!rc && interrupted)
         rc = EXIT_INTERRUPTED;
-    if (c.dry_run)
+    if (c.quiet)
+        ;
+    else if (c.dry_run)
         fprintf(stderr,
                 "onnxcost collect: dry run: %" PRIu64 " samples written to %s "
                 "(%" PRIu64 " already in the dataset)\n",

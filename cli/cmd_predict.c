@@ -21,7 +21,10 @@ static const char predict_help[] =
     "                           (default 1)\n"
     "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
     "  -T, --threads N          intra-op threads (default: the model's)\n"
-    "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "  -m, --target SPEC        ort-cpu or torch-cpu (built-in), NAME@MACHINE\n"
+    "                           ('onnxcost targets'), or a file: a calibration\n"
+    "                           or a timing model ('--timing-model' too).\n"
+    "                           Repeat it to compare targets side by side\n"
     "      --mode MODE          inference (default) or training\n"
     "      --optimizer NAME     training: sgd (default; momentum) or adam\n"
     "  -B, --baseline NAME      report this baseline as the time: linear\n"
@@ -43,7 +46,9 @@ static const char predict_help[] =
 typedef struct popts {
     analyze_args aa;
     int64_t threads, dataset_size, epochs, top;
-    const char *tmodel, *baseline;
+    const char *targets[8];
+    size_t n_targets;
+    const char *baseline;
     out_format fmt;
     cli_mode mode;
 } popts;
@@ -53,6 +58,7 @@ static int parse(int argc, char **argv, popts *p)
     static const struct option opts[] = {
         {"batch", required_argument, NULL, 'b'},  {"input", required_argument, NULL, 'i'},
         {"threads", required_argument, NULL, 'T'}, {"timing-model", required_argument, NULL, 'm'},
+        {"target", required_argument, NULL, 'm'},
         {"baseline", required_argument, NULL, 'B'}, {"dataset-size", required_argument, NULL, 'D'},
         {"epochs", required_argument, NULL, 'E'},  {"format", required_argument, NULL, 'f'},
         {"top", required_argument, NULL, 't'},     {"help", no_argument, NULL, 'h'},
@@ -70,7 +76,14 @@ static int parse(int argc, char **argv, popts *p)
         case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &p->aa.opts.batch); break;
         case 'i': rc = cli_parse_input(&p->aa, optarg); break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &p->threads); break;
-        case 'm': p->tmodel = optarg; break;
+        case 'm':
+            if (p->n_targets == sizeof p->targets / sizeof p->targets[0]) {
+                cli_error("--target: at most %zu targets", p->n_targets);
+                rc = EXIT_USAGE;
+            } else {
+                p->targets[p->n_targets++] = optarg;
+            }
+            break;
         case 'B':
             if (strcmp(optarg, "linear") && strcmp(optarg, "roofline")) {
                 cli_error("--baseline: '%s' is not one of linear, roofline", optarg);
@@ -129,7 +142,7 @@ static const char *kernel_note(const oc_graph *g, const oc_estimate *e, size_t i
 }
 
 static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
-                        const popts *p, const oc_tmodel *tm)
+                        const popts *p, const oc_tmodel *tm, const cli_target *tgt)
 {
     const oc_graph *g = oc_model_graph(m);
     json_t *j = cli_analysis_json(m, a);
@@ -189,16 +202,7 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
         json_object_set_new(t, "epochs", json_integer(p->epochs));
         json_object_set_new(t, "total_s", json_real(p->epochs * steps * total / 1e6));
     }
-    const oc_tmodel_info *info = oc_tmodel_get_info(tm);
-    json_t *tg = json_object();
-    json_object_set_new(tg, "name", json_string(info->target));
-    json_object_set_new(tg, "runtime", json_string(info->runtime));
-    json_object_set_new(tg, "cpu", json_string(info->cpu));
-    json_object_set_new(tg, "threads", json_integer(info->threads));
-    json_object_set_new(tg, "mode", json_string(cli_mode_name(&p->mode)));
-    json_object_set_new(tg, "optimizer", p->mode.training
-                                             ? json_string(oc_optimizer_name(p->mode.optimizer))
-                                             : json_null());
+    json_t *tg = cli_target_json(tm, tgt, &p->mode);
     json_object_set_new(tg, "baseline", p->baseline ? json_string(p->baseline) : json_null());
     json_object_set_new(j, "target", tg);
     return cli_json_print(j);
@@ -214,10 +218,9 @@ static int by_time(const void *x, const void *y)
 }
 
 static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
-                         const popts *p, const oc_tmodel *tm)
+                         const popts *p, const oc_tmodel *tm, const cli_target *tgt)
 {
     const oc_graph *g = oc_model_graph(m);
-    const oc_tmodel_info *info = oc_tmodel_get_info(tm);
     size_t *order = malloc((g->n_nodes + 1) * sizeof *order);
     if (!order)
         return EXIT_IO;
@@ -228,11 +231,9 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     qsort(order, g->n_nodes, sizeof *order, by_time);
     double total = pick_total(p, e);
     char b1[32], b2[32], b3[32], b4[32], s[256];
-    printf("target: %s (%s), %d thread%s, %s%s%s%s\n", info->target, info->runtime,
-           info->threads, info->threads == 1 ? "" : "s", info->cpu,
-           p->mode.training ? "; training step with " : "",
-           p->mode.training ? oc_optimizer_name(p->mode.optimizer) : "",
-           p->baseline ? "; baseline shown" : "");
+    cli_print_target(tm, tgt, &p->mode);
+    if (p->baseline)
+        printf("showing the %s baseline, not the timing model\n", p->baseline);
     printf("%-34s %-18s %-20s %10s %20s %7s\n", "node", "op", "output", "time",
            "range", "share");
     size_t shown = (size_t)p->top < g->n_nodes ? (size_t)p->top : g->n_nodes;
@@ -291,17 +292,99 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
 }
 
+/* predict --target A --target B ...: one row per target. */
+static int predict_compare(const popts *p, const char *path)
+{
+    oc_model *m;
+    int rc = cli_load(path, &m);
+    if (rc)
+        return rc;
+    oc_error err;
+    oc_error_clear(&err);
+    oc_analysis *a = NULL;
+    if (oc_analyze(m, &p->aa.opts, &a, &err) != OC_OK) {
+        oc_model_free(m);
+        return cli_fail(&err, 1);
+    }
+    json_t *arr = json_array();
+    int64_t batch = p->aa.opts.batch;
+    if (p->fmt != FMT_JSON)
+        printf("%-40s %-8s %10s %22s %12s %10s  %s\n", "target", "threads", "time", "range",
+               "samples/s", "memory", "machine");
+    for (size_t k = 0; k < p->n_targets && !rc; k++) {
+        oc_tmodel *tm = NULL;
+        oc_overhead ov = {1, 0};
+        cli_target tgt;
+        if ((rc = cli_load_tmodel(p->targets[k], p->threads, &p->mode, &tm, &ov, &tgt)))
+            break;
+        oc_arena *ar = oc_arena_new();
+        oc_estimate e;
+        if (!ar || oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK) {
+            rc = ar ? cli_fail(&err, 1) : EXIT_IO;
+        } else {
+            double total = pick_total(p, &e);
+            uint64_t mem = cli_step_memory(a, &e.plan, p->mode.optimizer);
+            const oc_tmodel_info *info = oc_tmodel_get_info(tm);
+            if (p->fmt == FMT_JSON) {
+                json_t *o = json_object();
+                json_object_set_new(o, "spec", json_string(p->targets[k]));
+                json_object_set_new(o, "target", cli_target_json(tm, &tgt, &p->mode));
+                json_object_set_new(o, "time_ms", json_real(total / 1e3));
+                json_object_set_new(o, "time_ms_low", json_real(e.total_low_us / 1e3));
+                json_object_set_new(o, "time_ms_high", json_real(e.total_high_us / 1e3));
+                json_object_set_new(o, "throughput_per_s",
+                                    json_real(total > 0 ? batch * 1e6 / total : 0));
+                json_object_set_new(o, "memory_bytes", json_integer((json_int_t)mem));
+                json_object_set_new(o, "kernels", json_integer((json_int_t)e.n_run));
+                json_array_append_new(arr, o);
+            } else {
+                char b1[32], b2[32], b3[32], b4[32], range[80], th[16];
+                snprintf(range, sizeof range, "%s-%s",
+                         cli_time(e.total_low_us, b2, sizeof b2),
+                         cli_time(e.total_high_us, b3, sizeof b3));
+                snprintf(th, sizeof th, "%d", info->threads);
+                printf("%-40.40s %-8s %10s %22s %12.1f %10s  %s\n", p->targets[k], th,
+                       cli_time(total, b1, sizeof b1), range,
+                       total > 0 ? batch * 1e6 / total : 0.0,
+                       cli_bytes((double)mem, b4, sizeof b4), tgt.label);
+            }
+        }
+        oc_arena_free(ar);
+        oc_tmodel_free(tm);
+    }
+    if (!rc && p->fmt == FMT_JSON) {
+        json_t *j = json_object();
+        json_object_set_new(j, "model", json_string(oc_model_source(m)));
+        json_object_set_new(j, "batch", json_integer(batch));
+        json_object_set_new(j, "mode", json_string(cli_mode_name(&p->mode)));
+        json_object_set_new(j, "targets", arr);
+        arr = NULL;
+        rc = cli_json_print(j);
+    } else if (!rc) {
+        printf("\nbatch %lld%s\n", (long long)batch,
+               p->mode.training ? ", training step" : "");
+        rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
+    }
+    json_decref(arr);
+    oc_analysis_free(a);
+    oc_model_free(m);
+    return rc;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     popts p;
     int rc = parse(argc, argv, &p);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    if (p.n_targets > 1)
+        return predict_compare(&p, argv[optind]);
     oc_error err;
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    rc = cli_load_tmodel(p.tmodel, p.threads, &p.mode, &tm, &ov);
+    cli_target tgt;
+    rc = cli_load_tmodel(p.n_targets ? p.targets[0] : NULL, p.threads, &p.mode, &tm, &ov, &tgt);
     if (rc)
         return rc;
     oc_model *m;
@@ -320,8 +403,8 @@ int cmd_predict(int argc, char **argv)
             const oc_warning *w = oc_analysis_warning(a, i);
             fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
         }
-        rc = p.fmt == FMT_JSON ? predict_json(m, a, &e, &p, tm)
-                               : predict_table(m, a, &e, &p, tm);
+        rc = p.fmt == FMT_JSON ? predict_json(m, a, &e, &p, tm, &tgt)
+                               : predict_table(m, a, &e, &p, tm, &tgt);
     }
     oc_arena_free(ar);
     oc_analysis_free(a);

@@ -20,7 +20,9 @@ static const char report_help[] =
     "  -b, --batch N            the batch of the prediction (default 1)\n"
     "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
     "  -T, --threads N          intra-op threads (default: the model's)\n"
-    "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "  -m, --target SPEC        ort-cpu or torch-cpu (built-in), NAME@MACHINE\n"
+    "                           ('onnxcost targets'), or a file: a calibration\n"
+    "                           or a timing model ('--timing-model' too)\n"
     "  -t, --top N              kernels in the slowest-kernels chart (default 20)\n"
     "  -s, --sweep LIST         batch sizes of the sweep (default 1,2,4,8,16,32,64)\n"
     "  -M, --memory-limit SIZE  mark it in the sweep, e.g. 8GiB, 512MB\n"
@@ -44,7 +46,8 @@ static int parse(int argc, char **argv, ropts *p)
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},  {"batch", required_argument, NULL, 'b'},
         {"input", required_argument, NULL, 'i'},   {"threads", required_argument, NULL, 'T'},
-        {"timing-model", required_argument, NULL, 'm'}, {"top", required_argument, NULL, 't'},
+        {"timing-model", required_argument, NULL, 'm'},
+        {"target", required_argument, NULL, 'm'}, {"top", required_argument, NULL, 't'},
         {"sweep", required_argument, NULL, 's'},   {"memory-limit", required_argument, NULL, 'M'},
         {"mode", required_argument, NULL, 'D'},    {"optimizer", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
@@ -129,7 +132,8 @@ int cmd_report(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    if ((rc = cli_load_tmodel(p.tmodel, p.threads, &p.mode, &tm, &ov)))
+    cli_target tgt;
+    if ((rc = cli_load_tmodel(p.tmodel, p.threads, &p.mode, &tm, &ov, &tgt)))
         return rc;
     oc_model *m;
     if ((rc = cli_load(argv[optind], &m))) {
@@ -140,7 +144,7 @@ int cmd_report(int argc, char **argv)
     analyze_args sweep_aa = p.aa;
     sweep_aa.opts.overrides = sweep_aa.overrides;
     cli_step steps[CLI_MAX_STEPS];
-    report r = {.m = m, .target = oc_tmodel_get_info(tm), .batch = p.aa.opts.batch,
+    report r = {.m = m, .target = oc_tmodel_get_info(tm), .target_label = tgt.label, .batch = p.aa.opts.batch,
                 .top = (size_t)p.top, .steps = steps, .n_steps = p.n_batches,
                 .memory_limit = p.limit};
     oc_error err;

@@ -18,7 +18,9 @@ static const char sweep_help[] =
     "  -i, --input NAME=DIMS    other inputs' shapes (the batch dim is set per\n"
     "                           step); repeatable\n"
     "  -T, --threads N          intra-op threads (default: the model's)\n"
-    "  -m, --timing-model FILE  a timing model from 'onnxcost train'\n"
+    "  -m, --target SPEC        ort-cpu or torch-cpu (built-in), NAME@MACHINE\n"
+    "                           ('onnxcost targets'), or a file: a calibration\n"
+    "                           or a timing model ('--timing-model' too)\n"
     "      --mode MODE          inference (default; ONNX Runtime, ort-cpu) or\n"
     "                           training (one PyTorch training step, torch-cpu)\n"
     "      --optimizer NAME     training: sgd (default) or adam\n"
@@ -35,7 +37,8 @@ int cmd_sweep(int argc, char **argv)
     static const struct option opts[] = {
         {"batch", required_argument, NULL, 'b'},  {"memory-limit", required_argument, NULL, 'M'},
         {"input", required_argument, NULL, 'i'},  {"threads", required_argument, NULL, 'T'},
-        {"timing-model", required_argument, NULL, 'm'}, {"mode", required_argument, NULL, 'o'},
+        {"timing-model", required_argument, NULL, 'm'}, {"target", required_argument, NULL, 'm'},
+        {"mode", required_argument, NULL, 'o'},
         {"optimizer", required_argument, NULL, 'O'},
         {"format", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -75,7 +78,8 @@ int cmd_sweep(int argc, char **argv)
         return EXIT_USAGE;
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0};
-    int rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov);
+    cli_target tgt;
+    int rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov, &tgt);
     if (rc)
         return rc;
     oc_model *m;
@@ -105,6 +109,7 @@ int cmd_sweep(int argc, char **argv)
             }
             json_object_set_new(j, "model", json_string(oc_model_source(m)));
             json_object_set_new(j, "mode", json_string(cli_mode_name(&mode)));
+            json_object_set_new(j, "target", cli_target_json(tm, &tgt, &mode));
             if (mode.training)
                 json_object_set_new(j, "optimizer",
                                     json_string(oc_optimizer_name(mode.optimizer)));
@@ -117,9 +122,8 @@ int cmd_sweep(int argc, char **argv)
                                 fit == SIZE_MAX ? json_null() : json_integer(steps[best].batch));
             rc = cli_json_print(j);
         } else {
-            if (fmt == FMT_TABLE && mode.training)
-                printf("training steps (%s, %s)\n", oc_tmodel_get_info(tm)->target,
-                       oc_optimizer_name(mode.optimizer));
+            if (fmt == FMT_TABLE)
+                cli_print_target(tm, &tgt, &mode);
             if (fmt == FMT_CSV)
                 printf("batch,time_ms,time_ms_low,time_ms_high,throughput_per_s,memory_bytes,fits\n");
             else

@@ -220,6 +220,10 @@ static void header(FILE *f, const report *r)
     html_escape(f, r->target->runtime);
     fprintf(f, "), %d thread%s, ", r->target->threads, r->target->threads == 1 ? "" : "s");
     html_escape(f, r->target->cpu);
+    if (r->target_label) {
+        fputs("; ", f);
+        html_escape(f, r->target_label);
+    }
     if (r->target->optimizer != OC_OPT_NONE)
         fprintf(f, " &#183; training step (%s) at batch <b>%" PRId64 "</b>",
                 oc_optimizer_name(r->target->optimizer), r->batch);

@@ -26,6 +26,7 @@ typedef struct report {
     const oc_analysis *a;
     const oc_estimate *e;
     const oc_tmodel_info *target;
+    const char *target_label; /* cli_target.label: which machine, calibrated or not */
     int64_t batch;
     size_t top;
     report_op *ops;   /* by predicted time, largest first */

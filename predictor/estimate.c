@@ -164,7 +164,27 @@ oc_status oc_default_tmodel(const char *target, oc_tmodel **out, oc_overhead *ov
     if (st)
         return st;
     oc_default_tmodel_overhead(target, ov, oc_tmodel_get_info(*out)->threads);
+    /* Models trained before fingerprints were recorded: the fit's file
+     * names the machine. */
+    if (!oc_tmodel_get_info(*out)->machine[0]) {
+        json_t *j = json_loads(b->overhead_json, 0, NULL);
+        const char *m = json_string_value(json_object_get(j, "machine"));
+        oc_tmodel_set_machine(*out, m);
+        json_decref(j);
+    }
     return OC_OK;
+}
+
+size_t oc_builtin_calib_count(void) { return oc_n_builtin_calibs; }
+
+oc_status oc_builtin_calib_get(size_t i, oc_calib *out, const char **path, oc_error *err)
+{
+    if (i >= oc_n_builtin_calibs)
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "no built-in calibration %zu", i);
+    if (path)
+        *path = oc_builtin_calibs[i].path;
+    return oc_calib_loadb(oc_builtin_calibs[i].json, strlen(oc_builtin_calibs[i].json),
+                          oc_builtin_calibs[i].path, out, err);
 }
 
 void oc_default_tmodel_overhead(const char *target, oc_overhead *ov, int threads)

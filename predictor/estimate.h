@@ -52,6 +52,12 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
  * and its in-graph fit, or OC_ERR_IO when this build has none. */
 oc_status oc_default_tmodel(const char *target, oc_tmodel **out, oc_overhead *ov,
                             oc_error *err);
+/* The calibrations built into this library: the machines the project
+ * measured (data/machines/<fingerprint>/).  get fails like
+ * oc_calib_loadb; *path (may be NULL) is the file's path under data/. */
+size_t oc_builtin_calib_count(void);
+oc_status oc_builtin_calib_get(size_t i, oc_calib *out, const char **path, oc_error *err);
+
 /* The built-in in-graph fit of `target` for a thread count (the nearest
  * one fitted; the identity when this build has none). */
 void oc_default_tmodel_overhead(const char *target, oc_overhead *ov, int threads);

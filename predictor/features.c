@@ -766,6 +766,7 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
     }
     const json_t *target = json_object_get(line, "target");
     const char *tname = jstr(target, "name"), *cpu = jstr(target, "cpu");
+    const char *fp = jstr(target, "machine");
     const json_t *th = json_object_get(target, "threads");
     int threads = json_is_integer(th) ? (int)json_integer_value(th) : 1;
     if (threads < 1 || threads > 4096)
@@ -838,6 +839,7 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
     if (s->n == 1) {
         snprintf(s->target, sizeof s->target, "%s", tname ? tname : "");
         snprintf(s->cpu, sizeof s->cpu, "%s", cpu ? cpu : "");
+        snprintf(s->machine, sizeof s->machine, "%s", fp ? fp : "");
         const char *rt = jstr(target, "runtime"), *ver = jstr(target, "version");
         snprintf(s->runtime, sizeof s->runtime, "%s%s%s", rt ? rt : "", rt && ver ? " " : "",
                  ver ? ver : "");
@@ -846,6 +848,8 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
             s->mixed_target = true;
         if (strcmp(s->cpu, cpu ? cpu : ""))
             s->mixed_cpu = true;
+        if (strcmp(s->machine, fp ? fp : ""))
+            s->mixed_machine = true;
     }
     return OC_OK;
 }

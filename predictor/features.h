@@ -207,6 +207,8 @@ typedef struct oc_train_set {
     char target[64];          /* target.name of the first sample */
     char cpu[128];            /* target.cpu of the first sample */
     char runtime[96];         /* "onnxruntime-node 1.x.y" of the first */
+    char machine[64];         /* target.machine (fingerprint) of the first */
+    bool mixed_machine;       /* some sample has another fingerprint */
     bool mixed_target;        /* some sample has another target name */
     bool mixed_cpu;           /* ... or another cpu */
     size_t n_lines;           /* lines read */

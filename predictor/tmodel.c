@@ -16,6 +16,7 @@ struct oc_tmodel {
     double *mean, *std; /* n_features each */
     double y_mean, y_std;
     oc_mlp *nets[OC_TMODEL_MAX_ENSEMBLE];
+    oc_calib *calib; /* NULL: predictions as trained */
 };
 
 /* The per-row offset of the fitted target: 0, or ln of the roofline time
@@ -41,7 +42,43 @@ void oc_tmodel_free(oc_tmodel *tm)
         oc_mlp_free(tm->nets[k]);
     free(tm->mean);
     free(tm->std);
+    free(tm->calib);
     free(tm);
+}
+
+oc_status oc_tmodel_set_calib(oc_tmodel *tm, const oc_calib *c, oc_error *err)
+{
+    if (!c) {
+        free(tm->calib);
+        tm->calib = NULL;
+        return OC_OK;
+    }
+    bool training = (tm->info.optimizers & ~(1u << OC_OPT_NONE)) != 0;
+    if (strcmp(c->target, tm->info.target) != 0 ||
+        strcmp(c->mode, training ? "training" : "inference") != 0)
+        return oc_error_set(err, OC_ERR_USAGE, "",
+                            "the calibration is of %s (%s), the timing model of %s (%s)",
+                            c->target, c->mode, tm->info.target,
+                            training ? "training" : "inference");
+    oc_calib *copy = malloc(sizeof *copy);
+    if (!copy)
+        return nomem(err);
+    *copy = *c;
+    free(tm->calib);
+    tm->calib = copy;
+    return OC_OK;
+}
+
+const oc_calib *oc_tmodel_calib(const oc_tmodel *tm) { return tm->calib; }
+
+const oc_calib_fit *oc_tmodel_calib_fit(const oc_tmodel *tm)
+{
+    return oc_calib_fit_for(tm->calib, tm->info.threads);
+}
+
+void oc_tmodel_set_machine(oc_tmodel *tm, const char *fingerprint)
+{
+    snprintf(tm->info.machine, sizeof tm->info.machine, "%s", fingerprint ? fingerprint : "");
 }
 
 const oc_tmodel_info *oc_tmodel_get_info(const oc_tmodel *tm) { return &tm->info; }
@@ -187,13 +224,21 @@ oc_status oc_tmodel_predict_features(const oc_tmodel *tm, const float *x, size_t
     openblas_set_num_threads(saved_threads);
     if (st != OC_OK)
         goto done;
+    /* A calibration corrects each kernel by its group's factor and widens
+     * the range by the probe's residual spread. */
+    const oc_calib_fit *cf = oc_tmodel_calib_fit(tm);
     for (size_t r = 0; r < n; r++) {
         size_t q = first[r];
-        time_us[r] = exp(sum[q] / K);
+        double t = exp(sum[q] / K), f = 1, wid = 1;
+        if (cf) {
+            f = oc_calib_factor(cf, x + r * (size_t)F, t);
+            wid = exp(cf->residual);
+        }
+        time_us[r] = t * f;
         if (low_us)
-            low_us[r] = exp(lo[q]);
+            low_us[r] = exp(lo[q]) * f / wid;
         if (high_us)
-            high_us[r] = exp(hi[q]);
+            high_us[r] = exp(hi[q]) * f * wid;
     }
 done:
     free(first);
@@ -414,6 +459,7 @@ oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
     snprintf(in->target, sizeof in->target, "%s", s->target);
     snprintf(in->runtime, sizeof in->runtime, "%s", s->runtime);
     snprintf(in->cpu, sizeof in->cpu, "%s", s->cpu);
+    snprintf(in->machine, sizeof in->machine, "%s", s->mixed_machine ? "" : s->machine);
     in->hw = *hw;
     in->val_frac = o->val_frac;
     in->test_frac = o->test_frac;
@@ -661,6 +707,7 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
                 put_f32(b, m->b[l][i]);
         }
     }
+    put_str(b, in->machine);
     put(b, "END1", 4);
 }
 
@@ -857,6 +904,8 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
                 return CORRUPT(b->bad ? "biases" : "non-finite bias");
         }
     }
+    if (in->version >= 4)
+        get_str(b, in->machine, sizeof in->machine);
     const unsigned char *end = take(b, 4);
     if (!end || memcmp(end, "END1", 4) != 0 || b->pos != b->n)
         return CORRUPT("trailer");
@@ -868,10 +917,10 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
 static oc_status from_payload(uint32_t ver, uint32_t nf, const void *payload, size_t size,
                               const char *label, oc_tmodel **out, oc_error *err)
 {
-    if (ver != OC_TMODEL_VERSION)
+    if (ver != OC_TMODEL_VERSION && ver != 3)
         return oc_error_set(err, OC_ERR_INPUT, "",
                             "%s: timing-model format version %u, this onnxcost reads "
-                            "version %d: retrain it with 'onnxcost train'",
+                            "versions 3 and %d: retrain it with 'onnxcost train'",
                             label, ver, OC_TMODEL_VERSION);
     if (nf != OC_N_FEATURES)
         return oc_error_set(err, OC_ERR_INPUT, "",
@@ -907,7 +956,7 @@ oc_status oc_tmodel_from_buffer(const void *data, size_t size, const char *label
     (void)get_u32(&h);
     if (h.bad)
         return CORRUPT("short header");
-    if (ver != OC_TMODEL_VERSION || nf != OC_N_FEATURES)
+    if ((ver != OC_TMODEL_VERSION && ver != 3) || nf != OC_N_FEATURES)
         return from_payload(ver, nf, NULL, 0, label, out, err); /* the message */
     if (clen != size - HEADER_BYTES)
         return CORRUPT("size does not match the header");

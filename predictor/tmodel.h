@@ -34,11 +34,13 @@
 #define OC_PREDICTOR_TMODEL_H
 
 #include "predictor/baseline.h"
+#include "predictor/calib.h"
 #include "predictor/features.h"
 #include "predictor/mlp.h"
 
 enum {
-    OC_TMODEL_VERSION = 3, /* 2: optimizers; 3: the Huber threshold */
+    OC_TMODEL_VERSION = 4, /* 2: optimizers; 3: the Huber threshold; 4: the
+                              machine's fingerprint (3 is still read) */
     OC_TMODEL_MAX_ENSEMBLE = 64,
     OC_TMODEL_MAX_THREADS = 16 /* distinct thread counts in one model */
 };
@@ -52,6 +54,8 @@ typedef struct oc_tmodel_info {
     char target[64];   /* target name of the data ("ort-cpu") */
     char runtime[96];  /* "onnxruntime-node 1.x.y" */
     char cpu[128];     /* target.cpu of the data */
+    char machine[64];  /* fingerprint of the machine the data was measured
+                          on (machine.h); "" when not recorded */
     oc_hw hw;          /* profile the target features were computed with */
     int threads;       /* thread count predictions are made for */
     int n_thread_counts;
@@ -149,6 +153,19 @@ bool oc_tmodel_has_threads(const oc_tmodel *tm, int threads);
  * when the training data had no sample with that optimizer (an inference
  * model has only NONE). */
 oc_status oc_tmodel_set_optimizer(oc_tmodel *tm, oc_optimizer o, oc_error *err);
+/* Apply a calibration (calib.h) to every prediction from now on: the
+ * kernels of a thread count it has a fit for are corrected, others are
+ * not.  A copy is kept.  Errors: OC_ERR_USAGE when the calibration is of
+ * another target or mode than the model; OC_ERR_NOMEM.  NULL removes it. */
+oc_status oc_tmodel_set_calib(oc_tmodel *tm, const oc_calib *c, oc_error *err);
+/* The calibration applied (NULL: none), and its fit for the model's
+ * current thread count (NULL: predictions at that count are uncorrected). */
+const oc_calib *oc_tmodel_calib(const oc_tmodel *tm);
+const oc_calib_fit *oc_tmodel_calib_fit(const oc_tmodel *tm);
+/* The fingerprint a model's data came from when the file did not record
+ * it (a built-in model trained before fingerprints existed). */
+void oc_tmodel_set_machine(oc_tmodel *tm, const char *fingerprint);
+
 /* The target descriptor predictions use (hw figures at info->threads). */
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out);
 

@@ -2,12 +2,15 @@
  * embed_models.c - build-time generator of the built-in timing models.
  *
  *     embed_models OUT.c NAME TMODEL OVERHEAD.json [NAME TMODEL OVERHEAD.json]...
+ *                  [--calib LABEL FILE.json]...
  *
  * Writes a C file defining oc_builtin_tmodels[] (predictor/builtin.h): for
  * each target NAME whose TMODEL file exists, the model's payload already
  * inflated and checked against the file's CRC (so that loading the
  * built-in model costs no zlib at run time) and the text of its in-graph
- * fit OVERHEAD (or "{}").  A missing TMODEL leaves that target out.  The
+ * fit OVERHEAD (or "{}"); and oc_builtin_calibs[], the text of each
+ * calibration FILE (a missing one is an error).  A missing TMODEL leaves
+ * that target out.  The
  * output is written to OUT.tmp and renamed.
  */
 #include <stdint.h>
@@ -105,8 +108,15 @@ static void emit_string(FILE *out, const unsigned char *s, size_t n)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || (argc - 2) % 3 != 0) {
-        fprintf(stderr, "usage: embed_models OUT.c [NAME TMODEL OVERHEAD.json]...\n");
+    int n_model_args = argc - 2;
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--calib")) {
+            n_model_args = i - 2;
+            break;
+        }
+    if (argc < 2 || n_model_args % 3 != 0 || (argc - 2 - n_model_args) % 3 != 0) {
+        fprintf(stderr, "usage: embed_models OUT.c [NAME TMODEL OVERHEAD.json]... "
+                        "[--calib LABEL FILE.json]...\n");
         return 2;
     }
     char tmp[4096];
@@ -118,7 +128,7 @@ int main(int argc, char **argv)
                  "#include \"predictor/builtin.h\"\n\n");
     int n_models = 0, rc = 0;
     char entries[8192] = "";
-    for (int i = 2; i + 2 < argc && !rc; i += 3) {
+    for (int i = 2; i + 2 < 2 + n_model_args && !rc; i += 3) {
         FILE *probe = fopen(argv[i + 1], "rb");
         if (!probe)
             continue; /* no model for this target in this build */
@@ -146,6 +156,27 @@ int main(int argc, char **argv)
         fprintf(out, "\nconst oc_builtin_tmodel oc_builtin_tmodels[] = {\n%s"
                      "    {NULL, 0, 0, NULL, 0, NULL}\n};\n", entries);
         fprintf(out, "const size_t oc_n_builtin_tmodels = %d;\n", n_models);
+        int n_calibs = 0;
+        for (int i = 2 + n_model_args; i + 2 < argc && !rc; i += 3) {
+            size_t cn = 0;
+            unsigned char *text = slurp(argv[i + 2], &cn);
+            if (!text) {
+                rc = fail("cannot read", argv[i + 2]);
+                break;
+            }
+            fprintf(out, "static const char calib%d[] = ", n_calibs++);
+            emit_string(out, text, cn);
+            fputs(";\n", out);
+            free(text);
+        }
+        fprintf(out, "\nconst oc_builtin_calib oc_builtin_calibs[] = {\n");
+        for (int i = 2 + n_model_args, k = 0; i + 2 < argc && !rc; i += 3, k++) {
+            fputs("    {", out);
+            emit_string(out, (const unsigned char *)argv[i + 1], strlen(argv[i + 1]));
+            fprintf(out, ", calib%d},\n", k);
+        }
+        fprintf(out, "    {NULL, NULL}\n};\nconst size_t oc_n_builtin_calibs = %d;\n",
+                n_calibs);
     }
     if (fclose(out) != 0 && !rc)
         rc = fail("write error", tmp);

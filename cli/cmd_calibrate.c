@@ -1,0 +1,497 @@
+/* cmd_calibrate.c - onnxcost calibrate: fit the shipped timing model to
+ * this machine from a probe of kernels measured here (predictor/calib.h).
+ *
+ * The probe is a fixed set: the first N samples of each sampler family
+ * drawn with PROBE_SEED, N set by the time budget, measured through
+ * `onnxcost collect` (the same drivers, drift checks and spread rules as
+ * the training data) into a probe dataset.  Each probe kernel is
+ * predicted by the base model and the calibration is fitted on the
+ * ratios.  Nothing is written until every thread count is fitted, and
+ * then atomically. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "predictor/estimate.h"
+#include "predictor/sampler.h"
+
+/* The probe's sample stream: apart from every training seed (0, 1, ...). */
+#define PROBE_SEED 90001
+
+static const char calibrate_help[] =
+    "usage: onnxcost calibrate [options]\n"
+    "\n"
+    "Fit the built-in timing model to this machine: measure a fixed probe of\n"
+    "kernels with the real runtime here (ONNX Runtime for inference, PyTorch\n"
+    "training steps with --mode training), compare them with the model's\n"
+    "predictions, and save the correction.  predict, sweep, annotate and\n"
+    "report then use it on this machine and say so.  Run it on a quiet\n"
+    "machine: a chunk whose check kernel drifts is measured again.\n"
+    "\n"
+    "      --mode MODE        inference (default) or training\n"
+    "      --optimizer NAME   training: the probe's update rule (sgd, default;\n"
+    "                         adam)\n"
+    "  -t, --threads LIST     thread counts to calibrate (default: 1 and the\n"
+    "                         online CPUs)\n"
+    "  -B, --budget SECONDS   measuring time for all thread counts together\n"
+    "                         (default 180; the probe grows with it)\n"
+    "  -o, --output FILE      write the calibration here instead of the cache\n"
+    "                         ($XDG_CACHE_HOME/onnxcost/, by fingerprint,\n"
+    "                         target, runtime and mode)\n"
+    "  -p, --probe FILE       keep the probe's samples in this dataset (measured\n"
+    "                         ones are not measured again: resume, or reuse)\n"
+    "      --no-measure       fit from --probe FILE alone, measuring nothing\n"
+    "  -m, --timing-model FILE  the base model (default: the built-in one)\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "Exit status: 0 done, 1 usage error, 2 bad probe data, 3 I/O, driver or\n"
+    "internal error, 130 interrupted (nothing written).\n";
+
+/* Probe weights: samples per family per unit of budget.  Convolutions and
+ * matrix products carry most of a network's time. */
+typedef struct probe_family {
+    const char *name;
+    int weight;
+    bool ort_only;
+} probe_family;
+
+static const probe_family probe_families[] = {
+    {"conv", 3, false},       {"matmul", 2, false},    {"gemm", 2, false},
+    {"pool", 1, false},       {"batchnorm", 1, false}, {"layernorm", 1, false},
+    {"softmax", 1, false},    {"elementwise", 1, false}, {"activation", 1, false},
+    {"swish", 1, true},       {"reduce", 1, false},    {"concat", 1, false},
+    {"split", 1, false},      {"slice", 1, false},     {"transpose", 1, false},
+    {"reshape", 1, false},    {"resize", 1, false},    {"pad", 1, false},
+    {"gather", 1, false},     {"convtranspose", 1, false},
+};
+enum { N_PROBE_FAMILIES = sizeof probe_families / sizeof probe_families[0] };
+
+/* Seconds per probe sample and per family run (a driver start and two
+ * check kernels), as measured on this project's 2-core machines: ORT
+ * ~0.8 s a sample, PyTorch training steps ~2 s. */
+static double sample_cost(bool training) { return training ? 2.0 : 0.8; }
+static double family_cost(bool training) { return training ? 3.0 : 1.5; }
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static const char *mmss(double s, char *buf, size_t n)
+{
+    if (s < 0)
+        s = 0;
+    snprintf(buf, n, "%d:%02d", (int)(s / 60), (int)fmod(s, 60));
+    return buf;
+}
+
+typedef struct copts {
+    bool training, no_measure;
+    oc_optimizer optimizer;
+    int64_t threads[16];
+    size_t n_threads;
+    double budget;
+    const char *output, *probe, *base;
+} copts;
+
+static int parse(int argc, char **argv, copts *o)
+{
+    enum { O_MODE = 256, O_OPT, O_NO_MEASURE };
+    static const struct option opts[] = {
+        {"mode", required_argument, NULL, O_MODE},
+        {"optimizer", required_argument, NULL, O_OPT},
+        {"threads", required_argument, NULL, 't'},
+        {"budget", required_argument, NULL, 'B'},
+        {"output", required_argument, NULL, 'o'},
+        {"probe", required_argument, NULL, 'p'},
+        {"no-measure", no_argument, NULL, O_NO_MEASURE},
+        {"timing-model", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->budget = 180;
+    cli_mode mode = {0};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:B:o:p:m:h", opts, NULL)) != -1) {
+        int rc = 0;
+        int64_t b;
+        switch (c) {
+        case O_MODE: rc = cli_parse_mode(optarg, &mode); break;
+        case O_OPT: rc = cli_parse_optimizer(optarg, &mode); break;
+        case 't': rc = cli_parse_list("--threads", optarg, o->threads, &o->n_threads); break;
+        case 'B':
+            rc = cli_parse_i64("--budget", optarg, 10, 24 * 3600, &b);
+            o->budget = (double)b;
+            break;
+        case 'o': o->output = optarg; break;
+        case 'p': o->probe = optarg; break;
+        case O_NO_MEASURE: o->no_measure = true; break;
+        case 'm': o->base = optarg; break;
+        case 'h': fputs(calibrate_help, stdout); return -1;
+        default: fputs(calibrate_help, stderr); return EXIT_USAGE;
+        }
+        if (rc)
+            return EXIT_USAGE;
+    }
+    if (optind != argc) {
+        cli_error("calibrate takes no operands (try 'onnxcost calibrate --help')");
+        return EXIT_USAGE;
+    }
+    if (cli_mode_resolve(&mode))
+        return EXIT_USAGE;
+    o->training = mode.training;
+    o->optimizer = mode.optimizer;
+    for (size_t i = 0; i < o->n_threads; i++)
+        if (o->threads[i] > 256) {
+            cli_error("--threads: %lld is more than 256", (long long)o->threads[i]);
+            return EXIT_USAGE;
+        }
+    if (o->no_measure && !o->probe) {
+        cli_error("calibrate: --no-measure needs --probe FILE");
+        return EXIT_USAGE;
+    }
+    if (!o->n_threads) {
+        int n = oc_hw_online_cpus();
+        o->threads[o->n_threads++] = 1;
+        if (n > 1)
+            o->threads[o->n_threads++] = n;
+    }
+    return 0;
+}
+
+/* Measure the probe at `threads` into `probe` (resuming what is there). */
+static int measure(const copts *o, int64_t threads, int units, const char *probe, double t0,
+                   double total_est, double *done_est)
+{
+    char th[16], count[16], seed[24];
+    snprintf(th, sizeof th, "%lld", (long long)threads);
+    snprintf(seed, sizeof seed, "%d", PROBE_SEED);
+    bool training = o->training;
+    /* As the release data: five repeats in two interleaved passes; at two
+     * or more threads ORT's pool does not spin (it stole a core from the
+     * next session) and the check kernel reads slower after a
+     * multi-threaded chunk, so only a larger drift re-measures. */
+    const char *dargs = training ? "--repeats 5 --passes 2 --warmup 2"
+                        : threads > 1 ? "--repeats 5 --passes 2 --warmup 2 --no-spin"
+                                      : "--repeats 5 --passes 2 --warmup 2";
+    const char *drift = !training && threads > 1 ? "1.0" : "0.1";
+    for (int f = 0; f < N_PROBE_FAMILIES && !stop; f++) {
+        const probe_family *pf = &probe_families[f];
+        if (training && pf->ort_only)
+            continue;
+        int n = units * pf->weight;
+        snprintf(count, sizeof count, "%d", n);
+        char eta[16], el[16];
+        double elapsed = now_s() - t0;
+        fprintf(stderr, "calibrate: %lld thread%s: %-13s %2d kernels   %s elapsed, eta %s\n",
+                (long long)threads, threads == 1 ? "" : "s", pf->name, n,
+                mmss(elapsed, el, sizeof el),
+                mmss(total_est - *done_est, eta, sizeof eta));
+        char *argv[32];
+        int argc = 0;
+        argv[argc++] = "collect";
+        argv[argc++] = "--quiet";
+        argv[argc++] = "--target";
+        argv[argc++] = training ? "torch-cpu" : "ort-cpu";
+        argv[argc++] = "--threads";
+        argv[argc++] = th;
+        argv[argc++] = "--family";
+        argv[argc++] = (char *)pf->name;
+        argv[argc++] = "--count";
+        argv[argc++] = count;
+        argv[argc++] = "--seed";
+        argv[argc++] = seed;
+        argv[argc++] = "--dataset";
+        argv[argc++] = (char *)probe;
+        argv[argc++] = "--driver-args";
+        argv[argc++] = (char *)dargs;
+        argv[argc++] = "--max-drift";
+        argv[argc++] = (char *)drift;
+        if (training) {
+            argv[argc++] = "--optimizer";
+            argv[argc++] = (char *)oc_optimizer_name(o->optimizer);
+        }
+        argv[argc] = NULL;
+        int rc = cmd_collect(argc, argv);
+        *done_est += family_cost(training) + n * sample_cost(training);
+        if (rc)
+            return rc;
+    }
+    return stop ? 130 : 0;
+}
+
+/* Fit one thread count from the probe set's rows at that count. */
+static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_set *s,
+               int64_t threads)
+{
+    oc_error err;
+    oc_error_clear(&err);
+    if (oc_tmodel_set_threads(base, (int)threads, &err) != OC_OK)
+        return cli_fail(&err, 0);
+    size_t n = 0;
+    oc_calib_row *rows = malloc((s->n + 1) * sizeof *rows);
+    float *x = malloc((s->n + 1) * OC_N_FEATURES * sizeof *x);
+    double *pred = malloc((s->n + 1) * sizeof *pred);
+    if (!rows || !x || !pred) {
+        free(rows);
+        free(x);
+        free(pred);
+        cli_error("out of memory");
+        return EXIT_IO;
+    }
+    size_t *idx = (size_t *)malloc((s->n + 1) * sizeof *idx);
+    for (size_t i = 0; idx && i < s->n; i++) {
+        if (s->s[i].threads != threads)
+            continue;
+        if (o->training && s->s[i].optimizer != o->optimizer)
+            continue;
+        memcpy(x + n * OC_N_FEATURES, s->X + i * OC_N_FEATURES,
+               OC_N_FEATURES * sizeof *x);
+        idx[n++] = i;
+    }
+    int rc = 0;
+    if (!idx) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+    } else if (n &&
+               oc_tmodel_predict_features(base, x, n, pred, NULL, NULL, &err) != OC_OK) {
+        rc = cli_fail(&err, 0);
+    } else {
+        for (size_t r = 0; r < n; r++) {
+            rows[r].x = x + r * OC_N_FEATURES;
+            rows[r].pred_us = pred[r];
+            rows[r].meas_us = s->s[idx[r]].time_us;
+        }
+        oc_overhead ov;
+        oc_default_tmodel_overhead(oc_tmodel_get_info(base)->target, &ov, (int)threads);
+        if (oc_calib_fit_threads(cal, (int)threads, rows, n, ov.kernel_scale,
+                                 ov.per_kernel_us, &err) != OC_OK) {
+            cli_error("calibrate: %s%s", err.msg,
+                      n ? "" : " (the probe has no samples at that thread count)");
+            rc = EXIT_INPUT;
+        }
+    }
+    free(idx);
+    free(rows);
+    free(x);
+    free(pred);
+    return rc;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return -1;
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+    copts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    oc_error err;
+    oc_error_clear(&err);
+    oc_machine here;
+    cli_this_machine(&here);
+    const char *mode_name = o.training ? "training" : "inference";
+
+    /* The base model, without any calibration. */
+    oc_tmodel *base = NULL;
+    oc_overhead ov;
+    oc_status st = o.base ? oc_tmodel_load(o.base, &base, &err)
+                          : oc_default_tmodel(o.training ? "torch-cpu" : "ort-cpu", &base,
+                                              &ov, &err);
+    if (st)
+        return cli_fail(&err, o.base != NULL);
+    const oc_tmodel_info *info = oc_tmodel_get_info(base);
+    bool base_training = (info->optimizers & ~(1u << OC_OPT_NONE)) != 0;
+    if (base_training != o.training) {
+        cli_error("calibrate: the %s timing model predicts %s; %s", info->target,
+                  base_training ? "training steps" : "inference",
+                  base_training ? "add --mode training" : "drop --mode training");
+        oc_tmodel_free(base);
+        return EXIT_USAGE;
+    }
+    if (o.training && oc_tmodel_set_optimizer(base, o.optimizer, &err) != OC_OK) {
+        oc_tmodel_free(base);
+        return cli_fail(&err, 0);
+    }
+
+    /* Where the probe's samples go: --probe, else a temporary dataset. */
+    char tmpdir[PATH_MAX] = "", probe[PATH_MAX];
+    if (o.probe) {
+        snprintf(probe, sizeof probe, "%s", o.probe);
+    } else {
+        const char *t = getenv("TMPDIR");
+        snprintf(tmpdir, sizeof tmpdir, "%s/onnxcost-calibrate.XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(tmpdir)) {
+            cli_error("cannot create a directory like %s: %s", tmpdir, strerror(errno));
+            oc_tmodel_free(base);
+            return EXIT_IO;
+        }
+        snprintf(probe, sizeof probe, "%s/probe.jsonl.gz", tmpdir);
+    }
+
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    double t0 = now_s();
+    if (!o.no_measure) {
+        /* Units of probe per thread count from the budget. */
+        int weights = 0, fams = 0;
+        for (int f = 0; f < N_PROBE_FAMILIES; f++)
+            if (!(o.training && probe_families[f].ort_only)) {
+                weights += probe_families[f].weight;
+                fams++;
+            }
+        double per_thread = o.budget / (double)o.n_threads;
+        int units = (int)((per_thread - fams * family_cost(o.training)) /
+                          (weights * sample_cost(o.training)));
+        if (units < 1)
+            units = 1;
+        double total = (double)o.n_threads *
+                       (fams * family_cost(o.training) + units * weights * sample_cost(o.training));
+        char eb[16];
+        fprintf(stderr, "calibrate: %s on %s (%s), %s: %d probe kernels per thread count, "
+                        "about %s\n", info->target, here.id,
+                here.model_name[0] ? here.model_name : "?", mode_name, units * weights,
+                mmss(total, eb, sizeof eb));
+        double done = 0;
+        for (size_t i = 0; i < o.n_threads && !rc; i++)
+            rc = measure(&o, o.threads[i], units, probe, t0, total, &done);
+        if (rc == 130 || stop) {
+            cli_error("calibrate: interrupted; nothing written%s%s",
+                      o.probe ? " (the probe so far is in " : "", o.probe ? o.probe : "");
+            if (o.probe)
+                fputs(")\n", stderr);
+            rc = 130;
+        }
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+
+    oc_calib *cal = calloc(1, sizeof *cal);
+    oc_train_set s;
+    oc_train_set_init(&s);
+    if (!rc && !cal) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+    }
+    if (!rc && oc_train_set_load(&s, probe, &info->hw, &err) != OC_OK)
+        rc = cli_fail(&err, 1);
+    if (!rc && s.target[0] && strcmp(s.target, info->target)) {
+        cli_error("calibrate: %s holds %s samples, the timing model is of %s", probe, s.target,
+                  info->target);
+        rc = EXIT_INPUT;
+    }
+    /* A probe measured elsewhere calibrates for that machine, never this one. */
+    oc_machine mach = here;
+    if (!rc && s.machine[0] && strcmp(s.machine, here.id)) {
+        if (s.mixed_machine) {
+            cli_error("calibrate: %s mixes samples of several machines", probe);
+            rc = EXIT_INPUT;
+        } else {
+            memset(&mach, 0, sizeof mach);
+            snprintf(mach.id, sizeof mach.id, "%s", s.machine);
+            snprintf(mach.model_name, sizeof mach.model_name, "%s", s.cpu);
+            mach.cores = 1;
+            fprintf(stderr, "onnxcost: note: the probe was measured on %s, not this machine "
+                            "(%s): the calibration is for %s\n", s.machine, here.id, s.machine);
+        }
+    } else if (!rc && !s.machine[0] && o.no_measure) {
+        fprintf(stderr, "onnxcost: note: %s records no machine; taken as this one (%s)\n",
+                probe, here.id);
+    }
+    if (!rc)
+        oc_calib_init(cal, &mach, info->target, s.runtime[0] ? s.runtime : info->runtime,
+                      mode_name, info->machine, info->created);
+    if (cal)
+        cal->probe_seconds = now_s() - t0;
+    for (size_t i = 0; i < o.n_threads && !rc; i++)
+        rc = fit(&o, cal, base, &s, o.threads[i]);
+
+    char path[4096];
+    if (!rc) {
+        if (o.output) {
+            snprintf(path, sizeof path, "%s", o.output);
+        } else {
+            char dir[4096];
+            if (cli_cache_dir(dir, sizeof dir) ||
+                cli_calib_cache_path(mach.id, info->target, info->runtime, mode_name, path,
+                                     sizeof path)) {
+                cli_error("calibrate: no cache directory (set XDG_CACHE_HOME or HOME, or "
+                          "give -o FILE)");
+                rc = EXIT_USAGE;
+            } else if (mkdir_p(dir) != 0) {
+                cli_error("cannot create %s: %s", dir, strerror(errno));
+                rc = EXIT_IO;
+            }
+        }
+    }
+    if (!rc && oc_calib_save(cal, path, &err) != OC_OK)
+        rc = cli_fail(&err, 0);
+    if (!rc) {
+        printf("calibration of %s (%s) for %s (%s), %s; probe %.0f s\n", info->target,
+               cal->runtime, mach.id, mach.model_name[0] ? mach.model_name : "?", mode_name,
+               cal->probe_seconds);
+        printf("%8s %8s %22s %22s\n", "threads", "kernels", "median error before",
+               "after (leave-one-out)");
+        for (int k = 0; k < cal->n_fits; k++) {
+            const oc_calib_fit *f = &cal->fits[k];
+            printf("%8d %8d %21.1f%% %21.1f%%\n", f->threads, f->n, 100 * f->err_before,
+                   100 * f->err_after);
+        }
+        printf("machine-wide factor%s:", cal->n_fits == 1 ? "" : "s");
+        for (int k = 0; k < cal->n_fits; k++)
+            printf(" %s%.2fx at %d thread%s", k ? ", " : "", exp(cal->fits[k].global[0]),
+                   cal->fits[k].threads, cal->fits[k].threads == 1 ? "" : "s");
+        printf("\nwrote %s\n", path);
+        if (!o.output)
+            printf("predict, sweep, annotate and report use it on this machine from now on\n");
+    }
+    oc_train_set_free(&s);
+    free(cal);
+    oc_tmodel_free(base);
+    if (tmpdir[0]) {
+        /* The temporary probe and the collector's leftovers. */
+        char lock[PATH_MAX + 8];
+        snprintf(lock, sizeof lock, "%s.lock", probe);
+        remove(probe);
+        remove(lock);
+        rmdir(tmpdir);
+    }
+    return rc;
+}

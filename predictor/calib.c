@@ -1,0 +1,510 @@
+/* calib.c - fitting, applying and storing a calibration (see calib.h). */
+#include "predictor/calib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "onnx/model.h"
+
+/* Ridge strengths, in units of probe rows: the slopes of every fit are
+ * pulled towards 0 (global) or the global slopes (per group) with weight
+ * SLOPE_RIDGE * n; a group's intercept towards the global one as if
+ * GROUP_PRIOR rows sat there.  Chosen on the 915 operator samples of
+ * ../shared/machines (probe subsets of 5-12 per family scored on the
+ * rest), not on any whole model. */
+#define SLOPE_RIDGE 0.3
+#define GROUP_PRIOR 3.0
+/* A correction never scales a kernel by more than e^3 either way, and a
+ * covariate never reaches beyond 3 probe standard deviations. */
+#define MAX_EXPONENT 3.0
+#define MAX_Z 3.0
+
+static const char *const group_names[OC_CALIB_GROUPS] = {
+#define XX(id, name) name,
+    OC_OP_FAMILY_LIST(XX)
+#undef XX
+    "conv_depthwise",
+};
+
+const char *oc_calib_group_name(int g)
+{
+    return g >= 0 && g < OC_CALIB_GROUPS ? group_names[g] : "?";
+}
+
+int oc_calib_group_of(const float *x)
+{
+    int fam = OC_OPF_OTHER;
+    for (int f = 0; f < OC_OPF_COUNT; f++)
+        if (x[OC_F_FAM_CONV + f] > 0.5f) {
+            fam = f;
+            break;
+        }
+    if (fam == OC_OPF_CONV && x[OC_F_DEPTHWISE] > 0.5f)
+        return OC_CALIB_DEPTHWISE;
+    return fam;
+}
+
+static void covariates(const oc_calib_fit *f, const float *x, double pred_us, double a[3])
+{
+    double z[2] = {x[OC_F_LOG_INTENSITY], log(pred_us > 1e-3 ? pred_us : 1e-3)};
+    a[0] = 1;
+    for (int k = 0; k < 2; k++) {
+        double v = (z[k] - f->mu[k]) / f->sd[k];
+        a[k + 1] = v > MAX_Z ? MAX_Z : v < -MAX_Z ? -MAX_Z : v;
+    }
+}
+
+static double exponent(const double w[3], const double a[3])
+{
+    double e = w[0] * a[0] + w[1] * a[1] + w[2] * a[2];
+    return e > MAX_EXPONENT ? MAX_EXPONENT : e < -MAX_EXPONENT ? -MAX_EXPONENT : e;
+}
+
+double oc_calib_factor(const oc_calib_fit *f, const float *x, double pred_us)
+{
+    double a[3];
+    covariates(f, x, pred_us, a);
+    return exp(exponent(f->w[oc_calib_group_of(x)], a));
+}
+
+/* Solve the 3x3 system A w = b (A symmetric positive definite once the
+ * ridge is added) by Gaussian elimination with partial pivoting. */
+static void solve3(double A[3][3], double b[3], double w[3])
+{
+    for (int c = 0; c < 3; c++) {
+        int p = c;
+        for (int r = c + 1; r < 3; r++)
+            if (fabs(A[r][c]) > fabs(A[p][c]))
+                p = r;
+        for (int k = 0; k < 3; k++) {
+            double t = A[c][k];
+            A[c][k] = A[p][k];
+            A[p][k] = t;
+        }
+        double t = b[c];
+        b[c] = b[p];
+        b[p] = t;
+        for (int r = c + 1; r < 3; r++) {
+            double m = A[c][c] != 0 ? A[r][c] / A[c][c] : 0;
+            for (int k = c; k < 3; k++)
+                A[r][k] -= m * A[c][k];
+            b[r] -= m * b[c];
+        }
+    }
+    for (int c = 2; c >= 0; c--) {
+        double s = b[c];
+        for (int k = c + 1; k < 3; k++)
+            s -= A[c][k] * w[k];
+        w[c] = A[c][c] != 0 ? s / A[c][c] : 0;
+    }
+}
+
+/* Ridge fit of r = w . a over the rows of group g (all rows when g < 0),
+ * towards prior[] (slopes with weight SLOPE_RIDGE * n, the intercept with
+ * weight `k0`), skipping row `skip`. */
+typedef struct fit_row {
+    int group;
+    double a[3], r;
+} fit_row;
+
+static void ridge(const fit_row *rows, size_t n, int g, size_t skip, const double prior[3],
+                  double k0, double w[3])
+{
+    double A[3][3] = {{0}}, b[3] = {0};
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == skip || (g >= 0 && rows[i].group != g))
+            continue;
+        m++;
+        for (int p = 0; p < 3; p++) {
+            b[p] += rows[i].a[p] * rows[i].r;
+            for (int q = 0; q < 3; q++)
+                A[p][q] += rows[i].a[p] * rows[i].a[q];
+        }
+    }
+    double lam = SLOPE_RIDGE * (double)(m ? m : 1);
+    double k[3] = {k0, lam, lam};
+    for (int p = 0; p < 3; p++) {
+        A[p][p] += k[p];
+        b[p] += k[p] * prior[p];
+    }
+    solve3(A, b, w);
+}
+
+/* Every group's weights from rows (skipping `skip`) into f->w. */
+static void fit_all(oc_calib_fit *f, const fit_row *rows, size_t n, size_t skip)
+{
+    static const double zero[3] = {0, 0, 0};
+    ridge(rows, n, -1, skip, zero, 1e-6, f->global);
+    for (int g = 0; g < OC_CALIB_GROUPS; g++)
+        ridge(rows, n, g, skip, f->global, GROUP_PRIOR, f->w[g]);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static double median(double *v, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void utc_now(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void oc_calib_init(oc_calib *c, const oc_machine *machine, const char *target,
+                   const char *runtime, const char *mode, const char *base_machine,
+                   const char *base_created)
+{
+    memset(c, 0, sizeof *c);
+    c->version = OC_CALIB_VERSION;
+    c->machine = *machine;
+    snprintf(c->target, sizeof c->target, "%s", target ? target : "");
+    snprintf(c->runtime, sizeof c->runtime, "%s", runtime ? runtime : "");
+    snprintf(c->mode, sizeof c->mode, "%s", mode ? mode : "inference");
+    snprintf(c->base_machine, sizeof c->base_machine, "%s", base_machine ? base_machine : "");
+    snprintf(c->base_created, sizeof c->base_created, "%s", base_created ? base_created : "");
+    utc_now(c->created, sizeof c->created);
+}
+
+oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *rows, size_t n,
+                               double kernel_scale, double per_kernel_us, oc_error *err)
+{
+    if (n < 8)
+        return oc_error_set(err, OC_ERR_USAGE, NULL,
+                            "%zu probe kernels at %d threads: a calibration needs at least 8",
+                            n, threads);
+    oc_calib_fit *f = NULL;
+    for (int i = 0; i < c->n_fits; i++)
+        if (c->fits[i].threads == threads)
+            f = &c->fits[i];
+    if (!f) {
+        if (c->n_fits >= OC_CALIB_MAX_THREADS)
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "more than %d thread counts",
+                                OC_CALIB_MAX_THREADS);
+        f = &c->fits[c->n_fits++];
+    }
+    memset(f, 0, sizeof *f);
+    f->threads = threads;
+    f->n = (int)n;
+    f->kernel_scale = kernel_scale > 0 ? kernel_scale : 1;
+    f->per_kernel_us = per_kernel_us > 0 ? per_kernel_us : 0;
+    fit_row *fr = malloc(n * sizeof *fr);
+    double *e = malloc(n * sizeof *e);
+    if (!fr || !e) {
+        free(fr);
+        free(e);
+        c->n_fits--;
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    }
+    /* Standardise the covariates over the probe. */
+    double s[2] = {0, 0}, ss[2] = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        if (!(rows[i].pred_us > 0) || !(rows[i].meas_us > 0)) {
+            free(fr);
+            free(e);
+            c->n_fits--;
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "probe kernel %zu has no time", i);
+        }
+        double z[2] = {rows[i].x[OC_F_LOG_INTENSITY], log(rows[i].pred_us)};
+        for (int k = 0; k < 2; k++) {
+            s[k] += z[k];
+            ss[k] += z[k] * z[k];
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        f->mu[k] = s[k] / (double)n;
+        double var = ss[k] / (double)n - f->mu[k] * f->mu[k];
+        f->sd[k] = var > 1e-12 ? sqrt(var) : 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        fr[i].group = oc_calib_group_of(rows[i].x);
+        covariates(f, rows[i].x, rows[i].pred_us, fr[i].a);
+        fr[i].r = log(rows[i].meas_us / rows[i].pred_us);
+        f->n_group[fr[i].group]++;
+        e[i] = fabs(rows[i].pred_us - rows[i].meas_us) / rows[i].meas_us;
+    }
+    f->err_before = median(e, n);
+    /* Leave-one-out: each probe kernel predicted by the fit without it. */
+    for (size_t i = 0; i < n; i++) {
+        fit_all(f, fr, n, i);
+        double p = rows[i].pred_us * exp(exponent(f->w[fr[i].group], fr[i].a));
+        e[i] = fabs(p - rows[i].meas_us) / rows[i].meas_us;
+    }
+    f->err_after = median(e, n);
+    fit_all(f, fr, n, (size_t)-1);
+    for (size_t i = 0; i < n; i++)
+        e[i] = fabs(fr[i].r - exponent(f->w[fr[i].group], fr[i].a));
+    f->residual = median(e, n);
+    free(fr);
+    free(e);
+    return OC_OK;
+}
+
+const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads)
+{
+    for (int i = 0; c && i < c->n_fits; i++)
+        if (c->fits[i].threads == threads)
+            return &c->fits[i];
+    return NULL;
+}
+
+/* ---- JSON ---- */
+
+static json_t *vec(const double *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++)
+        json_array_append_new(a, json_real(v[i]));
+    return a;
+}
+
+json_t *oc_calib_to_json(const oc_calib *c)
+{
+    json_t *fits = json_array();
+    for (int i = 0; fits && i < c->n_fits; i++) {
+        const oc_calib_fit *f = &c->fits[i];
+        json_t *groups = json_object();
+        for (int g = 0; groups && g < OC_CALIB_GROUPS; g++)
+            json_object_set_new(groups, group_names[g],
+                                json_pack("{s:o, s:i}", "w", vec(f->w[g], 3), "n",
+                                          f->n_group[g]));
+        json_array_append_new(
+            fits, json_pack("{s:i, s:i, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:o}", "threads",
+                            f->threads, "probe_kernels", f->n, "median_error_before",
+                            f->err_before, "median_error_after_loo", f->err_after,
+                            "residual", f->residual, "mean", vec(f->mu, 2), "std",
+                            vec(f->sd, 2), "global", vec(f->global, 3), "groups", groups,
+                            "overhead",
+                            json_pack("{s:f, s:f}", "kernel_scale", f->kernel_scale,
+                                      "per_kernel_us", f->per_kernel_us)));
+    }
+    return json_pack("{s:s, s:i, s:s, s:o, s:s, s:s, s:s, s:{s:s, s:s}, s:s, s:f, s:o}",
+                     "format", "onnxcost-calibration", "version", c->version, "fingerprint",
+                     c->machine.id, "machine", oc_machine_to_json(&c->machine), "target",
+                     c->target, "runtime", c->runtime, "mode", c->mode, "base", "machine",
+                     c->base_machine, "created", c->base_created, "created", c->created,
+                     "probe_seconds", c->probe_seconds, "threads", fits);
+}
+
+#define BAD(...) oc_error_set(err, OC_ERR_INPUT, NULL, __VA_ARGS__)
+
+static bool get_str(const json_t *o, const char *key, char *dst, size_t size)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!json_is_string(v) || json_string_length(v) >= size)
+        return false;
+    memcpy(dst, json_string_value(v), json_string_length(v) + 1);
+    return strlen(dst) == json_string_length(v); /* no embedded NUL */
+}
+
+static bool get_num(const json_t *o, const char *key, double lo, double hi, double *out)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!json_is_number(v))
+        return false;
+    double d = json_number_value(v);
+    if (!isfinite(d) || d < lo || d > hi)
+        return false;
+    *out = d;
+    return true;
+}
+
+static bool get_vec(const json_t *o, const char *key, int n, double lo, double hi,
+                    double *out)
+{
+    const json_t *a = json_object_get(o, key);
+    if (!json_is_array(a) || json_array_size(a) != (size_t)n)
+        return false;
+    for (int i = 0; i < n; i++) {
+        const json_t *v = json_array_get(a, (size_t)i);
+        if (!json_is_number(v))
+            return false;
+        double d = json_number_value(v);
+        if (!isfinite(d) || d < lo || d > hi)
+            return false;
+        out[i] = d;
+    }
+    return true;
+}
+
+static oc_status machine_from_json(const json_t *j, oc_machine *m, const char *label,
+                                   oc_error *err)
+{
+    memset(m, 0, sizeof *m);
+    double fam = 0, mod = 0, step = 0, cores = 0, l2 = 0, l3 = 0;
+    if (!json_is_object(j) || !get_str(j, "id", m->id, sizeof m->id) || !m->id[0] ||
+        !get_str(j, "vendor", m->vendor, sizeof m->vendor) ||
+        !get_str(j, "model_name", m->model_name, sizeof m->model_name) ||
+        !get_num(j, "family", 0, 1e6, &fam) || !get_num(j, "model", 0, 1e6, &mod) ||
+        !get_num(j, "stepping", 0, 1e6, &step) || !get_num(j, "cores", 1, 1e6, &cores) ||
+        !get_num(j, "l2_bytes", 0, 1e15, &l2) || !get_num(j, "l3_bytes", 0, 1e15, &l3))
+        return BAD("%s: corrupt calibration: bad \"machine\"", label);
+    m->family = (int)fam;
+    m->model = (int)mod;
+    m->stepping = (int)step;
+    m->cores = (int)cores;
+    m->l2_bytes = (int64_t)l2;
+    m->l3_bytes = (int64_t)l3;
+    const json_t *isa = json_object_get(j, "isa");
+    size_t i;
+    const json_t *v;
+    if (!json_is_array(isa))
+        return BAD("%s: corrupt calibration: bad \"machine.isa\"", label);
+    json_array_foreach(isa, i, v) {
+        for (int f = 0; f < OC_ISA_COUNT; f++)
+            if (json_is_string(v) && !strcmp(json_string_value(v), oc_isa_name((oc_isa)f)))
+                m->isa |= 1u << f;
+    }
+    return OC_OK;
+}
+
+static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *label,
+                               oc_error *err)
+{
+    memset(f, 0, sizeof *f);
+    double th = 0, n = 0;
+    const json_t *ov = json_object_get(o, "overhead");
+    const json_t *groups = json_object_get(o, "groups");
+    if (!json_is_object(o) || !get_num(o, "threads", 1, 256, &th) ||
+        !get_num(o, "probe_kernels", 1, 1e9, &n) ||
+        !get_num(o, "median_error_before", 0, 1e9, &f->err_before) ||
+        !get_num(o, "median_error_after_loo", 0, 1e9, &f->err_after) ||
+        !get_num(o, "residual", 0, 10, &f->residual) ||
+        !get_vec(o, "mean", 2, -1e3, 1e3, f->mu) || !get_vec(o, "std", 2, 1e-9, 1e3, f->sd) ||
+        !get_vec(o, "global", 3, -10, 10, f->global) || !json_is_object(groups) ||
+        !json_is_object(ov) || !get_num(ov, "kernel_scale", 1e-3, 1e3, &f->kernel_scale) ||
+        !get_num(ov, "per_kernel_us", 0, 1e6, &f->per_kernel_us))
+        return BAD("%s: corrupt calibration: bad entry in \"threads\"", label);
+    f->threads = (int)th;
+    f->n = (int)n;
+    for (int g = 0; g < OC_CALIB_GROUPS; g++) {
+        const json_t *e = json_object_get(groups, group_names[g]);
+        double gn = 0;
+        if (!json_is_object(e) || !get_vec(e, "w", 3, -10, 10, f->w[g]) ||
+            !get_num(e, "n", 0, 1e9, &gn))
+            return BAD("%s: corrupt calibration: group \"%s\" missing or out of range",
+                       label, group_names[g]);
+        f->n_group[g] = (int)gn;
+    }
+    return OC_OK;
+}
+
+oc_status oc_calib_from_json(const json_t *j, const char *label, oc_calib *out,
+                             oc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const json_t *fmt = json_object_get(j, "format");
+    if (!json_is_object(j) || !json_is_string(fmt) ||
+        strcmp(json_string_value(fmt), "onnxcost-calibration") != 0)
+        return BAD("%s: not an onnxcost calibration", label);
+    double ver = 0;
+    if (!get_num(j, "version", 0, 1e9, &ver) || (int)ver != OC_CALIB_VERSION)
+        return BAD("%s: calibration format version %g, this onnxcost reads version %d: run "
+                   "'onnxcost calibrate' again", label, ver, OC_CALIB_VERSION);
+    out->version = (int)ver;
+    char fp[64];
+    const json_t *base = json_object_get(j, "base");
+    if (!get_str(j, "fingerprint", fp, sizeof fp) ||
+        !get_str(j, "target", out->target, sizeof out->target) || !out->target[0] ||
+        !get_str(j, "runtime", out->runtime, sizeof out->runtime) ||
+        !get_str(j, "mode", out->mode, sizeof out->mode) ||
+        (strcmp(out->mode, "inference") && strcmp(out->mode, "training")) ||
+        !get_str(j, "created", out->created, sizeof out->created) ||
+        !json_is_object(base) ||
+        !get_str(base, "machine", out->base_machine, sizeof out->base_machine) ||
+        !get_str(base, "created", out->base_created, sizeof out->base_created) ||
+        !get_num(j, "probe_seconds", 0, 1e9, &out->probe_seconds))
+        return BAD("%s: corrupt calibration: a field of the header is missing or wrong",
+                   label);
+    oc_status st = machine_from_json(json_object_get(j, "machine"), &out->machine, label, err);
+    if (st)
+        return st;
+    if (strcmp(fp, out->machine.id) != 0)
+        return BAD("%s: corrupt calibration: fingerprint %s but machine %s", label, fp,
+                   out->machine.id);
+    const json_t *fits = json_object_get(j, "threads");
+    if (!json_is_array(fits) || json_array_size(fits) == 0 ||
+        json_array_size(fits) > OC_CALIB_MAX_THREADS)
+        return BAD("%s: corrupt calibration: no thread counts", label);
+    for (size_t i = 0; i < json_array_size(fits); i++) {
+        if ((st = fit_from_json(json_array_get(fits, i), &out->fits[i], label, err)))
+            return st;
+        for (size_t k = 0; k < i; k++)
+            if (out->fits[k].threads == out->fits[i].threads)
+                return BAD("%s: corrupt calibration: %d threads twice", label,
+                           out->fits[i].threads);
+        out->n_fits++;
+    }
+    return OC_OK;
+}
+
+oc_status oc_calib_loadb(const char *text, size_t n, const char *label, oc_calib *out,
+                         oc_error *err)
+{
+    json_error_t je;
+    json_t *j = json_loadb(text, n, JSON_REJECT_DUPLICATES, &je);
+    if (!j)
+        return BAD("%s: not an onnxcost calibration (line %d: %s)", label, je.line, je.text);
+    oc_status st = oc_calib_from_json(j, label, out, err);
+    json_decref(j);
+    return st;
+}
+
+oc_status oc_calib_load(const char *path, oc_calib *out, oc_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot read", path);
+    /* A calibration is a few KiB: anything past 1 MiB is not one. */
+    enum { LIMIT = 1 << 20 };
+    char *buf = malloc(LIMIT + 1);
+    size_t n = buf ? fread(buf, 1, LIMIT + 1, f) : 0;
+    bool rd_err = ferror(f);
+    fclose(f);
+    if (!buf)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    oc_status st;
+    if (rd_err)
+        st = oc_error_set(err, OC_ERR_IO, NULL, "%s: read error", path);
+    else if (n > LIMIT)
+        st = BAD("%s: not an onnxcost calibration (larger than 1 MiB)", path);
+    else
+        st = oc_calib_loadb(buf, n, path, out, err);
+    free(buf);
+    return st;
+}
+
+oc_status oc_calib_save(const oc_calib *c, const char *path, oc_error *err)
+{
+    json_t *j = oc_calib_to_json(c);
+    char *text = j ? json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+                                       JSON_REAL_PRECISION(9))
+                   : NULL;
+    json_decref(j);
+    if (!text)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    size_t n = strlen(text);
+    char *buf = realloc(text, n + 2);
+    if (!buf) {
+        free(text);
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    }
+    buf[n] = '\n';
+    oc_status st = oc_write_file_atomic(path, buf, n + 1, err);
+    free(buf);
+    return st;
+}

@@ -1,0 +1,118 @@
+/*
+ * calib.h - a calibration: what turns a timing model measured on one
+ * machine into a model of another, fitted on a probe of kernels measured
+ * there (onnxcost calibrate).
+ *
+ *     // fitting (rows: probe kernels with the base model's prediction)
+ *     oc_calib c;
+ *     oc_calib_init(&c, &machine, tmodel_info, "inference");
+ *     oc_calib_fit_threads(&c, 1, rows, n, &ov, &err);
+ *     oc_calib_save(&c, path, &err);
+ *
+ *     // use (the timing model applies it to every kernel it predicts)
+ *     oc_calib_load(path, &c, &err);
+ *     oc_tmodel_set_calib(tm, &c, &err);          // tmodel.h
+ *
+ * The correction is multiplicative and per kernel: for a kernel of group
+ * g (its operator family; depthwise convolutions apart)
+ *     t' = t * exp(w_g0 + w_g1 * z1 + w_g2 * z2)
+ * where z1 is the kernel's arithmetic intensity (log1p(FLOPs / bytes)) and
+ * z2 the base model's ln(t), both standardised over the probe: a machine
+ * with AVX-512 speeds up the compute-bound convolutions more than the
+ * memory-bound copies, and large kernels more than small ones, whose time
+ * is the runtime's fixed cost.  Each group's weights are a ridge fit
+ * shrunk towards the fit over all groups, so a group with few probe
+ * kernels (or none) falls back to the machine-wide ratio: this is the
+ * "scale by measured hardware ratios" idea (Habitat), with the ratios
+ * measured on the runtime's own kernels rather than on a GEMM and a copy.
+ * The ensemble's range is widened by the probe's residual spread.
+ *
+ * File: one JSON object (docs/calibration.md), written atomically.
+ */
+#ifndef OC_PREDICTOR_CALIB_H
+#define OC_PREDICTOR_CALIB_H
+
+#include <jansson.h>
+
+#include "predictor/features.h"
+#include "predictor/machine.h"
+
+enum {
+    OC_CALIB_VERSION = 1,
+    OC_CALIB_GROUPS = OC_OPF_COUNT + 1, /* the op families, then depthwise conv */
+    OC_CALIB_DEPTHWISE = OC_OPF_COUNT,
+    OC_CALIB_MAX_THREADS = 16
+};
+
+/* The fit for one thread count. */
+typedef struct oc_calib_fit {
+    int threads;
+    double w[OC_CALIB_GROUPS][3];
+    int n_group[OC_CALIB_GROUPS]; /* probe kernels of each group */
+    double global[3];
+    double mu[2], sd[2];          /* standardisation of z1, z2 */
+    double residual;              /* median |ln(measured / calibrated)| */
+    int n;                        /* probe kernels */
+    double err_before;            /* median abs. relative error, base model */
+    double err_after;             /* the same, calibrated, leave-one-out */
+    double kernel_scale, per_kernel_us; /* the in-graph fit used with it */
+} oc_calib_fit;
+
+typedef struct oc_calib {
+    int version;
+    oc_machine machine;     /* where the probe ran (machine.id: fingerprint) */
+    char target[64];        /* "ort-cpu" */
+    char runtime[96];       /* "onnxruntime-node 1.30.0" */
+    char mode[16];          /* "inference" or "training" */
+    char base_machine[64];  /* fingerprint of the base model's data */
+    char base_created[32];  /* the base model's creation time */
+    char created[32];       /* UTC, ISO 8601 */
+    double probe_seconds;   /* wall time of the probe */
+    int n_fits;
+    oc_calib_fit fits[OC_CALIB_MAX_THREADS];
+} oc_calib;
+
+/* One probe kernel: its feature row (features.h), the base model's
+ * prediction and the measured time (both > 0). */
+typedef struct oc_calib_row {
+    const float *x;
+    double pred_us, meas_us;
+} oc_calib_row;
+
+/* Name of a group ("conv", ..., "conv_depthwise"); the group of a raw
+ * feature row. */
+const char *oc_calib_group_name(int g);
+int oc_calib_group_of(const float *x);
+
+/* An empty calibration of `machine` for the base model described by the
+ * arguments. */
+void oc_calib_init(oc_calib *c, const oc_machine *machine, const char *target,
+                   const char *runtime, const char *mode, const char *base_machine,
+                   const char *base_created);
+
+/* Fit the correction for `threads` from n probe rows (replacing an earlier
+ * fit for that thread count).  ov gives the in-graph fit stored with it.
+ * Errors: OC_ERR_USAGE (fewer than 8 rows, a non-positive time, too many
+ * thread counts), OC_ERR_NOMEM. */
+oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *rows, size_t n,
+                               double kernel_scale, double per_kernel_us, oc_error *err);
+
+/* The fit for a thread count, or NULL when the calibration has none. */
+const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads);
+
+/* The factor for a kernel whose raw feature row is x and base time pred_us. */
+double oc_calib_factor(const oc_calib_fit *f, const float *x, double pred_us);
+
+/* JSON (a new reference or NULL) and back.  from_json errors:
+ * OC_ERR_INPUT naming what is missing or out of range. */
+json_t *oc_calib_to_json(const oc_calib *c);
+oc_status oc_calib_from_json(const json_t *j, const char *label, oc_calib *out,
+                             oc_error *err);
+/* Errors: OC_ERR_IO (cannot read or write), OC_ERR_INPUT (not a
+ * calibration, corrupt). */
+oc_status oc_calib_load(const char *path, oc_calib *out, oc_error *err);
+oc_status oc_calib_loadb(const char *text, size_t n, const char *label, oc_calib *out,
+                         oc_error *err);
+oc_status oc_calib_save(const oc_calib *c, const char *path, oc_error *err);
+
+#endif
