@@ -65,7 +65,7 @@ typedef struct probe_family {
 } probe_family;
 
 static const probe_family probe_families[] = {
-    {"conv", 3, false},       {"matmul", 2, false},    {"gemm", 2, false},
+    {"conv", 4, false},       {"matmul", 2, false},    {"gemm", 2, false},
     {"pool", 1, false},       {"batchnorm", 1, false}, {"layernorm", 1, false},
     {"softmax", 1, false},    {"elementwise", 1, false}, {"activation", 1, false},
     {"swish", 1, true},       {"reduce", 1, false},    {"concat", 1, false},
