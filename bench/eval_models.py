@@ -3,9 +3,9 @@
 [--fit-overhead OUT.json] - whole-model time predicted by onnxcost against
 the runtime measured on this machine, with the linear-FLOPs and roofline
 baselines side by side: inference against ONNX Runtime
-(data/ort-cpu-models.jsonl, from scripts/measure_models.py, graphs in
+(data/machines/cpu-AuthenticAMD-unrecorded/ort-cpu-models.jsonl, from scripts/measure_models.py, graphs in
 tests/reference/models), or training steps against PyTorch
-(data/torch-cpu-models.jsonl, from scripts/measure_training.py, graphs with
+(data/machines/cpu-AuthenticAMD-unrecorded/torch-cpu-models.jsonl, from scripts/measure_training.py, graphs with
 BatchNorm kept in tests/reference/train).
 
 The per-run overhead (a + b per kernel, per thread count) is fitted on the
@@ -90,7 +90,8 @@ def main():
                     help="fingerprint written into --fit-overhead's file")
     a = ap.parse_args()
     training = a.mode == "training"
-    data = a.data or os.path.join(ROOT, "data", ("torch-cpu" if training else "ort-cpu")
+    data = a.data or os.path.join(ROOT, "data", "machines", a.machine,
+                                  ("torch-cpu" if training else "ort-cpu")
                                   + "-models.jsonl")
     recs = [json.loads(l) for l in open(data)]
     if a.threads:

@@ -476,7 +476,7 @@ int cmd_calibrate(int argc, char **argv)
         }
         printf("machine-wide factor%s:", cal->n_fits == 1 ? "" : "s");
         for (int k = 0; k < cal->n_fits; k++)
-            printf(" %s%.2fx at %d thread%s", k ? ", " : "", exp(cal->fits[k].global[0]),
+            printf("%s %.2fx at %d thread%s", k ? "," : "", exp(cal->fits[k].global[0]),
                    cal->fits[k].threads, cal->fits[k].threads == 1 ? "" : "s");
         printf("\nwrote %s\n", path);
         if (!o.output)

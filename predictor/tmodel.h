@@ -5,7 +5,7 @@
  * the data split), and its file.
  *
  *     // training (onnxcost train)
- *     oc_train_set ts;  ... oc_train_set_load(&ts, "data/ort-cpu-t1.jsonl.gz", &hw, &err);
+ *     oc_train_set ts;  ... oc_train_set_load(&ts, "data/machines/cpu-AuthenticAMD-unrecorded/ort-cpu-t1.jsonl.gz", &hw, &err);
  *     oc_tmodel_train_opts o = oc_tmodel_train_defaults();
  *     oc_tmodel *tm;
  *     if (oc_tmodel_train(&ts, &hw, &o, &tm, &err) != OC_OK) ...

@@ -8,6 +8,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${OC_BIN:-$ROOT/build/onnxcost}
 SCALE=${OC_SCALE:-1}   # multiply every count
+# This machine's measurements go to its own folder, named by its fingerprint.
+MD=$ROOT/data/machines/$("$BIN" hw --fingerprint)
+mkdir -p "$MD"
 ARGS="--repeats 5 --passes 2 --warmup 2"
 n() { echo $(($1 * SCALE)); }
 ops() { # ops TARGET THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
@@ -36,22 +39,23 @@ swish() { # swish THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
         --dataset "$ds" --driver-args "$ARGS $extra" "$@"
 }
 case "${1:-all}" in
-ort1) ops ort-cpu 1 "$ROOT/data/ort-cpu-t1.jsonl.gz"
-      weak 1 "$ROOT/data/ort-cpu-t1.jsonl.gz"
-      swish 1 "$ROOT/data/ort-cpu-t1.jsonl.gz" ;;
+ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
+      weak 1 "$MD/ort-cpu-t1.jsonl.gz"
+      swish 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 # At 2 threads the pool workers of the sessions timed just before, still
 # spinning, took a core from the one being timed (collector/ort_bench.js,
 # --no-spin); the calibration kernel after a 2-thread chunk reads slower by
 # ~60% even then (a state of the process, not contention: it repeats on a
 # quiet machine), so only a larger drift re-measures.  The samples taken
-# before --no-spin are kept in data/ort-cpu-t2-spinning.jsonl.gz, unused.
-ort2) ops ort-cpu 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
-      weak 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
-      swish 2 "$ROOT/data/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
-torch1) ops torch-cpu 1 "$ROOT/data/torch-cpu-t1.jsonl.gz" ;;
-torch1adam) ops torch-cpu 1 "$ROOT/data/torch-cpu-t1-adam.jsonl.gz" "" --optimizer adam ;;
-torch2) ops torch-cpu 2 "$ROOT/data/torch-cpu-t2.jsonl.gz" ;;
-torch2adam) ops torch-cpu 2 "$ROOT/data/torch-cpu-t2-adam.jsonl.gz" "" --optimizer adam ;;
+# before --no-spin are kept in data/machines/cpu-AuthenticAMD-unrecorded/
+# ort-cpu-t2-spinning.jsonl.gz, unused.
+ort2) ops ort-cpu 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
+      weak 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
+      swish 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;
+torch1adam) ops torch-cpu 1 "$MD/torch-cpu-t1-adam.jsonl.gz" "" --optimizer adam ;;
+torch2) ops torch-cpu 2 "$MD/torch-cpu-t2.jsonl.gz" ;;
+torch2adam) ops torch-cpu 2 "$MD/torch-cpu-t2-adam.jsonl.gz" "" --optimizer adam ;;
 training) /usr/bin/python3 "$ROOT/scripts/measure_training.py" "${@:2}" ;;
 models) /usr/bin/python3 "$ROOT/scripts/measure_models.py" "${@:2}" ;;
 all)

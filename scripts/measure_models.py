@@ -6,14 +6,19 @@ Exports the reference architectures with random weights (samples/export.py)
 into build/models/ when missing, times each at batch 1, 4 and 16 with 1 and
 2 intra-op threads through collector/ort_bench.js (which profiles every
 kernel), and appends one JSON line per (model, batch, threads) to
-data/ort-cpu-models.jsonl.  With more than one thread the driver runs with
+data/machines/<fingerprint>/ort-cpu-models.jsonl.  With more than one thread the driver runs with
 --no-spin, as the operator samples of the 2-thread target are collected
 (collector/README.md, "Session options").  Run on a quiet machine."""
 import json, os, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = os.path.join(ROOT, "build", "models")
-OUT = os.path.join(ROOT, "data", "ort-cpu-models.jsonl")
+# Every machine's measurements in its own folder, named by its fingerprint.
+FINGERPRINT = subprocess.run([os.environ.get("OC_BIN", os.path.join(ROOT, "build", "onnxcost")),
+                              "hw", "--fingerprint"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+OUT = os.path.join(ROOT, "data", "machines", FINGERPRINT, "ort-cpu-models.jsonl")
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
 # name -> (input name, per-sample input shape, batches)
 SETS = {
     "squeezenet1_1": ("input", [3, 224, 224], [1, 4, 16]),

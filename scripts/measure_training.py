@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 """measure_training.py [--optimizer sgd|adam]... [--threads 1,2] [--models LIST]
+[--batches 1,4,16]
 - whole reference models' training steps in PyTorch (CPU), for the whole-model evaluation of the
 torch-cpu timing model and its in-graph fit.
 
@@ -20,9 +21,9 @@ exporter does not fold BN into the Conv) to tests/reference/train/, the
 graphs bench/eval_models.py --mode training predicts.
 
 Appends one JSON line per (model, batch, threads, optimizer) to
-data/torch-cpu-models.jsonl; configurations already there are skipped.
+data/machines/<fingerprint>/torch-cpu-models.jsonl; configurations already there are skipped.
 Run on a quiet machine, with /usr/bin/python3."""
-import argparse, json, os, statistics, sys, time
+import argparse, json, os, statistics, subprocess, sys, time
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import torch  # noqa: E402
@@ -31,7 +32,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "samples"))
 import export as E  # noqa: E402
 
-OUT = os.path.join(ROOT, "data", "torch-cpu-models.jsonl")
+# Every machine's measurements in its own folder, named by its fingerprint.
+FINGERPRINT = subprocess.run([os.environ.get("OC_BIN", os.path.join(ROOT, "build", "onnxcost")),
+                              "hw", "--fingerprint"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+OUT = os.path.join(ROOT, "data", "machines", FINGERPRINT, "torch-cpu-models.jsonl")
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
 GRAPHS = os.path.join(ROOT, "tests", "reference", "train")
 SETS = {
     "squeezenet1_1": [1, 4, 16],
@@ -93,7 +99,9 @@ def main():
     ap.add_argument("--optimizer", action="append", choices=["sgd", "adam"])
     ap.add_argument("--models", help="comma-separated subset of " + ",".join(SETS))
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--batches", help="comma-separated subset of 1,4,16")
     a = ap.parse_args()
+    batches = {int(b) for b in a.batches.split(",")} if a.batches else None
     threads_list = [int(t) for t in a.threads.split(",")]
     optimizers = a.optimizer or ["sgd", "adam"]
     names = a.models.split(",") if a.models else list(SETS)
@@ -106,7 +114,8 @@ def main():
     for threads, opt, name in ((t, o, n) for t in threads_list for o in optimizers
                                for n in names):
         torch.set_num_threads(threads)
-        todo = [b for b in SETS[name] if (name, b, threads, opt) not in done]
+        todo = [b for b in SETS[name] if (name, b, threads, opt) not in done
+                and (batches is None or b in batches)]
         if not todo:
             continue
         t0 = time.time()

@@ -125,7 +125,7 @@ ok '[ $? -eq 1 ] && grep -q "predicts inference" "$TMP/err"' "an inference model
 "$BIN" predict --timing-model "$SAMPLES/../data/torch-cpu.tmodel" "$SAMPLES/squeezenet1_1.onnx" >/dev/null 2>"$TMP/err"
 ok '[ $? -eq 1 ] && grep -q "add --mode training" "$TMP/err"' "a training model refused for inference"
 # train --cv and eval on a slice of the committed samples (tiny networks)
-D="$SAMPLES/../data"
+D="$SAMPLES/../data/machines/cpu-AuthenticAMD-unrecorded"
 zcat "$D/ort-cpu-t1.jsonl.gz" | head -600 | gzip >"$TMP/slice.jsonl.gz"
 small="--hw $D/hw.json --hidden 8 --epochs 4 --ensemble 1 -q"
 "$BIN" train $small --cv 3 --by op "$TMP/slice.jsonl.gz" >"$TMP/cv" 2>"$TMP/cve"

@@ -1,0 +1,176 @@
+#!/bin/bash
+# calibrate_test.sh ONNXCOST SOURCE_DIR - calibrations end to end: fitting
+# from a committed probe, the cache and its automatic use, the warning on a
+# machine the model was not measured on, explicit and shipped targets, side
+# by side, targets, refusals; and, where ONNX Runtime is installed, a real
+# (tiny) probe measured here and a Ctrl-C that leaves nothing behind.
+set -u
+BIN=$1 SRC=$2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+ok() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2"; fi; }
+PY=/usr/bin/python3
+M=$SRC/samples/mobilenet_v2.onnx
+FP=cpu-AuthenticAMD-f26-m2
+PROBE=$TMP/probe.jsonl.gz
+cp "$SRC/data/machines/$FP/ort-cpu-probe.jsonl.gz" "$PROBE"
+export XDG_CACHE_HOME=$TMP/cache
+CACHED=$TMP/cache/onnxcost/$FP-ort-cpu-onnxruntime-node_1.30.0-inference.json
+
+# --- not calibrated, on a machine the built-in model was not measured on ---
+ONNXCOST_MACHINE=$FP "$BIN" predict "$M" >"$TMP/t0" 2>"$TMP/e0"
+ok '[ $? -eq 0 ] && [ "$(wc -l <"$TMP/e0")" -eq 1 ]' "uncalibrated: one warning line"
+ok 'grep -q "measured on cpu-AuthenticAMD-unrecorded, this machine is $FP" "$TMP/e0" &&
+    grep -q "onnxcost calibrate" "$TMP/e0"' "the warning names both machines and the fix"
+ok 'grep -q "^target: .*measured on cpu-AuthenticAMD-unrecorded, not this machine" "$TMP/t0"' \
+    "target line says whose the times are"
+ONNXCOST_MACHINE=$FP "$BIN" predict --mode training "$M" >/dev/null 2>"$TMP/e0t"
+ok 'grep -q "calibrate --mode training" "$TMP/e0t"' "training: the fix names the mode"
+
+# --- calibrate from the committed probe (no measuring) into the cache ---
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" >"$TMP/c" 2>"$TMP/ce"
+ok '[ $? -eq 0 ] && [ -s "$CACHED" ]' "calibrate --no-measure writes the cache file"
+ok 'grep -q "wrote $CACHED" "$TMP/c" && grep -q "after (leave-one-out)" "$TMP/c"' "calibrate summary"
+ok "$PY - '$CACHED' <<'E'
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c['format'] == 'onnxcost-calibration' and c['fingerprint'] == 'cpu-AuthenticAMD-f26-m2'
+assert [f['threads'] for f in c['threads']] == [1, 2], c['threads']
+for f in c['threads']:
+    assert f['median_error_after_loo'] < f['median_error_before'], f
+E" "calibration file: both thread counts, better than before"
+
+# --- used automatically on this machine, and said so ---
+ONNXCOST_MACHINE=$FP "$BIN" predict "$M" >"$TMP/t1" 2>"$TMP/e1"
+ok '[ $? -eq 0 ] && [ ! -s "$TMP/e1" ]' "calibrated: no warning"
+ok 'grep -q "^target: .*calibrated on this machine ($FP), 20" "$TMP/t1"' "target line: calibrated"
+ONNXCOST_MACHINE=$FP "$BIN" predict --format json "$M" >"$TMP/j1"
+ONNXCOST_MACHINE=$FP "$BIN" predict --format json --target ort-cpu "$M" >"$TMP/j1b"
+XDG_CACHE_HOME=$TMP/none ONNXCOST_MACHINE=$FP "$BIN" predict --format json "$M" >"$TMP/j0" 2>/dev/null
+ok "$PY - '$TMP/j0' '$TMP/j1' '$TMP/j1b' <<'E'
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
+ta, tb = a['target'], b['target']
+assert not ta['calibrated'] and tb['calibrated'] and tb['this_machine'] and not ta['this_machine']
+assert tb['machine'] == 'cpu-AuthenticAMD-f26-m2' and tb['calibration'].endswith('-inference.json')
+assert abs(a['totals']['time_ms'] - b['totals']['time_ms']) > 0.01 * a['totals']['time_ms']
+assert c['totals']['time_ms'] == b['totals']['time_ms']  # --target ort-cpu: the cache too
+t = b['totals']
+assert t['time_ms_low'] <= t['time_ms'] <= t['time_ms_high']
+E" "json: calibrated flag, machine, another time than uncalibrated"
+ONNXCOST_MACHINE=$FP "$BIN" sweep --batch 1,2 --format json "$M" >"$TMP/sw" 2>"$TMP/swe"
+ok "[ ! -s '$TMP/swe' ] && $PY -c \"import json; t=json.load(open('$TMP/sw'))['target']; assert t['calibrated']\"" \
+    "sweep uses it"
+ONNXCOST_MACHINE=$FP "$BIN" annotate "$M" -o "$TMP/a.onnx" 2>"$TMP/ae"
+ok "$PY - '$TMP/a.onnx' <<'E'
+import onnx, sys
+m = onnx.load(sys.argv[1], load_external_data=False)
+meta = {p.key: p.value for p in m.metadata_props}
+assert 'calibrated on this machine (cpu-AuthenticAMD-f26-m2)' in meta['onnxcost.target'], meta
+E" "annotate names the calibration in onnxcost.target"
+ONNXCOST_MACHINE=$FP "$BIN" report "$M" -o "$TMP/r.html" 2>"$TMP/re"
+ok 'grep -q "calibrated on this machine" "$TMP/r.html"' "report names the calibration"
+ONNXCOST_MACHINE=$FP "$BIN" predict --threads 4 "$M" >/dev/null 2>"$TMP/e4"
+ok 'grep -q "no fit at 4 threads" "$TMP/e4"' "a thread count without a fit is said"
+
+# --- another machine: the cache of this one is not used ---
+ONNXCOST_MACHINE=cpu-GenuineIntel-f6-m85 "$BIN" predict "$M" >/dev/null 2>"$TMP/e5"
+ok 'grep -q "this machine is cpu-GenuineIntel-f6-m85" "$TMP/e5"' "other machine: warning, no calibration"
+# ... but it can ask for this one's explicitly, without a warning
+ONNXCOST_MACHINE=cpu-GenuineIntel-f6-m85 "$BIN" predict --target "$CACHED" "$M" >"$TMP/t6" 2>"$TMP/e6"
+ok '[ $? -eq 0 ] && [ ! -s "$TMP/e6" ] && grep -q "calibrated on $FP, 20" "$TMP/t6"' \
+    "--target FILE: predictions for that machine"
+# a cache file whose fingerprint is not the machine's is ignored with a line
+OTHER=$TMP/cache/onnxcost/cpu-GenuineIntel-f6-m85-ort-cpu-onnxruntime-node_1.30.0-inference.json
+cp "$CACHED" "$OTHER"
+ONNXCOST_MACHINE=cpu-GenuineIntel-f6-m85 "$BIN" predict "$M" >/dev/null 2>"$TMP/e7"
+ok 'grep -q "was made on $FP, not this machine" "$TMP/e7"' "foreign cache file ignored"
+rm -f "$OTHER"
+
+# --- shipped targets, side by side, targets listing ---
+"$BIN" targets >"$TMP/tg" 2>"$TMP/tge"
+ok '[ $? -eq 0 ] && grep -q "^ort-cpu  *built-in" "$TMP/tg" && grep -q "^ort-cpu@$FP" "$TMP/tg"' \
+    "targets: built-in and shipped"
+ONNXCOST_MACHINE=$FP "$BIN" targets --format json >"$TMP/tgj"
+ok "$PY - '$TMP/tgj' '$CACHED' <<'E'
+import json, sys
+j = json.load(open(sys.argv[1]))
+names = [t['name'] for t in j['targets']]
+assert 'ort-cpu' in names and 'torch-cpu' in names and sys.argv[2] in names, names
+mine = [t for t in j['targets'] if t['this_machine']]
+assert mine and all(t['machine'] == 'cpu-AuthenticAMD-f26-m2' for t in mine)
+E" "targets --format json: the user's calibration, this machine marked"
+ONNXCOST_MACHINE=$FP "$BIN" predict --target ort-cpu@$FP --target "$CACHED" --target ort-cpu \
+    --batch 4 "$M" >"$TMP/sbs" 2>/dev/null
+ok '[ $? -eq 0 ] && [ "$(grep -c "ms " "$TMP/sbs")" -eq 3 ]' "side by side: a row per target"
+XDG_CACHE_HOME=$TMP/none ONNXCOST_MACHINE=$FP "$BIN" predict --format json --target ort-cpu@$FP \
+    --target ort-cpu --batch 4 "$M" >"$TMP/sbj" 2>/dev/null
+ok "$PY - '$TMP/sbj' <<'E'
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j['targets']
+assert j['batch'] == 4 and len(t) == 2
+assert t[0]['target']['calibrated'] and not t[1]['target']['calibrated']
+for r in t:
+    assert r['time_ms_low'] <= r['time_ms'] <= r['time_ms_high'] and r['memory_bytes'] > 0
+    assert abs(r['throughput_per_s'] - 4e3 / r['time_ms']) < 1e-6 * r['throughput_per_s']
+E" "side by side json"
+
+# --- refusals: one line each ---
+"$BIN" predict --target ort-cpu@cpu-nowhere "$M" >/dev/null 2>"$TMP/x1"
+ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/x1")" -eq 1 ] && grep -q "onnxcost targets" "$TMP/x1"' \
+    "unknown target: one line, exit 1"
+echo '{"format": "onnxcost-calibration", "version": 1' >"$TMP/trunc.json"
+"$BIN" predict --target "$TMP/trunc.json" "$M" >/dev/null 2>"$TMP/x2"
+ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/x2")" -eq 1 ]' "truncated calibration: one line, exit 2"
+head -c 3000 /dev/urandom >"$TMP/rand.json"
+"$BIN" predict --target "$TMP/rand.json" "$M" >/dev/null 2>"$TMP/x3"
+ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/x3")" -eq 1 ]' "random bytes as a target: one line, exit 2"
+"$BIN" predict --mode training --target "$CACHED" "$M" >/dev/null 2>"$TMP/x4"
+ok '[ $? -eq 1 ] && grep -q "calibration is for inference" "$TMP/x4"' "inference calibration for training: refused"
+echo garbage >"$CACHED"
+ONNXCOST_MACHINE=$FP "$BIN" predict "$M" >/dev/null 2>"$TMP/x5"
+ok '[ $? -eq 0 ] && grep -q "ignored" "$TMP/x5" && grep -q "measured on" "$TMP/x5"' \
+    "corrupt cache: said, ignored, still predicts"
+"$BIN" calibrate --no-measure >/dev/null 2>"$TMP/x6"
+ok '[ $? -eq 1 ] && grep -q "needs --probe" "$TMP/x6"' "--no-measure without --probe"
+"$BIN" calibrate --no-measure --probe "$TMP/none.jsonl.gz" -o "$TMP/o.json" >/dev/null 2>"$TMP/x7"
+ok '[ $? -ne 0 ] && [ ! -e "$TMP/o.json" ]' "missing probe: error, nothing written"
+"$BIN" calibrate --mode training --no-measure --probe "$PROBE" -o "$TMP/o.json" >/dev/null 2>"$TMP/x8"
+ok '[ $? -eq 2 ] && [ ! -e "$TMP/o.json" ]' "ort probe for a training calibration: refused"
+"$BIN" calibrate --no-measure --probe "$PROBE" --threads 3 -o "$TMP/o.json" >/dev/null 2>"$TMP/x9"
+ok '[ $? -eq 2 ] && grep -q "no samples at that thread count" "$TMP/x9" && [ ! -e "$TMP/o.json" ]' \
+    "probe without that thread count: refused, nothing written"
+
+# --- a real probe, where ONNX Runtime is installed ---
+if [ -d "$SRC/collector/node_modules/onnxruntime-node" ]; then
+    ONNXCOST_MACHINE=$FP "$BIN" calibrate --threads 1 --budget 10 --probe "$TMP/real.jsonl.gz" \
+        -o "$TMP/real.json" >"$TMP/rc" 2>"$TMP/rce"
+    ok '[ $? -eq 0 ] && [ -s "$TMP/real.json" ] && grep -q "eta" "$TMP/rce"' \
+        "a real probe: measured, fitted, progress with an eta"
+    ok "$PY - '$TMP/real.jsonl.gz' <<'E'
+import gzip, json, sys, os
+lines = [json.loads(l) for l in gzip.open(sys.argv[1], 'rt')]
+assert len(lines) >= 15, len(lines)
+assert all(l['target']['machine'].startswith('cpu-') for l in lines)
+assert all('/s90001/' in l['id'] for l in lines)
+E" "probe samples carry the fingerprint and the probe seed"
+    # Ctrl-C: stops, writes nothing
+    mkdir -p "$TMP/tmpd"
+    TMPDIR=$TMP/tmpd ONNXCOST_MACHINE=$FP "$BIN" calibrate --threads 1 --budget 60 \
+        -o "$TMP/int.json" >/dev/null 2>"$TMP/ie" &
+    pid=$!
+    sleep 4
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    ok '[ $rc -eq 130 ] && [ ! -e "$TMP/int.json" ] && grep -q "nothing written" "$TMP/ie"' \
+        "interrupted: exit 130, nothing written"
+    ok '[ "$(ls -A "$TMP/tmpd" | grep -c onnxcost)" -eq 0 ]' \
+        "interrupted: the temporary probe and workdirs removed"
+else
+    echo "calibrate_test: real probe skipped (no onnxruntime-node)"
+fi
+echo "calibrate_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,241 @@
+/* test_machine.c - fingerprints from /proc/cpuinfo fixtures (Intel, AMD,
+ * ARM), and calibrations: the fit recovers known factors, the file round
+ * trips, and corrupt or foreign files are refused. */
+#include "harness.h"
+#include "predictor/calib.h"
+#include "predictor/machine.h"
+#include "predictor/tmodel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char *slurp(const char *name, size_t *n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/data/cpuinfo/%s", OC_TESTS_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 16);
+    *n = buf ? fread(buf, 1, 1 << 16, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+static void parse(const char *name, oc_machine *m, oc_status want)
+{
+    size_t n = 0;
+    char *text = slurp(name, &n);
+    CHECK(text != NULL);
+    oc_error e;
+    oc_error_clear(&e);
+    CHECK_EQ_INT(oc_machine_parse_cpuinfo(text ? text : "", n, m, &e), want);
+    free(text);
+}
+
+static void fingerprints(void)
+{
+    oc_machine m;
+    parse("amd-epyc-f26.txt", &m, OC_OK);
+    CHECK_EQ_STR(m.id, "cpu-AuthenticAMD-f26-m2");
+    CHECK_EQ_STR(m.vendor, "AuthenticAMD");
+    CHECK_EQ_STR(m.model_name, "AMD EPYC");
+    CHECK_EQ_INT(m.family, 26);
+    CHECK_EQ_INT(m.stepping, 1);
+    CHECK(oc_machine_has(&m, OC_ISA_AVX2) && oc_machine_has(&m, OC_ISA_FMA));
+    CHECK(oc_machine_has(&m, OC_ISA_AVX512F) && oc_machine_has(&m, OC_ISA_AVX512_VNNI));
+    CHECK(oc_machine_has(&m, OC_ISA_AVX512_BF16) && !oc_machine_has(&m, OC_ISA_AMX_TILE));
+    CHECK_EQ_INT(oc_machine_nchwc_block(&m), 16);
+    char isa[128];
+    oc_machine_isa_str(&m, isa, sizeof isa);
+    CHECK_EQ_STR(isa, "avx2 fma avx512f avx512_vnni avx512_bf16");
+
+    parse("amd-zen3-noavx512.txt", &m, OC_OK);
+    CHECK_EQ_STR(m.id, "cpu-AuthenticAMD-f25-m1");
+    CHECK(oc_machine_has(&m, OC_ISA_AVX2) && !oc_machine_has(&m, OC_ISA_AVX512F));
+    CHECK_EQ_INT(oc_machine_nchwc_block(&m), 8);
+
+    /* Intel: the first processor's block only (the second has no AVX). */
+    parse("intel-xeon-skx.txt", &m, OC_OK);
+    CHECK_EQ_STR(m.id, "cpu-GenuineIntel-f6-m85");
+    CHECK_EQ_INT(m.stepping, 4);
+    CHECK_EQ_STR(m.model_name, "Intel(R) Xeon(R) Platinum 8175M CPU @ 2.50GHz");
+    CHECK(oc_machine_has(&m, OC_ISA_AVX512F) && !oc_machine_has(&m, OC_ISA_AVX512_VNNI));
+    CHECK_EQ_INT(oc_machine_nchwc_block(&m), 16);
+
+    parse("arm-neoverse-n1.txt", &m, OC_OK);
+    CHECK_EQ_STR(m.id, "cpu-ARM-i0x41-p0xd0c");
+    CHECK_EQ_STR(m.vendor, "ARM");
+    CHECK_EQ_INT(m.model, 0xd0c);
+    CHECK_EQ_INT(m.stepping, 3);
+    CHECK(oc_machine_has(&m, OC_ISA_ASIMD) && !oc_machine_has(&m, OC_ISA_SVE));
+    CHECK(!oc_machine_has(&m, OC_ISA_AVX2));
+    CHECK_EQ_INT(oc_machine_nchwc_block(&m), 0);
+
+    /* Text that names no CPU, and text cut short. */
+    oc_error e;
+    CHECK_EQ_INT(oc_machine_parse_cpuinfo("hello\nworld\n", 12, &m, &e), OC_ERR_INPUT);
+    CHECK_EQ_INT(oc_machine_parse_cpuinfo("", 0, &m, &e), OC_ERR_INPUT);
+    const char cut[] = "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmod";
+    CHECK_EQ_INT(oc_machine_parse_cpuinfo(cut, sizeof cut - 1, &m, &e), OC_ERR_INPUT);
+    /* A vendor with characters a file name cannot keep. */
+    const char odd[] = "vendor_id : Odd/Vendor X\ncpu family : 1\nmodel : 2\n";
+    CHECK_EQ_INT(oc_machine_parse_cpuinfo(odd, sizeof odd - 1, &m, &e), OC_OK);
+    CHECK_EQ_STR(m.id, "cpu-Odd_Vendor_X-f1-m2");
+
+    /* This machine: never fails, always an id. */
+    oc_machine_detect(&m);
+    CHECK(m.id[0] != '\0' && m.cores >= 1);
+    json_t *j = oc_machine_to_json(&m);
+    CHECK(j && json_is_string(json_object_get(j, "id")));
+    json_decref(j);
+}
+
+/* Synthetic probe rows: conv kernels 2x slower than predicted, gemm 2x
+ * faster, everything else as predicted, with a little noise. */
+enum { NROWS = 60 };
+static float X[NROWS][OC_N_FEATURES];
+static oc_calib_row rows[NROWS];
+
+static void make_rows(void)
+{
+    unsigned seed = 7;
+    for (int i = 0; i < NROWS; i++) {
+        memset(X[i], 0, sizeof X[i]);
+        int fam = i % 3 == 0 ? OC_OPF_CONV : i % 3 == 1 ? OC_OPF_GEMM : OC_OPF_ELEMENTWISE;
+        X[i][OC_F_FAM_CONV + fam] = 1;
+        X[i][OC_F_LOG_INTENSITY] = (float)(i % 7);
+        seed = seed * 1103515245u + 12345u;
+        double noise = 1 + 0.04 * ((double)(seed >> 16 & 1023) / 1023.0 - 0.5);
+        double pred = 10.0 * (1 + i);
+        double factor = fam == OC_OPF_CONV ? 2.0 : fam == OC_OPF_GEMM ? 0.5 : 1.0;
+        rows[i] = (oc_calib_row){X[i], pred, pred * factor * noise};
+    }
+}
+
+static void calibrations(void)
+{
+    make_rows();
+    oc_machine m;
+    size_t n = 0;
+    char *text = slurp("amd-epyc-f26.txt", &n);
+    oc_error e;
+    CHECK(text && oc_machine_parse_cpuinfo(text, n, &m, &e) == OC_OK);
+    free(text);
+    m.cores = 2;
+    oc_calib c;
+    oc_calib_init(&c, &m, "ort-cpu", "onnxruntime-node 1.30.0", "inference", "cpu-x",
+                  "2026-12-03T08:18:01Z");
+    CHECK_EQ_INT(oc_calib_fit_threads(&c, 1, rows, 5, 1, 0, &e), OC_ERR_USAGE); /* too few */
+    CHECK_EQ_INT(oc_calib_fit_threads(&c, 1, rows, NROWS, 0.98, 3.8, &e), OC_OK);
+    const oc_calib_fit *f = oc_calib_fit_for(&c, 1);
+    CHECK(f != NULL && oc_calib_fit_for(&c, 2) == NULL);
+    /* The factors come back, pulled a little towards the machine-wide
+     * ratio (20 kernels a group against a prior worth 3). */
+    double fc = oc_calib_factor(f, X[0], rows[0].pred_us);
+    double fg = oc_calib_factor(f, X[1], rows[1].pred_us);
+    double fe = oc_calib_factor(f, X[2], rows[2].pred_us);
+    CHECK(fc > 1.75 && fc < 2.0);
+    CHECK(fg > 0.5 && fg < 0.6);
+    CHECK(fe > 0.9 && fe < 1.1);
+    CHECK(f->err_before > 0.4 && f->err_after < 0.12);
+    CHECK_EQ_INT(f->n_group[OC_OPF_CONV], 20);
+    /* A group the probe never saw gets the machine-wide ratio. */
+    float other[OC_N_FEATURES] = {0};
+    other[OC_F_FAM_CONV + OC_OPF_POOL] = 1;
+    double fp = oc_calib_factor(f, other, 100);
+    CHECK(fp > 0.6 && fp < 1.6);
+    CHECK_EQ_INT(oc_calib_group_of(other), OC_OPF_POOL);
+    other[OC_F_FAM_CONV + OC_OPF_POOL] = 0;
+    other[OC_F_FAM_CONV + OC_OPF_CONV] = 1;
+    other[OC_F_DEPTHWISE] = 1;
+    CHECK_EQ_INT(oc_calib_group_of(other), OC_CALIB_DEPTHWISE);
+    CHECK_EQ_STR(oc_calib_group_name(OC_CALIB_DEPTHWISE), "conv_depthwise");
+
+    /* Round trip through JSON and a file. */
+    CHECK_EQ_INT(oc_calib_fit_threads(&c, 2, rows, NROWS, 0.87, 0, &e), OC_OK);
+    char path[] = "/tmp/oc-calib-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    CHECK_EQ_INT(oc_calib_save(&c, path, &e), OC_OK);
+    oc_calib back;
+    CHECK_EQ_INT(oc_calib_load(path, &back, &e), OC_OK);
+    CHECK_EQ_STR(back.machine.id, "cpu-AuthenticAMD-f26-m2");
+    CHECK_EQ_STR(back.base_machine, "cpu-x");
+    CHECK_EQ_INT(back.n_fits, 2);
+    CHECK(back.machine.isa == m.isa);
+    const oc_calib_fit *bf = oc_calib_fit_for(&back, 1);
+    CHECK(bf && fabs(oc_calib_factor(bf, X[0], rows[0].pred_us) - fc) < 1e-6);
+    CHECK(bf && fabs(bf->kernel_scale - 0.98) < 1e-9 && fabs(bf->per_kernel_us - 3.8) < 1e-9);
+
+    /* Refusals: corrupt, foreign, another version, not one at all. */
+    json_t *j = oc_calib_to_json(&c);
+    char *good = json_dumps(j, 0);
+    json_decref(j);
+    struct {
+        const char *from, *to, *why;
+    } bad[] = {
+        {"\"version\": 1", "\"version\": 9", "calibration format version 9"},
+        {"\"fingerprint\": \"cpu-AuthenticAMD-f26-m2\"", "\"fingerprint\": \"cpu-X\"",
+         "fingerprint cpu-X but machine"},
+        {"\"target\": \"ort-cpu\"", "\"target\": 5", "header"},
+        {"\"mode\": \"inference\"", "\"mode\": \"dreaming\"", "header"},
+        {"\"threads\": 1,", "\"threads\": 0,", "bad entry"},
+        {"\"format\": \"onnxcost-calibration\"", "\"format\": \"x\"", "not an onnxcost"},
+    };
+    for (size_t k = 0; good && k < sizeof bad / sizeof bad[0]; k++) {
+        char *p = strstr(good, bad[k].from);
+        CHECK(p != NULL);
+        if (!p)
+            continue;
+        size_t len = strlen(good), fl = strlen(bad[k].from), tl = strlen(bad[k].to);
+        char *t = malloc(len + tl + 1);
+        memcpy(t, good, (size_t)(p - good));
+        memcpy(t + (p - good), bad[k].to, tl);
+        strcpy(t + (p - good) + tl, p + fl);
+        oc_error_clear(&e);
+        CHECK_EQ_INT(oc_calib_loadb(t, strlen(t), "x.json", &back, &e), OC_ERR_INPUT);
+        if (!strstr(e.msg, bad[k].why))
+            fprintf(stderr, "  message '%s' lacks '%s'\n", e.msg, bad[k].why);
+        CHECK(strstr(e.msg, bad[k].why) != NULL);
+        free(t);
+    }
+    /* Truncated at every tenth byte: refused, never a crash. */
+    size_t glen = good ? strlen(good) : 0;
+    int refused = 0, tried = 0;
+    for (size_t cut = 0; cut + 1 < glen; cut += 10, tried++)
+        refused += oc_calib_loadb(good, cut, "x.json", &back, &e) == OC_ERR_INPUT;
+    CHECK_EQ_INT(refused, tried);
+    free(good);
+    CHECK_EQ_INT(oc_calib_load("/nonexistent/c.json", &back, &e), OC_ERR_IO);
+    remove(path);
+
+    /* The timing model applies it, and only to its own target and mode. */
+    oc_tmodel *tm;
+    char tpath[512];
+    snprintf(tpath, sizeof tpath, "%s/../data/ort-cpu.tmodel", OC_TESTS_DIR);
+    if (oc_tmodel_load(tpath, &tm, &e) == OC_OK) {
+        double t0, t1;
+        CHECK_EQ_INT(oc_tmodel_predict_features(tm, X[0], 1, &t0, NULL, NULL, &e), OC_OK);
+        CHECK_EQ_INT(oc_tmodel_set_calib(tm, &c, &e), OC_OK);
+        CHECK_EQ_INT(oc_tmodel_predict_features(tm, X[0], 1, &t1, NULL, NULL, &e), OC_OK);
+        const oc_calib_fit *tf = oc_tmodel_calib_fit(tm);
+        CHECK(tf != NULL && fabs(t1 - t0 * oc_calib_factor(tf, X[0], t0)) < 1e-9 * t1);
+        oc_calib other_mode = c;
+        snprintf(other_mode.mode, sizeof other_mode.mode, "training");
+        CHECK_EQ_INT(oc_tmodel_set_calib(tm, &other_mode, &e), OC_ERR_USAGE);
+        CHECK(oc_tmodel_set_threads(tm, 3, &e) == OC_OK && oc_tmodel_calib_fit(tm) == NULL);
+        oc_tmodel_free(tm);
+    } else {
+        CHECK(!"data/ort-cpu.tmodel loads");
+    }
+}
+
+int main(void)
+{
+    fingerprints();
+    calibrations();
+    return t_report("test_machine");
+}
