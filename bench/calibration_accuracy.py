@@ -30,7 +30,7 @@ LABEL = {"batchnormalization": "batchnorm", "layernormalization": "layernorm"}
 def units_for(budget, n_threads, training):
     fams = [f for f in WEIGHTS if not (training and f == "swish")]
     w = sum(WEIGHTS[f] for f in fams)
-    sample, family = (2.0, 3.0) if training else (0.8, 1.5)
+    sample, family = (1.0, 2.0) if training else (0.8, 1.5)
     return max(1, int((budget / n_threads - len(fams) * family) / (w * sample)))
 
 

@@ -56,6 +56,8 @@ enum { CLI_MAX_STEPS = 64 };
 int cli_parse_list(const char *opt, const char *s, int64_t *out, size_t *n);
 /* Parse a size such as 8GiB, 512MB or 1e9 for option `opt`. */
 int cli_parse_size(const char *opt, const char *s, uint64_t *out);
+/* mkdir -p (mode 0755): 0, or -1 with errno set. */
+int cli_mkdir_p(const char *path);
 /* Whether two paths name the same file (equal, or the same inode). */
 bool cli_same_file(const char *a, const char *b);
 

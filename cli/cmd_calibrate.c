@@ -76,10 +76,10 @@ static const probe_family probe_families[] = {
 enum { N_PROBE_FAMILIES = sizeof probe_families / sizeof probe_families[0] };
 
 /* Seconds per probe sample and per family run (a driver start and two
- * check kernels), as measured on this project's 2-core machines: ORT
- * ~0.8 s a sample, PyTorch training steps ~2 s. */
-static double sample_cost(bool training) { return training ? 2.0 : 0.8; }
-static double family_cost(bool training) { return training ? 3.0 : 1.5; }
+ * check kernels), as measured on cpu-AuthenticAMD-f26-m2: ORT ~0.8 s a
+ * sample, PyTorch training steps ~1 s. */
+static double sample_cost(bool training) { return training ? 1.0 : 0.8; }
+static double family_cost(bool training) { return training ? 2.0 : 1.5; }
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig)
@@ -297,22 +297,6 @@ static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_se
     return rc;
 }
 
-static int mkdir_p(const char *dir)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-        return -1;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 int cmd_calibrate(int argc, char **argv)
 {
     copts o;
@@ -455,7 +439,7 @@ int cmd_calibrate(int argc, char **argv)
                 cli_error("calibrate: no cache directory (set XDG_CACHE_HOME or HOME, or "
                           "give -o FILE)");
                 rc = EXIT_USAGE;
-            } else if (mkdir_p(dir) != 0) {
+            } else if (cli_mkdir_p(dir) != 0) {
                 cli_error("cannot create %s: %s", dir, strerror(errno));
                 rc = EXIT_IO;
             }

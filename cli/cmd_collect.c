@@ -169,22 +169,6 @@ static int io_error(const char *what, const char *path)
     return EXIT_IO;
 }
 
-static int mkdir_p(const char *path)
-{
-    char buf[PATH_MAX];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return -1;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* Remove a directory tree the collector made (files and subdirectories). */
 static void rm_tree(const char *path)
 {
@@ -710,7 +694,7 @@ static int run_chunk(collect *c, oc_family fam, const uint64_t *idx, size_t n,
         cli_error("workdir path too long");
         return EXIT_USAGE;
     }
-    if (mkdir_p(dir) != 0)
+    if (cli_mkdir_p(dir) != 0)
         return io_error("cannot create", dir);
     item *items = calloc(n, sizeof *items);
     item **ptrs = calloc(n, sizeof *ptrs);
@@ -1231,7 +1215,7 @@ int cmd_collect(int argc, char **argv)
     }
     /* The workdir, absolute: the manifest names models by full path. */
     if (workdir) {
-        if (mkdir_p(workdir) != 0) {
+        if (cli_mkdir_p(workdir) != 0) {
             rc = io_error("cannot create", workdir);
             goto done;
         }

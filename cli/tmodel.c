@@ -120,7 +120,7 @@ int cli_load_tmodel(const char *spec, int64_t threads, const cli_mode *mode, oc_
      * built-in target ("ort-cpu"), or a shipped calibration
      * ("ort-cpu@FINGERPRINT"). */
     oc_calib calib;
-    bool have_calib = false, explicit_machine = false;
+    bool have_calib = false, explicit_machine = false, shipped = false;
     const char *tm_path = NULL;
     bool named = spec && (!strcmp(spec, "ort-cpu") || !strcmp(spec, "torch-cpu"));
     if (spec && strchr(spec, '@') && !is_file(spec)) {
@@ -189,6 +189,16 @@ int cli_load_tmodel(const char *spec, int64_t threads, const cli_mode *mode, oc_
                 snprintf(tgt->source, sizeof tgt->source, "%s", path);
             }
         }
+        /* None made here: the probe this project measured on a machine of
+         * the same fingerprint, if any (hosts of one kind may still
+         * differ: the label says whose probe it is). */
+        char name[160];
+        snprintf(name, sizeof name, "%s@%s", target, here.id);
+        if (!have_calib && !find_builtin_calib(name, mode_name, &calib)) {
+            have_calib = true;
+            shipped = true;
+            snprintf(tgt->source, sizeof tgt->source, "built-in %s", name);
+        }
     }
     if (!rc && have_calib) {
         if (info->created[0] && calib.base_created[0] &&
@@ -232,9 +242,14 @@ int cli_load_tmodel(const char *spec, int64_t threads, const cli_mode *mode, oc_
                      info->threads == 1 ? "" : "s", calib.machine.id);
         } else {
             tgt->calibrated = true;
-            snprintf(tgt->label, sizeof tgt->label, "calibrated on %s%s%s, %s",
-                     here_too ? "this machine (" : "", calib.machine.id, here_too ? ")" : "",
-                     date);
+            if (shipped)
+                snprintf(tgt->label, sizeof tgt->label,
+                         "calibrated on another host of this machine's kind (%s, shipped, %s)",
+                         calib.machine.id, date);
+            else
+                snprintf(tgt->label, sizeof tgt->label, "calibrated on %s%s%s, %s",
+                         here_too ? "this machine (" : "", calib.machine.id,
+                         here_too ? ")" : "", date);
         }
     } else {
         snprintf(tgt->machine, sizeof tgt->machine, "%s", info->machine);

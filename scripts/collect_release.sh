@@ -12,14 +12,18 @@ SCALE=${OC_SCALE:-1}   # multiply every count
 MD=$ROOT/data/machines/$("$BIN" hw --fingerprint)
 mkdir -p "$MD"
 ARGS="--repeats 5 --passes 2 --warmup 2"
+# The sample stream: 0 for the built-in model's data; another machine may
+# take another (cpu-AuthenticAMD-f26-m2 took 1, so that its samples share no
+# configuration with the seed-0 samples of ../shared/machines that score it).
+SEED=${OC_SEED:-0}
 n() { echo $(($1 * SCALE)); }
 ops() { # ops TARGET THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     local t=$1 th=$2 ds=$3 extra=${4:-}
     shift 4 || shift $#
-    "$BIN" collect --target "$t" --threads "$th" --family conv --count "$(n 120)" --dataset "$ds" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target "$t" --threads "$th" --family matmul,gemm --count "$(n 70)" --dataset "$ds" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target "$t" --threads "$th" --family conv --count "$(n 120)" --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target "$t" --threads "$th" --family matmul,gemm --count "$(n 70)" --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
     "$BIN" collect --target "$t" --threads "$th" --family convtranspose,pool,batchnorm,layernorm,softmax,elementwise,activation,reduce,concat,split,slice,transpose,reshape,resize,pad,gather \
-        --count "$(n 30)" --dataset "$ds" --driver-args "$ARGS $extra" "$@"
+        --count "$(n 30)" --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
 # The families whose held-out error was highest get 180 samples each
 # (whatever the scale).
@@ -28,7 +32,7 @@ weak() { # weak THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     local th=$1 ds=$2 extra=${3:-}
     shift 3 || shift $#
     "$BIN" collect --target ort-cpu --threads "$th" --family "$WEAK" --count 180 \
-        --dataset "$ds" --driver-args "$ARGS $extra" "$@"
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
 # x * Sigmoid(x), which ONNX Runtime fuses into one QuickGelu kernel (the
 # ORT plan fuses it too; PyTorch's eager steps run the two ops apart).
@@ -36,7 +40,7 @@ swish() { # swish THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     local th=$1 ds=$2 extra=${3:-}
     shift 3 || shift $#
     "$BIN" collect --target ort-cpu --threads "$th" --family swish --count 90 \
-        --dataset "$ds" --driver-args "$ARGS $extra" "$@"
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"

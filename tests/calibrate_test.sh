@@ -18,15 +18,21 @@ cp "$SRC/data/machines/$FP/ort-cpu-probe.jsonl.gz" "$PROBE"
 export XDG_CACHE_HOME=$TMP/cache
 CACHED=$TMP/cache/onnxcost/$FP-ort-cpu-onnxruntime-node_1.30.0-inference.json
 
-# --- not calibrated, on a machine the built-in model was not measured on ---
-ONNXCOST_MACHINE=$FP "$BIN" predict "$M" >"$TMP/t0" 2>"$TMP/e0"
+INTEL=cpu-GenuineIntel-f6-m85
+# --- a machine this project never measured: one warning line ---
+ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >"$TMP/t0" 2>"$TMP/e0"
 ok '[ $? -eq 0 ] && [ "$(wc -l <"$TMP/e0")" -eq 1 ]' "uncalibrated: one warning line"
-ok 'grep -q "measured on cpu-AuthenticAMD-unrecorded, this machine is $FP" "$TMP/e0" &&
+ok 'grep -q "measured on cpu-AuthenticAMD-unrecorded, this machine is $INTEL" "$TMP/e0" &&
     grep -q "onnxcost calibrate" "$TMP/e0"' "the warning names both machines and the fix"
 ok 'grep -q "^target: .*measured on cpu-AuthenticAMD-unrecorded, not this machine" "$TMP/t0"' \
     "target line says whose the times are"
-ONNXCOST_MACHINE=$FP "$BIN" predict --mode training "$M" >/dev/null 2>"$TMP/e0t"
+ONNXCOST_MACHINE=$INTEL "$BIN" predict --mode training "$M" >/dev/null 2>"$TMP/e0t"
 ok 'grep -q "calibrate --mode training" "$TMP/e0t"' "training: the fix names the mode"
+# --- a machine of a kind this project measured: its shipped calibration ---
+ONNXCOST_MACHINE=$FP "$BIN" predict "$M" >"$TMP/ts" 2>"$TMP/es"
+ok '[ $? -eq 0 ] && [ ! -s "$TMP/es" ] &&
+    grep -q "^target: .*calibrated on another host of this machine.s kind ($FP, shipped" "$TMP/ts"' \
+    "measured kind: the shipped calibration, said on the target line"
 
 # --- calibrate from the committed probe (no measuring) into the cache ---
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" >"$TMP/c" 2>"$TMP/ce"
@@ -47,7 +53,7 @@ ok '[ $? -eq 0 ] && [ ! -s "$TMP/e1" ]' "calibrated: no warning"
 ok 'grep -q "^target: .*calibrated on this machine ($FP), 20" "$TMP/t1"' "target line: calibrated"
 ONNXCOST_MACHINE=$FP "$BIN" predict --format json "$M" >"$TMP/j1"
 ONNXCOST_MACHINE=$FP "$BIN" predict --format json --target ort-cpu "$M" >"$TMP/j1b"
-XDG_CACHE_HOME=$TMP/none ONNXCOST_MACHINE=$FP "$BIN" predict --format json "$M" >"$TMP/j0" 2>/dev/null
+XDG_CACHE_HOME=$TMP/none ONNXCOST_MACHINE=$INTEL "$BIN" predict --format json "$M" >"$TMP/j0" 2>/dev/null
 ok "$PY - '$TMP/j0' '$TMP/j1' '$TMP/j1b' <<'E'
 import json, sys
 a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
@@ -75,16 +81,16 @@ ONNXCOST_MACHINE=$FP "$BIN" predict --threads 4 "$M" >/dev/null 2>"$TMP/e4"
 ok 'grep -q "no fit at 4 threads" "$TMP/e4"' "a thread count without a fit is said"
 
 # --- another machine: the cache of this one is not used ---
-ONNXCOST_MACHINE=cpu-GenuineIntel-f6-m85 "$BIN" predict "$M" >/dev/null 2>"$TMP/e5"
-ok 'grep -q "this machine is cpu-GenuineIntel-f6-m85" "$TMP/e5"' "other machine: warning, no calibration"
+ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >/dev/null 2>"$TMP/e5"
+ok 'grep -q "this machine is $INTEL" "$TMP/e5"' "other machine: warning, no calibration"
 # ... but it can ask for this one's explicitly, without a warning
-ONNXCOST_MACHINE=cpu-GenuineIntel-f6-m85 "$BIN" predict --target "$CACHED" "$M" >"$TMP/t6" 2>"$TMP/e6"
+ONNXCOST_MACHINE=$INTEL "$BIN" predict --target "$CACHED" "$M" >"$TMP/t6" 2>"$TMP/e6"
 ok '[ $? -eq 0 ] && [ ! -s "$TMP/e6" ] && grep -q "calibrated on $FP, 20" "$TMP/t6"' \
     "--target FILE: predictions for that machine"
 # a cache file whose fingerprint is not the machine's is ignored with a line
-OTHER=$TMP/cache/onnxcost/cpu-GenuineIntel-f6-m85-ort-cpu-onnxruntime-node_1.30.0-inference.json
+OTHER=$TMP/cache/onnxcost/$INTEL-ort-cpu-onnxruntime-node_1.30.0-inference.json
 cp "$CACHED" "$OTHER"
-ONNXCOST_MACHINE=cpu-GenuineIntel-f6-m85 "$BIN" predict "$M" >/dev/null 2>"$TMP/e7"
+ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >/dev/null 2>"$TMP/e7"
 ok 'grep -q "was made on $FP, not this machine" "$TMP/e7"' "foreign cache file ignored"
 rm -f "$OTHER"
 
@@ -104,7 +110,7 @@ E" "targets --format json: the user's calibration, this machine marked"
 ONNXCOST_MACHINE=$FP "$BIN" predict --target ort-cpu@$FP --target "$CACHED" --target ort-cpu \
     --batch 4 "$M" >"$TMP/sbs" 2>/dev/null
 ok '[ $? -eq 0 ] && [ "$(grep -c "ms " "$TMP/sbs")" -eq 3 ]' "side by side: a row per target"
-XDG_CACHE_HOME=$TMP/none ONNXCOST_MACHINE=$FP "$BIN" predict --format json --target ort-cpu@$FP \
+XDG_CACHE_HOME=$TMP/none ONNXCOST_MACHINE=$INTEL "$BIN" predict --format json --target ort-cpu@$FP \
     --target ort-cpu --batch 4 "$M" >"$TMP/sbj" 2>/dev/null
 ok "$PY - '$TMP/sbj' <<'E'
 import json, sys
@@ -130,9 +136,9 @@ ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/x3")" -eq 1 ]' "random bytes as a target: 
 "$BIN" predict --mode training --target "$CACHED" "$M" >/dev/null 2>"$TMP/x4"
 ok '[ $? -eq 1 ] && grep -q "calibration is for inference" "$TMP/x4"' "inference calibration for training: refused"
 echo garbage >"$CACHED"
-ONNXCOST_MACHINE=$FP "$BIN" predict "$M" >/dev/null 2>"$TMP/x5"
-ok '[ $? -eq 0 ] && grep -q "ignored" "$TMP/x5" && grep -q "measured on" "$TMP/x5"' \
-    "corrupt cache: said, ignored, still predicts"
+ONNXCOST_MACHINE=$FP "$BIN" predict "$M" >"$TMP/t8" 2>"$TMP/x5"
+ok '[ $? -eq 0 ] && grep -q "ignored" "$TMP/x5" && grep -q "shipped" "$TMP/t8"' \
+    "corrupt cache: said, ignored, the shipped calibration instead"
 "$BIN" calibrate --no-measure >/dev/null 2>"$TMP/x6"
 ok '[ $? -eq 1 ] && grep -q "needs --probe" "$TMP/x6"' "--no-measure without --probe"
 "$BIN" calibrate --no-measure --probe "$TMP/none.jsonl.gz" -o "$TMP/o.json" >/dev/null 2>"$TMP/x7"
