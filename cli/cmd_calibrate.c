@@ -24,6 +24,10 @@
 #include "predictor/estimate.h"
 #include "predictor/sampler.h"
 
+#ifndef OC_SOURCE_DIR
+#define OC_SOURCE_DIR "."
+#endif
+
 /* The probe's sample stream: apart from every training seed (0, 1, ...). */
 #define PROBE_SEED 90001
 
@@ -178,6 +182,53 @@ static int parse(int argc, char **argv, copts *o)
     return 0;
 }
 
+/* Whether `prog` runs: an absolute path that is executable, or a name
+ * found on PATH. */
+static bool runnable(const char *prog)
+{
+    if (strchr(prog, '/'))
+        return access(prog, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char buf[PATH_MAX];
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        if (n && snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, prog) < (int)sizeof buf &&
+            access(buf, X_OK) == 0)
+            return true;
+        path += n + (path[n] == ':');
+    }
+    return false;
+}
+
+/* The runtime the probe needs, checked before anything is measured: one
+ * line naming what is missing and how to install it. */
+static int check_runtime(bool training)
+{
+    const char *drv = getenv("ONNXCOST_COLLECTOR");
+    const char *interp = getenv(training ? "ONNXCOST_PYTHON" : "ONNXCOST_NODE");
+    if (!interp || !*interp)
+        interp = training ? "/usr/bin/python3" : "node";
+    if (!runnable(interp)) {
+        cli_error("calibrate: %s is not installed (needed to run the %s probe); run 'bash "
+                  "scripts/setup.sh --deps-only'", interp,
+                  training ? "PyTorch" : "ONNX Runtime");
+        return EXIT_IO;
+    }
+    if (drv && *drv)
+        return 0; /* the user's own driver brings its runtime */
+    const char *lib = training ? "/usr/lib/python3/dist-packages/torch/__init__.py"
+                               : OC_SOURCE_DIR "/collector/node_modules/onnxruntime-node/"
+                                               "package.json";
+    if (access(lib, R_OK) != 0) {
+        cli_error("calibrate: %s is not installed (%s is missing); run 'bash "
+                  "scripts/setup.sh --deps-only'",
+                  training ? "PyTorch (Debian python3-torch)" : "ONNX Runtime (onnxruntime-node)",
+                  lib);
+        return EXIT_IO;
+    }
+    return 0;
+}
+
 /* Measure the probe at `threads` into `probe` (resuming what is there). */
 static int measure(const copts *o, int64_t threads, int units, const char *probe, double t0,
                    double total_est, double *done_est)
@@ -303,6 +354,8 @@ int cmd_calibrate(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    if (!o.no_measure && (rc = check_runtime(o.training)))
+        return rc;
     oc_error err;
     oc_error_clear(&err);
     oc_machine here;

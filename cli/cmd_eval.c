@@ -20,6 +20,9 @@ static const char eval_help[] =
     "measurements within the ensemble's low..high spread.\n"
     "\n"
     "  -m, --timing-model FILE  the model (required)\n"
+    "  -c, --calibration FILE   apply this calibration (onnxcost calibrate) to\n"
+    "                           the model's predictions: score it on data of\n"
+    "                           the machine it was fitted to\n"
     "      --split S            test (default), val, train or all\n"
     "      --by KEY             group by family (default), op (the sample's\n"
     "                           operator) or pattern (\"Conv+Relu\")\n"
@@ -33,6 +36,7 @@ int cmd_eval(int argc, char **argv)
     enum { O_SPLIT = 256, O_BY, O_SAMPLES };
     static const struct option opts[] = {
         {"timing-model", required_argument, NULL, 'm'},
+        {"calibration", required_argument, NULL, 'c'},
         {"split", required_argument, NULL, O_SPLIT},
         {"by", required_argument, NULL, O_BY},
         {"samples", no_argument, NULL, O_SAMPLES},
@@ -40,17 +44,20 @@ int cmd_eval(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *model_path = NULL;
+    const char *model_path = NULL, *calib_path = NULL;
     int split = OC_SPLIT_TEST; /* -1: all */
     out_format fmt = FMT_TABLE;
     score_by by = SCORE_BY_FAMILY;
     bool list_samples = false;
     int c, rc;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "m:f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "m:c:f:h", opts, NULL)) != -1) {
         switch (c) {
         case 'm':
             model_path = optarg;
+            break;
+        case 'c':
+            calib_path = optarg;
             break;
         case O_SPLIT:
             if (!strcmp(optarg, "test"))
@@ -102,6 +109,14 @@ int cmd_eval(int argc, char **argv)
     oc_tmodel *tm;
     if (oc_tmodel_load(model_path, &tm, &err) != OC_OK)
         return cli_fail(&err, 1);
+    if (calib_path) {
+        oc_calib cal;
+        if (oc_calib_load(calib_path, &cal, &err) != OC_OK ||
+            oc_tmodel_set_calib(tm, &cal, &err) != OC_OK) {
+            oc_tmodel_free(tm);
+            return cli_fail(&err, 1);
+        }
+    }
     const oc_tmodel_info *in = oc_tmodel_get_info(tm);
 
     /* Features from the model's own hardware profile, as at training. */

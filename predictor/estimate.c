@@ -32,10 +32,15 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
             d.n_fused = 0;
         }
         if ((st = oc_features_from_desc(&d, tgt, x + out->n_run * OC_N_FEATURES, err))) {
-            if (st == OC_ERR_INPUT && err)
-                oc_error_set(err, OC_ERR_INPUT, g->nodes[kn->main].name,
-                             "node '%s' (%s): %s", g->nodes[kn->main].name,
-                             g->nodes[kn->main].op, err->msg);
+            /* The reason is copied out first: formatting err->msg into
+             * itself overlapped (undefined behaviour; it garbled every
+             * such message). */
+            if (st == OC_ERR_INPUT && err) {
+                char why[sizeof err->msg];
+                snprintf(why, sizeof why, "%s", err->msg);
+                oc_error_set(err, OC_ERR_INPUT, g->nodes[kn->main].name, "node '%s' (%s): %s",
+                             g->nodes[kn->main].name, g->nodes[kn->main].op, why);
+            }
             return st;
         }
         double lin = 0, roof = 0;

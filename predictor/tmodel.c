@@ -225,11 +225,13 @@ oc_status oc_tmodel_predict_features(const oc_tmodel *tm, const float *x, size_t
     if (st != OC_OK)
         goto done;
     /* A calibration corrects each kernel by its group's factor and widens
-     * the range by the probe's residual spread. */
-    const oc_calib_fit *cf = oc_tmodel_calib_fit(tm);
+     * the range by the probe's residual spread; the fit is the one of the
+     * row's own thread count (a feature), so rows of several counts mix. */
     for (size_t r = 0; r < n; r++) {
         size_t q = first[r];
         double t = exp(sum[q] / K), f = 1, wid = 1;
+        const oc_calib_fit *cf =
+            tm->calib ? oc_calib_fit_for(tm->calib, (int)x[r * (size_t)F + OC_F_THREADS]) : NULL;
         if (cf) {
             f = oc_calib_factor(cf, x + r * (size_t)F, t);
             wid = exp(cf->residual);

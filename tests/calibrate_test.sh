@@ -149,6 +149,10 @@ ok '[ $? -eq 2 ] && [ ! -e "$TMP/o.json" ]' "ort probe for a training calibratio
 ok '[ $? -eq 2 ] && grep -q "no samples at that thread count" "$TMP/x9" && [ ! -e "$TMP/o.json" ]' \
     "probe without that thread count: refused, nothing written"
 
+ONNXCOST_NODE=$TMP/no-node "$BIN" calibrate -o "$TMP/o.json" >/dev/null 2>"$TMP/x10"
+ok '[ $? -eq 3 ] && [ "$(wc -l <"$TMP/x10")" -eq 1 ] && grep -q "no-node is not installed" "$TMP/x10" &&
+    [ ! -e "$TMP/o.json" ]' "missing runtime: one line, exit 3, nothing written"
+
 # --- a real probe, where ONNX Runtime is installed ---
 if [ -d "$SRC/collector/node_modules/onnxruntime-node" ]; then
     ONNXCOST_MACHINE=$FP "$BIN" calibrate --threads 1 --budget 10 --probe "$TMP/real.jsonl.gz" \
