@@ -106,6 +106,7 @@ static void make_rows(void)
         int fam = i % 3 == 0 ? OC_OPF_CONV : i % 3 == 1 ? OC_OPF_GEMM : OC_OPF_ELEMENTWISE;
         X[i][OC_F_FAM_CONV + fam] = 1;
         X[i][OC_F_LOG_INTENSITY] = (float)(i % 7);
+        X[i][OC_F_THREADS] = 1;
         seed = seed * 1103515245u + 12345u;
         double noise = 1 + 0.04 * ((double)(seed >> 16 & 1023) / 1023.0 - 0.5);
         double pred = 10.0 * (1 + i);
@@ -227,6 +228,16 @@ static void calibrations(void)
         snprintf(other_mode.mode, sizeof other_mode.mode, "training");
         CHECK_EQ_INT(oc_tmodel_set_calib(tm, &other_mode, &e), OC_ERR_USAGE);
         CHECK(oc_tmodel_set_threads(tm, 3, &e) == OC_OK && oc_tmodel_calib_fit(tm) == NULL);
+        /* Each row takes the fit of its own thread count: none at 3. */
+        float x3[OC_N_FEATURES];
+        memcpy(x3, X[0], sizeof x3);
+        x3[OC_F_THREADS] = 3;
+        double t3;
+        CHECK_EQ_INT(oc_tmodel_predict_features(tm, x3, 1, &t3, NULL, NULL, &e), OC_OK);
+        oc_tmodel_set_calib(tm, NULL, &e);
+        double t3u;
+        CHECK_EQ_INT(oc_tmodel_predict_features(tm, x3, 1, &t3u, NULL, NULL, &e), OC_OK);
+        CHECK(t3 == t3u);
         oc_tmodel_free(tm);
     } else {
         CHECK(!"data/ort-cpu.tmodel loads");
