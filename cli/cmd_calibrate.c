@@ -302,15 +302,8 @@ static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_se
     oc_calib_row *rows = malloc((s->n + 1) * sizeof *rows);
     float *x = malloc((s->n + 1) * OC_N_FEATURES * sizeof *x);
     double *pred = malloc((s->n + 1) * sizeof *pred);
-    if (!rows || !x || !pred) {
-        free(rows);
-        free(x);
-        free(pred);
-        cli_error("out of memory");
-        return EXIT_IO;
-    }
-    size_t *idx = (size_t *)malloc((s->n + 1) * sizeof *idx);
-    for (size_t i = 0; idx && i < s->n; i++) {
+    size_t *idx = malloc((s->n + 1) * sizeof *idx);
+    for (size_t i = 0; rows && x && pred && idx && i < s->n; i++) {
         if (s->s[i].threads != threads)
             continue;
         if (o->training && s->s[i].optimizer != o->optimizer)
@@ -320,7 +313,7 @@ static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_se
         idx[n++] = i;
     }
     int rc = 0;
-    if (!idx) {
+    if (!rows || !x || !pred || !idx) {
         cli_error("out of memory");
         rc = EXIT_IO;
     } else if (n &&

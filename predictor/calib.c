@@ -187,38 +187,33 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
         return oc_error_set(err, OC_ERR_USAGE, NULL,
                             "%zu probe kernels at %d threads: a calibration needs at least 8",
                             n, threads);
+    for (size_t i = 0; i < n; i++)
+        if (!(rows[i].pred_us > 0) || !(rows[i].meas_us > 0))
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "probe kernel %zu has no time", i);
     oc_calib_fit *f = NULL;
     for (int i = 0; i < c->n_fits; i++)
         if (c->fits[i].threads == threads)
             f = &c->fits[i];
-    if (!f) {
-        if (c->n_fits >= OC_CALIB_MAX_THREADS)
-            return oc_error_set(err, OC_ERR_USAGE, NULL, "more than %d thread counts",
-                                OC_CALIB_MAX_THREADS);
-        f = &c->fits[c->n_fits++];
-    }
-    memset(f, 0, sizeof *f);
-    f->threads = threads;
-    f->n = (int)n;
-    f->kernel_scale = kernel_scale > 0 ? kernel_scale : 1;
-    f->per_kernel_us = per_kernel_us > 0 ? per_kernel_us : 0;
+    if (!f && c->n_fits >= OC_CALIB_MAX_THREADS)
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "more than %d thread counts",
+                            OC_CALIB_MAX_THREADS);
     fit_row *fr = malloc(n * sizeof *fr);
     double *e = malloc(n * sizeof *e);
     if (!fr || !e) {
         free(fr);
         free(e);
-        c->n_fits--;
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     }
+    if (!f)
+        f = &c->fits[c->n_fits++];
+    memset(f, 0, sizeof *f);
+    f->threads = threads;
+    f->n = (int)n;
+    f->kernel_scale = kernel_scale > 0 ? kernel_scale : 1;
+    f->per_kernel_us = per_kernel_us > 0 ? per_kernel_us : 0;
     /* Standardise the covariates over the probe. */
     double s[2] = {0, 0}, ss[2] = {0, 0};
     for (size_t i = 0; i < n; i++) {
-        if (!(rows[i].pred_us > 0) || !(rows[i].meas_us > 0)) {
-            free(fr);
-            free(e);
-            c->n_fits--;
-            return oc_error_set(err, OC_ERR_USAGE, NULL, "probe kernel %zu has no time", i);
-        }
         double z[2] = {rows[i].x[OC_F_LOG_INTENSITY], log(rows[i].pred_us)};
         for (int k = 0; k < 2; k++) {
             s[k] += z[k];
