@@ -161,5 +161,9 @@ int cli_json_print(json_t *j);
 /* analyze's JSON document (model, inputs, outputs, nodes in topological
  * order, totals, warnings); a new reference. */
 json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a);
+/* The kernels of an estimate that run, in run order: name (as ONNX
+ * Runtime names them), op (as its profiler does), nodes, times. */
+struct oc_estimate;
+json_t *cli_kernels_json(const oc_graph *g, const struct oc_estimate *e);
 
 #endif

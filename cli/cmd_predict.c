@@ -35,11 +35,18 @@ static const char predict_help[] =
     "  -E, --epochs N           epochs (with --dataset-size; default 1)\n"
     "  -f, --format FMT         table (default) or json\n"
     "  -t, --top N              table: only the N slowest nodes (default 25)\n"
+    "      --by WHAT            table rows: node (default) or kernel (what the\n"
+    "                           runtime runs, with the nodes each one covers)\n"
+    "      --nchwc-block N      plan for a CPU whose NCHWc block is N: 8 (AVX2),\n"
+    "                           16 (AVX-512) or 0 (none: not x86); default this\n"
+    "                           machine's\n"
     "  -h, --help               this text\n"
     "\n"
     "Nodes the runtime fuses into another kernel (a Relu after a Conv), folds\n"
     "from constants or removes (Identity) cost 0 and name the kernel that runs\n"
-    "them. The range is the spread of the model's ensemble. Training memory\n"
+    "them. JSON lists the kernels in run order ('kernels'), named as ONNX\n"
+    "Runtime's profiler names them ('onnxcost compare' checks them against a\n"
+    "profile). The range is the spread of the model's ensemble. Training memory\n"
     "is the weights, their gradients, the optimizer's state and the\n"
     "activations kept for the backward pass (an estimate from the graph).\n";
 
@@ -51,6 +58,8 @@ typedef struct popts {
     const char *baseline;
     out_format fmt;
     cli_mode mode;
+    bool by_kernel;
+    int64_t nchwc_block; /* -1: this machine's */
 } popts;
 
 static int parse(int argc, char **argv, popts *p)
@@ -63,11 +72,13 @@ static int parse(int argc, char **argv, popts *p)
         {"epochs", required_argument, NULL, 'E'},  {"format", required_argument, NULL, 'f'},
         {"top", required_argument, NULL, 't'},     {"help", no_argument, NULL, 'h'},
         {"mode", required_argument, NULL, 'o'},    {"optimizer", required_argument, NULL, 'O'},
+        {"by", required_argument, NULL, 'y'},      {"nchwc-block", required_argument, NULL, 'n'},
         {NULL, 0, NULL, 0}};
     memset(p, 0, sizeof *p);
     p->aa.opts.batch = 1;
     p->epochs = 1;
     p->top = 25;
+    p->nchwc_block = -1;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:i:T:m:B:D:E:f:t:h", opts, NULL)) != -1) {
@@ -97,6 +108,21 @@ static int parse(int argc, char **argv, popts *p)
         case 't': rc = cli_parse_i64("--top", optarg, 1, INT32_MAX, &p->top); break;
         case 'o': rc = cli_parse_mode(optarg, &p->mode); break;
         case 'O': rc = cli_parse_optimizer(optarg, &p->mode); break;
+        case 'y':
+            if (strcmp(optarg, "node") && strcmp(optarg, "kernel")) {
+                cli_error("--by: '%s' is not one of node, kernel", optarg);
+                rc = EXIT_USAGE;
+            }
+            p->by_kernel = !strcmp(optarg, "kernel");
+            break;
+        case 'n':
+            rc = cli_parse_i64("--nchwc-block", optarg, 0, 16, &p->nchwc_block);
+            if (!rc && p->nchwc_block != 0 && p->nchwc_block != 8 && p->nchwc_block != 16) {
+                cli_error("--nchwc-block: %lld is not one of 0, 8, 16",
+                          (long long)p->nchwc_block);
+                rc = EXIT_USAGE;
+            }
+            break;
         case 'h': fputs(predict_help, stdout); return -1;
         default: fputs(predict_help, stderr); return EXIT_USAGE;
         }
@@ -141,6 +167,49 @@ static const char *kernel_note(const oc_graph *g, const oc_estimate *e, size_t i
     return NULL;
 }
 
+/* The kernel's name as ONNX Runtime names it: a node moved to the NCHWc
+ * layout is named after its output ("<output>_nchwc"); inserted reorders
+ * after their op; other kernels keep their main node's name. */
+static const char *kernel_name(const oc_graph *g, const oc_kernel *k, char *buf, size_t size)
+{
+    if (k->main == OC_PLAN_INSERTED)
+        return k->op;
+    if (k->value < 0)
+        return g->nodes[k->main].name;
+    snprintf(buf, size, "%s_nchwc", g->values[k->value].name);
+    return buf;
+}
+
+json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
+{
+    json_t *arr = json_array();
+    for (size_t q = 0; q < e->plan.n_kernels; q++) {
+        const oc_kernel *k = &e->plan.kernels[q];
+        if (k->kind != OC_KERNEL_RUN)
+            continue;
+        char buf[512];
+        json_t *nodes = json_array();
+        double us = 0, lo = 0, hi = 0;
+        if (k->main != OC_PLAN_INSERTED) {
+            json_array_append_new(nodes, json_string(g->nodes[k->main].name));
+            for (size_t f = 0; f < k->n_fused; f++)
+                json_array_append_new(nodes, json_string(g->nodes[k->fused[f]].name));
+            us = e->node_us[k->main];
+            lo = e->node_low_us[k->main];
+            hi = e->node_high_us[k->main];
+        }
+        json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:f, s:f}", "name",
+                              kernel_name(g, k, buf, sizeof buf), "op", k->op, "nodes", nodes,
+                              "time_us", us, "time_us_low", lo, "time_us_high", hi);
+        if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
+            json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
+            json_object_set_new(o, "costed_in", json_string("the blocked op's samples"));
+        }
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
 static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
                         const popts *p, const oc_tmodel *tm, const cli_target *tgt)
 {
@@ -171,7 +240,8 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "time_ms", json_real(total / 1e3));
     json_object_set_new(t, "time_ms_low", json_real((sub ? total : e->total_low_us) / 1e3));
     json_object_set_new(t, "time_ms_high", json_real((sub ? total : e->total_high_us) / 1e3));
-    json_object_set_new(t, "kernels", json_integer((json_int_t)e->n_run));
+    json_object_set_new(t, "kernels", json_integer((json_int_t)e->plan.n_run));
+    json_object_set_new(j, "kernels", cli_kernels_json(g, e));
     json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
     json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
     json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
@@ -217,6 +287,45 @@ static int by_time(const void *x, const void *y)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
+static int by_kernel_time(const void *x, const void *y)
+{
+    const oc_kernel *a = &sort_e->plan.kernels[*(const size_t *)x];
+    const oc_kernel *b = &sort_e->plan.kernels[*(const size_t *)y];
+    double ta = a->main == OC_PLAN_INSERTED ? 0 : sort_e->node_us[a->main];
+    double tb = b->main == OC_PLAN_INSERTED ? 0 : sort_e->node_us[b->main];
+    return ta < tb ? 1 : ta > tb ? -1 : 0;
+}
+
+/* --by kernel: the kernels the runtime runs, slowest first. */
+static void kernel_rows(const oc_graph *g, const oc_estimate *e, const popts *p, double total)
+{
+    size_t *order = malloc((e->plan.n_kernels + 1) * sizeof *order), n = 0;
+    if (!order)
+        return;
+    for (size_t q = 0; q < e->plan.n_kernels; q++)
+        if (e->plan.kernels[q].kind == OC_KERNEL_RUN)
+            order[n++] = q;
+    sort_e = e;
+    qsort(order, n, sizeof *order, by_kernel_time);
+    printf("%-34s %-22s %6s %10s %20s %7s\n", "kernel", "op", "nodes", "time", "range",
+           "share");
+    for (size_t r = 0; r < n && r < (size_t)p->top; r++) {
+        const oc_kernel *k = &e->plan.kernels[order[r]];
+        char nb[512], b1[32], b2[32], b3[32], range[80];
+        bool ins = k->main == OC_PLAN_INSERTED;
+        double us = ins ? 0 : e->node_us[k->main];
+        snprintf(range, sizeof range, "%s-%s",
+                 cli_time(ins ? 0 : e->node_low_us[k->main], b2, sizeof b2),
+                 cli_time(ins ? 0 : e->node_high_us[k->main], b3, sizeof b3));
+        printf("%-34.34s %-22.22s %6zu %10s %20s %6.1f%%\n",
+               cli_tail(kernel_name(g, k, nb, sizeof nb), 34), k->op,
+               ins ? (size_t)0 : 1 + k->n_fused,
+               ins ? "(in op)" : cli_time(us, b1, sizeof b1), ins ? "" : range,
+               total > 0 ? 100 * us / total : 0);
+    }
+    free(order);
+}
+
 static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
                          const popts *p, const oc_tmodel *tm, const cli_target *tgt)
 {
@@ -234,9 +343,14 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     cli_print_target(tm, tgt, &p->mode);
     if (p->baseline)
         printf("showing the %s baseline, not the timing model\n", p->baseline);
-    printf("%-34s %-18s %-20s %10s %20s %7s\n", "node", "op", "output", "time",
-           "range", "share");
+    if (p->by_kernel)
+        kernel_rows(g, e, p, total);
+    else
+        printf("%-34s %-18s %-20s %10s %20s %7s\n", "node", "op", "output", "time",
+               "range", "share");
     size_t shown = (size_t)p->top < g->n_nodes ? (size_t)p->top : g->n_nodes;
+    if (p->by_kernel)
+        shown = 0;
     for (size_t k = 0; k < shown; k++) {
         size_t i = order[k];
         if (pick(p, e, i) <= 0)
@@ -264,7 +378,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
            p->mode.training ? "training step, batch" : "batch", (long long)batch,
            cli_time(total, b1, sizeof b1),
            cli_time(e->total_low_us, b2, sizeof b2), cli_time(e->total_high_us, b3, sizeof b3),
-           e->n_run, (unsigned long long)t->nodes, cli_time(e->overhead_us, b4, sizeof b4));
+           e->plan.n_run, (unsigned long long)t->nodes, cli_time(e->overhead_us, b4, sizeof b4));
     printf("throughput: %.1f samples/s; %s, peak activations %s\n",
            total > 0 ? batch * 1e6 / total : 0.0, cli_si((double)t->macs, "MAC", b1, sizeof b1),
            cli_bytes((double)t->peak_activation_bytes, b2, sizeof b2));
@@ -317,6 +431,8 @@ static int predict_compare(const popts *p, const char *path)
         cli_target tgt;
         if ((rc = cli_load_tmodel(p->targets[k], p->threads, &p->mode, &tm, &ov, &tgt)))
             break;
+        if (p->nchwc_block >= 0)
+            oc_tmodel_set_nchwc_block(tm, p->nchwc_block ? (int)p->nchwc_block : OC_NCHWC_NONE);
         oc_arena *ar = oc_arena_new();
         oc_estimate e;
         if (!ar || oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK) {
@@ -335,7 +451,7 @@ static int predict_compare(const popts *p, const char *path)
                 json_object_set_new(o, "throughput_per_s",
                                     json_real(total > 0 ? batch * 1e6 / total : 0));
                 json_object_set_new(o, "memory_bytes", json_integer((json_int_t)mem));
-                json_object_set_new(o, "kernels", json_integer((json_int_t)e.n_run));
+                json_object_set_new(o, "kernels", json_integer((json_int_t)e.plan.n_run));
                 json_array_append_new(arr, o);
             } else {
                 char b1[32], b2[32], b3[32], b4[32], range[80], th[16];
@@ -387,6 +503,8 @@ int cmd_predict(int argc, char **argv)
     rc = cli_load_tmodel(p.n_targets ? p.targets[0] : NULL, p.threads, &p.mode, &tm, &ov, &tgt);
     if (rc)
         return rc;
+    if (p.nchwc_block >= 0)
+        oc_tmodel_set_nchwc_block(tm, p.nchwc_block ? (int)p.nchwc_block : OC_NCHWC_NONE);
     oc_model *m;
     if ((rc = cli_load(argv[optind], &m))) {
         oc_tmodel_free(tm);

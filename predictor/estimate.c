@@ -7,6 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool has_symbolic_inputs(const oc_graph *g)
+{
+    for (size_t k = 0; k < g->n_inputs; k++) {
+        const oc_value *v = &g->values[g->inputs[k]];
+        for (int d = 0; d < v->rank; d++)
+            if (!oc_dim_is_known(v->dims[d]))
+                return true;
+    }
+    return false;
+}
+
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes).  x and run have room for every kernel. */
@@ -17,7 +28,10 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
     const oc_graph *g = oc_model_graph(oc_analysis_model(a));
     for (size_t k = 0; k < out->plan.n_kernels; k++) {
         const oc_kernel *kn = &out->plan.kernels[k];
-        if (kn->kind != OC_KERNEL_RUN)
+        /* Inserted layout reorders are not costed on their own: the
+         * timing model's Conv and pool samples were timed with the pair
+         * of reorders ORT wraps a lone blocked op in (docs/plan.md). */
+        if (kn->kind != OC_KERNEL_RUN || kn->main == OC_PLAN_INSERTED)
             continue;
         oc_node_desc d;
         oc_status st = oc_node_desc_from_analysis(a, kn->main, &d, arena, err);
@@ -94,12 +108,26 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
     oc_target tgt;
     oc_tmodel_target(tm, &tgt);
     size_t total = 1;
+    /* What folds is decided on the model as the runtime loads it, before
+     * any dim is bound: analyse it once more unbound when it has
+     * symbolic input dims. */
+    oc_analysis *own = NULL;
+    const oc_analysis *session = NULL;
+    if (n > 0 && has_symbolic_inputs(oc_model_graph(oc_analysis_model(a[0])))) {
+        oc_error ignored;
+        if (oc_analyze(oc_analysis_model(a[0]), NULL, &own, &ignored) == OC_OK)
+            session = own; /* else: plan on the bound analysis */
+    }
     for (size_t i = 0; i < n; i++) {
         memset(&out[i], 0, sizeof out[i]);
         const oc_graph *g = oc_model_graph(oc_analysis_model(a[i]));
-        oc_status st = oc_plan_build(a[i], tgt.name, &out[i].plan, arena, err);
-        if (st)
+        oc_plan_opts po = {.target = tgt.name, .nchwc_block = tgt.nchwc_block,
+                           .session = session};
+        oc_status st = oc_plan_build(a[i], &po, &out[i].plan, arena, err);
+        if (st) {
+            oc_analysis_free(own);
             return st;
+        }
         size_t nn = g->n_nodes + 1;
         out[i].node_us = oc_arena_calloc(arena, nn, sizeof(double));
         out[i].node_low_us = oc_arena_calloc(arena, nn, sizeof(double));
@@ -107,10 +135,13 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
         out[i].node_linear_us = oc_arena_calloc(arena, nn, sizeof(double));
         out[i].node_roofline_us = oc_arena_calloc(arena, nn, sizeof(double));
         if (!out[i].node_us || !out[i].node_low_us || !out[i].node_high_us ||
-            !out[i].node_linear_us || !out[i].node_roofline_us)
+            !out[i].node_linear_us || !out[i].node_roofline_us) {
+            oc_analysis_free(own);
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        }
         total += out[i].plan.n_kernels;
     }
+    oc_analysis_free(own);
     /* Every kernel's features first, then one pass of the ensemble over
      * all of them: a batched forward is an sgemm per layer, not one per
      * kernel or per analysis. */

@@ -49,6 +49,7 @@ typedef struct oc_target {
     double gflops;  /* peak at `threads` */
     double gbps;    /* bandwidth at `threads` */
     oc_optimizer optimizer; /* training targets (torch-cpu); NONE otherwise */
+    int nchwc_block; /* ORT's NCHWc block on the CPU planned for; 0: none */
 } oc_target;
 
 /* Measure this machine.  threads <= 0 means all online CPUs.  Sets

@@ -1,51 +1,97 @@
 /*
- * plan.h - what a runtime actually executes for an analysed graph: nodes
- * grouped into kernels the way the runtime's graph optimiser fuses them.
+ * plan.h - what a runtime actually executes for an analysed graph: the
+ * kernels its graph optimiser leaves, in run order.
  *
- * ONNX Runtime's CPU provider at optimisation level "all" (the ort-cpu
- * target) folds constants, drops Identity and inference-mode Dropout,
- * folds a BatchNormalization into the Conv before it, fuses a Conv with a
- * following activation and with a residual Add (+Relu), and rewrites the
- * decomposed LayerNorm and Gelu subgraphs that exporters emit into single
- * kernels, and Swish, x * Sigmoid(x), into one QuickGelu kernel (planned as
- * the Sigmoid with the Mul fused: the pattern the samples measure).  A kernel keeps its main node and the nodes it absorbed, so that
- * per-node output can say where each node's time went.
+ * For ONNX Runtime's CPU provider at optimisation level "all" (the ort-*
+ * targets) the plan follows ORT's transformers (onnxruntime/core/optimizer,
+ * docs/plan.md lists each rule and where it differs):
+ *   - constant folding as at session creation: values known from
+ *     initializers and Constants, and Shape of a tensor whose dims are all
+ *     concrete in the file (a symbolic batch stays symbolic even when the
+ *     prediction binds it);
+ *   - eliminations: Identity, Dropout, Cast to the type it already has,
+ *     Expand to the shape it already has, no-op Slice, Add/Sub of 0 and
+ *     Mul/Div by 1;
+ *   - common-subexpression elimination (equal small constants count as
+ *     one), and Reshape shapes rebuilt from the Reshape's own input shape;
+ *   - fusions: Conv+BatchNormalization/Add/Mul of constants, Conv+activation
+ *     (FusedConv), Conv+Add(+activation), MatMul+Add (Gemm), Gemm+activation
+ *     (FusedGemm), MatMul with a transposed input or a scale (FusedMatMul),
+ *     LayerNormalization, Add+LayerNormalization (SkipLayerNormalization),
+ *     Gelu, BiasGelu, FastGelu, QuickGelu (x * Sigmoid(x));
+ *   - the NCHWc layout transform of x86 CPUs with the ISA's block (8 with
+ *     AVX2, 16 with AVX-512): Conv, pools, BatchNormalization, and the
+ *     Add/Concat/activations between them run blocked, with ReorderInput and
+ *     ReorderOutput kernels where the layout changes.
+ * Each kernel keeps its main node and the nodes it absorbed, so that
+ * per-node output can say where each node's time went; kernels the runtime
+ * inserts (ReorderInput, ReorderOutput) have no node of their own.
  */
 #ifndef OC_PREDICTOR_PLAN_H
 #define OC_PREDICTOR_PLAN_H
+
+#include <stdint.h>
 
 #include "analyzer/analyzer.h"
 
 enum { OC_PLAN_MAX_NODES = 16 };
 
+/* oc_kernel.main of a kernel the runtime inserts (no node of the graph) */
+#define OC_PLAN_INSERTED SIZE_MAX
+
 typedef enum oc_kernel_kind {
     OC_KERNEL_RUN = 0,   /* runs at every inference */
     OC_KERNEL_FOLDED,    /* computed once from constants at session start */
-    OC_KERNEL_REMOVED    /* eliminated (Identity, Dropout, BN folded) */
+    OC_KERNEL_REMOVED    /* eliminated, deduplicated, or its work done by
+                            another kernel */
 } oc_kernel_kind;
 
 typedef struct oc_kernel {
     oc_kernel_kind kind;
-    size_t main;                       /* main node (index in the graph) */
-    const char *as_op;                 /* op the fused kernel runs as
-                                          ("LayerNormalization", "Gelu"),
-                                          or NULL: the main node's op */
-    size_t n_fused;                    /* absorbed nodes, in order */
+    size_t main;          /* main node (index in the graph), or
+                             OC_PLAN_INSERTED */
+    const char *op;       /* the op as the runtime's profiler names the
+                             kernel ("FusedConv", "ReorderInput"); never NULL */
+    const char *as_op;    /* the op the timing model costs it as
+                             ("LayerNormalization", "Gelu"), or NULL: the
+                             main node's op with the fused ones */
+    const char *why;      /* FOLDED/REMOVED: the reason ("constant",
+                             "identity", "duplicate of NODE", ...); NULL
+                             for kernels that run */
+    int value;            /* inserted kernels: the tensor they convert,
+                             whose shape sizes them; kernels moved to the
+                             NCHWc layout: the output they are named after
+                             ("<output>_nchwc"); -1 otherwise */
+    size_t n_fused;       /* absorbed nodes, in order */
     size_t fused[OC_PLAN_MAX_NODES];
 } oc_kernel;
 
 typedef struct oc_plan {
     size_t n_kernels;
-    oc_kernel *kernels;    /* in topological order of their main nodes */
+    oc_kernel *kernels;    /* in run order */
     size_t *kernel_of;     /* per graph node: the kernel that runs it */
+    size_t n_run;          /* kernels of kind OC_KERNEL_RUN */
 } oc_plan;
 
-/* Group the main graph of `a` for `target`.  "ort-*": the fusions above;
- * "torch-*" (eager PyTorch, the graph as the model's Python code ran it):
- * no fusion, constants folded (the exporter's shape arithmetic is Python
- * ints there), Identity, inference Dropout and Shape cost nothing; any
- * other name: one kernel per node.  Memory from `arena`. */
-oc_status oc_plan_build(const oc_analysis *a, const char *target,
-                        oc_plan *out, oc_arena *arena, oc_error *err);
+typedef struct oc_plan_opts {
+    const char *target;   /* "ort-cpu", "torch-cpu", ... */
+    int nchwc_block;      /* ort-*: NCHWc block of the CPU (8, 16), or 0
+                             for none (no AVX2, or not x86) */
+    /* The model as the runtime sees it when it creates the session, before
+     * any dim is bound (symbolic dims stay symbolic): what folds.  NULL:
+     * the analysis itself. */
+    const oc_analysis *session;
+} oc_plan_opts;
+
+/* Plan the main graph of `a`.  "ort-*": the rules above; "torch-*" (eager
+ * PyTorch, the graph as the model's Python code ran it): no fusion,
+ * constants folded (the exporter's shape arithmetic is Python ints there),
+ * Identity, inference Dropout and Shape cost nothing; any other target: one
+ * kernel per node.  Memory from `arena`.  Errors: OC_ERR_NOMEM. */
+oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan *out,
+                        oc_arena *arena, oc_error *err);
+
+/* The op name of kernel k (k->op), for convenience with a NULL check. */
+const char *oc_kernel_op(const oc_kernel *k);
 
 #endif

@@ -1,5 +1,8 @@
 /* tmodel.c - timing-model training, file format, and batch prediction. */
 #include "predictor/tmodel.h"
+#include "predictor/machine.h"
+
+#include <pthread.h>
 
 #include <cblas.h>
 #include <math.h>
@@ -17,6 +20,7 @@ struct oc_tmodel {
     double y_mean, y_std;
     oc_mlp *nets[OC_TMODEL_MAX_ENSEMBLE];
     oc_calib *calib; /* NULL: predictions as trained */
+    int nchwc_block; /* the planned CPU's NCHWc block; 0: this machine's */
 };
 
 /* The per-row offset of the fitted target: 0, or ln of the roofline time
@@ -118,10 +122,31 @@ oc_status oc_tmodel_set_optimizer(oc_tmodel *tm, oc_optimizer o, oc_error *err)
     return OC_OK;
 }
 
+static int this_block;
+static pthread_once_t this_block_once = PTHREAD_ONCE_INIT;
+
+static void detect_block(void)
+{
+    oc_machine m;
+    oc_machine_detect(&m);
+    this_block = oc_machine_nchwc_block(&m);
+}
+
+void oc_tmodel_set_nchwc_block(oc_tmodel *tm, int block)
+{
+    tm->nchwc_block = block;
+}
+
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out)
 {
     oc_hw_target(&tm->info.hw, tm->info.target, tm->info.threads, out);
     out->optimizer = tm->info.optimizer;
+    if (tm->nchwc_block > 0 || tm->nchwc_block == OC_NCHWC_NONE) {
+        out->nchwc_block = tm->nchwc_block > 0 ? tm->nchwc_block : 0;
+    } else {
+        pthread_once(&this_block_once, detect_block);
+        out->nchwc_block = this_block;
+    }
 }
 
 const oc_linear *oc_tmodel_linear(const oc_tmodel *tm, int threads)

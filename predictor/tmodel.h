@@ -158,6 +158,13 @@ oc_status oc_tmodel_set_optimizer(oc_tmodel *tm, oc_optimizer o, oc_error *err);
  * not.  A copy is kept.  Errors: OC_ERR_USAGE when the calibration is of
  * another target or mode than the model; OC_ERR_NOMEM.  NULL removes it. */
 oc_status oc_tmodel_set_calib(oc_tmodel *tm, const oc_calib *c, oc_error *err);
+
+/* The NCHWc block of the CPU the plan is for (ORT's layout transform: 8
+ * with AVX2, 16 with AVX-512), OC_NCHWC_NONE for a CPU without it, or 0
+ * (the default): this machine's, from its ISA.  oc_tmodel_target() reports
+ * the block in effect. */
+enum { OC_NCHWC_NONE = -1 };
+void oc_tmodel_set_nchwc_block(oc_tmodel *tm, int block);
 /* The calibration applied (NULL: none), and its fit for the model's
  * current thread count (NULL: predictions at that count are uncorrected). */
 const oc_calib *oc_tmodel_calib(const oc_tmodel *tm);

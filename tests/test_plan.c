@@ -30,7 +30,8 @@ static counts plan_counts(const char *path, int64_t batch, const char *seq_input
     }
     oc_arena *ar = oc_arena_new();
     oc_plan p;
-    CHECK_EQ_INT(oc_plan_build(a, "ort-cpu", &p, ar, &e), OC_OK);
+    oc_plan_opts po = {.target = "ort-cpu", .nchwc_block = 0};
+    CHECK_EQ_INT(oc_plan_build(a, &po, &p, ar, &e), OC_OK);
     const oc_graph *g = oc_model_graph(m);
     size_t covered = 0;
     for (size_t k = 0; k < p.n_kernels; k++) {
