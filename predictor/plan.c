@@ -666,12 +666,9 @@ static void fuse_pad(pctx *p, size_t i)
     for (int64_t q = 0; q < np; q++)
         if (pv[q] < 0 || ((q % r) < 2 && pv[q] != 0))
             return;
-    if (is_op(c, "AveragePool")) {
-        const oc_attr *cip = oc_node_attr(c, "count_include_pad");
-        if (!cip || cip->i == 0)
-            return;
-    }
-    absorb(p, (size_t)j, i); /* the padding is done by the next op */
+    /* the next op pads: it reads the Pad's input */
+    drop(p, i, OC_KERNEL_REMOVED, "padding done by the next op");
+    p->alias[out0(p, i)] = in(p, i, 0);
 }
 
 /* Transpose swapping the last two axes only. */
@@ -998,16 +995,22 @@ static void nchwc_conv(pctx *p, size_t m)
     int64_t co = wt->dims[0].v, ci = wt->dims[1].v, bl = p->block;
     const oc_attr *ga = oc_node_attr(&p->g->nodes[m], "group");
     int64_t grp = ga ? ga->i : 1;
-    /* ORT 1.30 pads channel counts to the block: depthwise and ungrouped
-     * convs of any width run blocked (as the corpus shows); other grouped
-     * convs need whole blocks per group.  Fewer input channels than a
-     * block: the plain input is read directly. */
+    /* Channel counts that are not whole blocks are padded to the block
+     * when they are multiples of 4 (ORT 1.30, as the corpus shows: 52, 72
+     * and 440 channels run blocked, 26 and 110 do not); other grouped convs
+     * need whole blocks per group.  Fewer input channels than a block: the
+     * plain input is read directly. */
     bool reorder_in = true;
     if (grp > 1) {
-        if (!(ci == 1 && co == grp) && (co % bl || ci % bl || co % grp || (co / grp) % bl))
+        if (ci == 1 && co == grp) {
+            if (co % 4)
+                return;
+        } else if (co % bl || ci % bl || co % grp || (co / grp) % bl)
             return;
     } else if (ci < bl)
         reorder_in = false;
+    else if (ci % 4)
+        return;
     if (reorder_in && !read_blocked(p, x, m))
         return;
     p->nk[m].op = "Conv";
@@ -1044,7 +1047,8 @@ static void nchwc_pass(pctx *p)
                 p->nk[i].value = out0(p, i);
                 make_nchwc(p, out0(p, i), i, ch);
             }
-        } else if ((is_op(n, "GlobalAveragePool") || is_op(n, "GlobalMaxPool")) && xb) {
+        } else if ((is_op(n, "GlobalAveragePool") || is_op(n, "GlobalMaxPool")) && xb &&
+                   p->nchwc_ch[x] % p->block == 0) {
             p->nchwc_left[x]--;
             p->blocked[i] = true;
             p->nk[i].value = out0(p, i);
@@ -1144,7 +1148,11 @@ static void conv_add_act(pctx *p)
         size_t i = (size_t)g->topo[t];
         if (!live(p, i) || !is_op(&g->nodes[i], "Conv") || p->blocked[i])
             continue;
-        if (!(p->flags[i] & (F_ACT | F_SUM))) {
+        /* 2-D convs with a bias (their own, or one folded in from a
+         * BatchNormalization or constant Add) */
+        const oc_tinfo *yt = sinfo(p, out0(p, i));
+        bool bias = in(p, i, 2) >= 0 || p->nk[i].n_fused > 0;
+        if (!(p->flags[i] & (F_ACT | F_SUM)) && bias && yt && yt->rank == 4) {
             size_t last = p->nk[i].n_fused ? p->nk[i].fused[p->nk[i].n_fused - 1] : i;
             int j = sole_next(p, last);
             if (j >= 0 && is_op(&g->nodes[j], "Add")) {
