@@ -57,6 +57,11 @@ typedef struct oc_analyze_opts {
     int64_t batch; /* > 0 binds the leading symbolic dim of every input */
     const oc_input_override *overrides;
     size_t n_overrides;
+    /* Infer as a runtime's ONNX shape inference does when it loads the
+     * model: the contents of a shape tensor are known only when they are
+     * computed from constants and fully known shapes (Shape of a tensor with
+     * a symbolic dim gives unknown values, not symbolic ones). */
+    bool session_view;
 } oc_analyze_opts;
 
 typedef struct oc_node_cost {

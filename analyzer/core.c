@@ -77,6 +77,7 @@ struct oc_analysis {
     size_t n_warnings, cap_warnings;
     const char *assumed;
     int depth;
+    bool session_view;
 };
 
 struct oc_op_ctx {
@@ -119,6 +120,7 @@ static void add_warning(oc_analysis *a, const char *node, const char *msg)
 
 const oc_node *oc_ctx_node(const oc_op_ctx *c) { return c->node; }
 int oc_ctx_opset(const oc_op_ctx *c) { return c->node->opset; }
+bool oc_ctx_session_view(const oc_op_ctx *c) { return c->a->session_view; }
 size_t oc_ctx_n_in(const oc_op_ctx *c) { return c->node->n_inputs; }
 size_t oc_ctx_n_out(const oc_op_ctx *c) { return c->node->n_outputs; }
 
@@ -916,6 +918,7 @@ oc_status oc_analyze(const oc_model *m, const oc_analyze_opts *opts,
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     }
     a->main.g = g;
+    a->session_view = opts && opts->session_view;
     bindings bs = {0};
     oc_status st = apply_inputs(a, opts, &bs, err);
     if (!st)

@@ -45,6 +45,9 @@ const oc_tinfo *oc_ctx_in(const oc_op_ctx *c, size_t i);
 /* Info of output i to fill in; NULL when out of range or omitted.  Starts
  * as kind TENSOR, dtype undefined, rank -1, nvals -1. */
 oc_tinfo *oc_ctx_out(oc_op_ctx *c, size_t i);
+/* Whether the analysis infers as a runtime does at load time
+ * (oc_analyze_opts.session_view). */
+bool oc_ctx_session_view(const oc_op_ctx *c);
 /* The constant behind input i (initializer/Constant), or NULL. */
 const oc_tensor *oc_ctx_in_const(const oc_op_ctx *c, size_t i);
 /* True if input i is an initializer (a weight). */

@@ -7,16 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool has_symbolic_inputs(const oc_graph *g)
-{
-    for (size_t k = 0; k < g->n_inputs; k++) {
-        const oc_value *v = &g->values[g->inputs[k]];
-        for (int d = 0; d < v->rank; d++)
-            if (!oc_dim_is_known(v->dims[d]))
-                return true;
-    }
-    return false;
-}
 
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
@@ -113,9 +103,10 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
      * symbolic input dims. */
     oc_analysis *own = NULL;
     const oc_analysis *session = NULL;
-    if (n > 0 && has_symbolic_inputs(oc_model_graph(oc_analysis_model(a[0])))) {
+    if (n > 0) {
         oc_error ignored;
-        if (oc_analyze(oc_analysis_model(a[0]), NULL, &own, &ignored) == OC_OK)
+        oc_analyze_opts so = {.session_view = true};
+        if (oc_analyze(oc_analysis_model(a[0]), &so, &own, &ignored) == OC_OK)
             session = own; /* else: plan on the bound analysis */
     }
     for (size_t i = 0; i < n; i++) {

@@ -825,6 +825,21 @@ static void fuse_layernorm(pctx *p, size_t m)
     fuse_skip(p, m, in(p, m, 0));
 }
 
+/* RMS norm: Pow(x, 2) -> ReduceMean -> Add(eps) -> Sqrt -> Div [-> Mul
+ * [-> Mul]]: SimplifiedLayerNormalization. */
+static void fuse_rmsnorm(pctx *p, size_t m)
+{
+    static const char *ops[] = {"Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Mul"};
+    int nodes[7];
+    size_t n = chain(p, m, ops, 7, nodes);
+    if (n < 5 || !const_all(p, in(p, m, 1), 2))
+        return;
+    for (size_t q = 1; q < n; q++)
+        absorb(p, m, (size_t)nodes[q]);
+    p->nk[m].op = "SimplifiedLayerNormalization";
+    p->nk[m].as_op = "LayerNormalization";
+}
+
 /* Div(sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5): Gelu; with a
  * constant bias Add before it: BiasGelu. */
 static void fuse_gelu(pctx *p, size_t m)
@@ -842,8 +857,14 @@ static void fuse_gelu(pctx *p, size_t m)
     if (pr >= 0 && live(p, (size_t)pr) && is_op(&p->g->nodes[pr], "Add") && !p->nk[pr].n_fused &&
         !p->g->values[x].is_output) {
         int b0 = in(p, (size_t)pr, 0), b1 = in(p, (size_t)pr, 1);
-        int b = p->constant[b1] ? b1 : b0;
-        const oc_tinfo *bt = sinfo(p, b);
+        int b = p->constant[b1] ? b1 : b0, xin = b == b1 ? b0 : b1;
+        const oc_tinfo *bt = sinfo(p, b), *xt = sinfo(p, xin);
+        /* ORT checks the bias against the input's last dim, which its
+         * load-time shape inference must know */
+        if (!xt || xt->rank < 1 || !oc_dim_is_known(xt->dims[xt->rank - 1]) || !bt ||
+            bt->rank != 1 || !oc_dim_is_known(bt->dims[0]) ||
+            bt->dims[0].v != xt->dims[xt->rank - 1].v)
+            return;
         bool all_here = true;
         for (int e = p->cons_start[x]; e < p->cons_start[x + 1]; e++)
             all_here &= p->owner[p->cons[e]] == (int)m;
@@ -893,6 +914,8 @@ static void pass_fuse(pctx *p)
             fuse_swish(p, i);
         else if (is_op(n, "Pad"))
             fuse_pad(p, i);
+        else if (is_op(n, "Pow"))
+            fuse_rmsnorm(p, i);
     }
 }
 

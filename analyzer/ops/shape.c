@@ -288,8 +288,10 @@ oc_status oc_shape_infer(oc_op_ctx *c)
     oc_status s = oc_out_set(c, 0, OC_DT_INT64, 1, &len);
     if (s != OC_OK)
         return s;
-    for (int64_t i = start; i < end; i++)
-        if (oc_dim_is_unknown(x->dims[i]))
+    /* At load time a runtime knows a Shape's values only when the whole
+     * shape is concrete (that is when it folds the node). */
+    for (int64_t i = oc_ctx_session_view(c) ? 0 : start; i < (oc_ctx_session_view(c) ? x->rank : end); i++)
+        if (oc_ctx_session_view(c) ? !oc_dim_is_known(x->dims[i]) : oc_dim_is_unknown(x->dims[i]))
             return OC_OK;
     return oc_out_ivals(c, 0, n, x->dims + start);
 }
@@ -303,7 +305,7 @@ oc_status oc_size_infer(oc_op_ctx *c)
     oc_dim n = oc_dim_of(1);
     for (int i = 0; i < x->rank; i++)
         n = oc_dim_mul(c, n, x->dims[i]);
-    if (oc_dim_is_unknown(n))
+    if (oc_dim_is_unknown(n) || (oc_ctx_session_view(c) && !oc_dim_is_known(n)))
         return OC_OK;
     return oc_out_ivals(c, 0, 1, &n);
 }
