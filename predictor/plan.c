@@ -32,6 +32,7 @@ typedef struct pctx {
     int *cons;
     oc_kernel *nk;     /* per node: the kernel it is the main node of */
     int *owner;        /* per node: the main node of the kernel it is in */
+    size_t *rank;      /* per node: position in topological order */
     /* NCHWc state per value: producer kernel of the blocked tensor (node),
      * -1 when the value is not blocked */
     int *nchwc;
@@ -538,6 +539,11 @@ static void pass_reshape(pctx *p)
 
 /* ---- pass 2: fusions ---- */
 
+static bool g_topo_before(const pctx *p, size_t x, size_t y)
+{
+    return p->rank[x] < p->rank[y];
+}
+
 /* The live node that alone consumes output 0 of node i (no other output
  * used, not a graph output), or -1. */
 static int sole_next(const pctx *p, size_t i)
@@ -690,6 +696,8 @@ static bool is_scalar_const(const pctx *p, int v)
     return const_numel(p, v) == 1;
 }
 
+static bool add_inserted(pctx *p, const char *op, int value, size_t at, bool before);
+
 /* MatMul: + constant bias on 2-D input -> Gemm (+ activation: FusedGemm);
  * transposed inputs and scalar scales -> FusedMatMul. */
 static void fuse_matmul(pctx *p, size_t m)
@@ -711,6 +719,26 @@ static void fuse_matmul(pctx *p, size_t m)
                 absorb(p, m, (size_t)j);
                 k->op = "FusedGemm";
             }
+            return;
+        }
+    }
+    /* N-D input of a fully known shape: Reshape to 2-D, Gemm, Reshape
+     * back (a Reshape next to it absorbs the new one) */
+    if (is_op(mm, "MatMul") && j >= 0 && is_op(&p->g->nodes[j], "Add") && xa && xa->rank > 2 &&
+        dims_concrete(xa, 0, xa->rank) && xb && xb->rank == 2 && p->constant[in(p, m, 1)]) {
+        int other = in(p, (size_t)j, 1 - slot_of(p, out0(p, m), (size_t)j));
+        const oc_tinfo *ot = sinfo(p, other);
+        if (other >= 0 && p->constant[other] && ot && ot->rank == 1) {
+            absorb(p, m, (size_t)j);
+            k->op = "Gemm";
+            k->as_op = "Gemm";
+            int a = in(p, m, 0), pr = a >= 0 ? p->g->values[a].producer : -1;
+            if (!(pr >= 0 && live(p, (size_t)pr) && is_op(&p->g->nodes[pr], "Reshape") &&
+                  p->uses[a] == 1))
+                add_inserted(p, "Reshape", a, m, true);
+            int nx = sole_next(p, (size_t)j);
+            if (!(nx >= 0 && is_op(&p->g->nodes[nx], "Reshape")))
+                add_inserted(p, "Reshape", out0(p, (size_t)j), m, false);
             return;
         }
     }
@@ -892,6 +920,80 @@ static void fuse_swish(pctx *p, size_t m)
     p->nk[m].op = "QuickGelu";
 }
 
+/* Slices of one tensor along one axis that tile it exactly (a channel
+ * split written as x[:, :c], x[:, c:]): one Split kernel. */
+static bool slice_range(const pctx *p, size_t i, int64_t dim, int64_t *axis, int64_t *lo,
+                        int64_t *hi)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int64_t ns, ne, na = 1, nst = 1;
+    const int64_t *st, *en, *ax = NULL, *sp = NULL;
+    const double *fv;
+    if (!is_op(n, "Slice") || n->n_inputs < 3 || !const_vals(p, in(p, i, 1), &ns, &st, &fv) ||
+        !st || ns != 1)
+        return false;
+    int64_t s0 = st[0];
+    if (!const_vals(p, in(p, i, 2), &ne, &en, &fv) || !en || ne != 1)
+        return false;
+    int64_t e0 = en[0];
+    if (n->n_inputs > 3 && in(p, i, 3) >= 0 &&
+        (!const_vals(p, in(p, i, 3), &na, &ax, &fv) || !ax || na != 1))
+        return false;
+    int64_t a0 = ax ? ax[0] : 0;
+    if (n->n_inputs > 4 && in(p, i, 4) >= 0 &&
+        (!const_vals(p, in(p, i, 4), &nst, &sp, &fv) || !sp || nst != 1 || sp[0] != 1))
+        return false;
+    (void)dim;
+    *axis = a0;
+    *lo = s0;
+    *hi = e0;
+    return true;
+}
+
+static void fuse_split(pctx *p, int v)
+{
+    const oc_tinfo *t = sinfo(p, v);
+    if (!t || t->rank < 1 || !dims_concrete(t, 0, t->rank) || p->uses[v] < 2)
+        return;
+    int first = -1, count = 0;
+    int64_t axis = 0, covered = 0, dim = -1;
+    int64_t los[64], his[64];
+    for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
+        size_t c = (size_t)p->cons[e];
+        int64_t a, lo, hi;
+        if (!live(p, c) || count >= 64 || !slice_range(p, c, 0, &a, &lo, &hi))
+            return;
+        if (a < 0)
+            a += t->rank;
+        if (a < 0 || a >= t->rank || (count && a != axis))
+            return;
+        axis = a;
+        dim = t->dims[a].v;
+        if (hi > dim)
+            hi = dim;
+        if (lo < 0)
+            lo += dim;
+        if (hi < 0)
+            hi += dim;
+        los[count] = lo;
+        his[count] = hi;
+        covered += hi - lo;
+        if (first < 0 || g_topo_before(p, c, (size_t)first))
+            first = (int)c;
+        count++;
+    }
+    if (count != p->uses[v] || covered != dim)
+        return;
+    for (int q = 0; q < count; q++)
+        for (int r = q + 1; r < count; r++)
+            if (los[q] < his[r] && los[r] < his[q])
+                return; /* overlapping */
+    for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++)
+        if (p->cons[e] != first)
+            absorb(p, (size_t)first, (size_t)p->cons[e]);
+    p->nk[first].op = "Split";
+}
+
 static void pass_fuse(pctx *p)
 {
     const oc_graph *g = p->g;
@@ -916,6 +1018,8 @@ static void pass_fuse(pctx *p)
             fuse_pad(p, i);
         else if (is_op(n, "Pow"))
             fuse_rmsnorm(p, i);
+        else if (is_op(n, "Slice") && in(p, i, 0) >= 0)
+            fuse_split(p, in(p, i, 0));
     }
 }
 
@@ -1222,11 +1326,12 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.reordered = oc_arena_alloc(arena, nv * sizeof(int));
     p.nk = oc_arena_calloc(arena, nn, sizeof(oc_kernel));
     p.owner = oc_arena_alloc(arena, nn * sizeof(int));
+    p.rank = oc_arena_alloc(arena, nn * sizeof(size_t));
     p.blocked = oc_arena_calloc(arena, nn, sizeof(bool));
     p.flags = oc_arena_calloc(arena, nn, 1);
     out->kernel_of = oc_arena_calloc(arena, nn, sizeof *out->kernel_of);
     if (!p.alias || !p.canon || !p.constant || !p.uses || !p.cons_start || !p.nchwc ||
-        !p.nchwc_left || !p.nchwc_ch || !p.reordered || !p.nk || !p.owner || !out->kernel_of || !p.blocked || !p.flags)
+        !p.nchwc_left || !p.nchwc_ch || !p.reordered || !p.nk || !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     for (size_t v = 0; v < p.nv; v++) {
         p.alias[v] = (int)v;
@@ -1236,6 +1341,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         p.constant[v] = g->values[v].is_initializer ||
                         (g->values[v].constant && g->values[v].producer < 0);
     }
+    for (size_t t = 0; t < p.nn; t++)
+        p.rank[g->topo[t]] = t;
     for (size_t i = 0; i < p.nn; i++) {
         p.owner[i] = (int)i;
         p.nk[i].main = i;
