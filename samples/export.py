@@ -17,6 +17,10 @@ python3-onnx 1.12), not a pyenv/venv python:
                     tests/reference/expected_macs.tsv (batch-1 MACs counted by
                     torch forward hooks, independent of the ONNX graph).
 
+ZOO (below REFERENCE_MODELS) lists 48 more architectures, hand-written ones
+among them (T5-like, Swin-like, MLP-Mixer-like, GRU/LSTM, TCN, U-Net); they
+are exported by scripts/ort_graphs.py into tests/data/ort-plan/.
+
 No weights are ever downloaded (weights=None everywhere); every model is built
 after torch.manual_seed(0) and put in eval() mode.  Batch dim is named "N",
 sequence dim (token models) "L".  Output is deterministic: re-running
@@ -215,6 +219,489 @@ class TinyEncoder(nn.Module):
 
 
 # --------------------------------------------------------------------------
+# More hand-written architectures for the ORT plan corpus (ZOO below;
+# scripts/ort_graphs.py exports them).  Small sizes: only the graph and the
+# tensor shapes matter, the weights are random.
+# --------------------------------------------------------------------------
+
+class T5RMSNorm(nn.Module):
+    """T5's LayerNorm: no mean subtraction, no bias (x * rsqrt(mean(x^2)))."""
+
+    def __init__(self, d, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(d))
+        self.eps = eps
+
+    def forward(self, x):
+        var = x.pow(2).mean(-1, keepdim=True)
+        return self.weight * (x * torch.rsqrt(var + self.eps))
+
+
+def t5_relative_bucket(rel, bidirectional, num_buckets=32, max_distance=128):
+    """HuggingFace T5's _relative_position_bucket."""
+    buckets = 0
+    if bidirectional:
+        num_buckets //= 2
+        buckets = buckets + (rel > 0).to(torch.long) * num_buckets
+        rel = torch.abs(rel)
+    else:
+        rel = -torch.min(rel, torch.zeros_like(rel))
+    max_exact = num_buckets // 2
+    is_small = rel < max_exact
+    large = max_exact + (torch.log(rel.float() / max_exact)
+                         / math.log(max_distance / max_exact)
+                         * (num_buckets - max_exact)).to(torch.long)
+    large = torch.min(large, torch.full_like(large, num_buckets - 1))
+    return buckets + torch.where(is_small, rel, large)
+
+
+class T5Attention(nn.Module):
+    """T5 attention: no bias, no 1/sqrt(d) scaling, additive position bias."""
+
+    def __init__(self, d_model, heads, d_kv):
+        super().__init__()
+        self.heads, self.d_kv = heads, d_kv
+        inner = heads * d_kv
+        self.q = nn.Linear(d_model, inner, bias=False)
+        self.k = nn.Linear(d_model, inner, bias=False)
+        self.v = nn.Linear(d_model, inner, bias=False)
+        self.o = nn.Linear(inner, d_model, bias=False)
+
+    def shape(self, x):
+        return x.view(x.size(0), -1, self.heads, self.d_kv).transpose(1, 2)
+
+    def forward(self, x, kv, bias):
+        q, k, v = self.shape(self.q(x)), self.shape(self.k(kv)), self.shape(self.v(kv))
+        scores = torch.matmul(q, k.transpose(3, 2)) + bias
+        probs = torch.softmax(scores.float(), dim=-1).type_as(scores)
+        ctx = torch.matmul(probs, v).transpose(1, 2).contiguous()
+        return self.o(ctx.view(ctx.size(0), -1, self.heads * self.d_kv))
+
+
+class T5FF(nn.Module):
+    def __init__(self, d_model, d_ff):
+        super().__init__()
+        self.wi = nn.Linear(d_model, d_ff, bias=False)
+        self.wo = nn.Linear(d_ff, d_model, bias=False)
+
+    def forward(self, x):
+        return self.wo(F.relu(self.wi(x)))
+
+
+class T5EncoderLayer(nn.Module):
+    def __init__(self, d_model, heads, d_kv, d_ff):
+        super().__init__()
+        self.ln1, self.attn = T5RMSNorm(d_model), T5Attention(d_model, heads, d_kv)
+        self.ln2, self.ff = T5RMSNorm(d_model), T5FF(d_model, d_ff)
+
+    def forward(self, x, bias):
+        h = self.ln1(x)
+        x = x + self.attn(h, h, bias)
+        return x + self.ff(self.ln2(x))
+
+
+class T5DecoderLayer(nn.Module):
+    def __init__(self, d_model, heads, d_kv, d_ff):
+        super().__init__()
+        self.ln1, self.self_attn = T5RMSNorm(d_model), T5Attention(d_model, heads, d_kv)
+        self.ln2, self.cross = T5RMSNorm(d_model), T5Attention(d_model, heads, d_kv)
+        self.ln3, self.ff = T5RMSNorm(d_model), T5FF(d_model, d_ff)
+
+    def forward(self, y, enc, self_bias, cross_bias):
+        h = self.ln1(y)
+        y = y + self.self_attn(h, h, self_bias)
+        y = y + self.cross(self.ln2(y), enc, cross_bias)
+        return y + self.ff(self.ln3(y))
+
+
+class T5Small(nn.Module):
+    """T5-like encoder-decoder: shared embedding, RMS norms, relative
+    position buckets (bidirectional in the encoder, causal in the decoder,
+    computed from the dynamic lengths with Range/Log/Where), causal mask,
+    cross attention, tied LM head scaled by d_model^-0.5.
+    (input_ids [N, L], decoder_input_ids [N, T]) -> logits [N, T, vocab]."""
+
+    def __init__(self, vocab=8000, d_model=256, heads=4, d_kv=64, d_ff=1024,
+                 layers=3, num_buckets=32):
+        super().__init__()
+        self.d_model, self.num_buckets = d_model, num_buckets
+        self.shared = nn.Embedding(vocab, d_model)
+        self.enc_bias = nn.Embedding(num_buckets, heads)
+        self.dec_bias = nn.Embedding(num_buckets, heads)
+        self.encoder = nn.ModuleList(
+            [T5EncoderLayer(d_model, heads, d_kv, d_ff) for _ in range(layers)])
+        self.decoder = nn.ModuleList(
+            [T5DecoderLayer(d_model, heads, d_kv, d_ff) for _ in range(layers)])
+        self.enc_ln, self.dec_ln = T5RMSNorm(d_model), T5RMSNorm(d_model)
+
+    def position_bias(self, table, q_len, k_len, bidirectional, device):
+        ctx = torch.arange(q_len, dtype=torch.long, device=device)[:, None]
+        mem = torch.arange(k_len, dtype=torch.long, device=device)[None, :]
+        b = t5_relative_bucket(mem - ctx, bidirectional, self.num_buckets)
+        return table(b).permute(2, 0, 1).unsqueeze(0)      # [1, H, q, k]
+
+    def forward(self, input_ids, decoder_input_ids):
+        L, T = input_ids.size(1), decoder_input_ids.size(1)
+        x = self.shared(input_ids)
+        eb = self.position_bias(self.enc_bias, L, L, True, x.device)
+        for layer in self.encoder:
+            x = layer(x, eb)
+        enc = self.enc_ln(x)
+        y = self.shared(decoder_input_ids)
+        db = self.position_bias(self.dec_bias, T, T, False, y.device)
+        pos = torch.arange(T, device=y.device)
+        causal = (pos[None, :] <= pos[:, None]).to(y.dtype)  # [T, T]
+        db = db + (1.0 - causal)[None, None] * torch.finfo(y.dtype).min
+        for layer in self.decoder:
+            y = layer(y, enc, db, 0.0)
+        y = self.dec_ln(y) * (self.d_model ** -0.5)
+        return torch.matmul(y, self.shared.weight.t())
+
+
+class CausalGPT(nn.Module):
+    """GPT-like decoder, written differently from GPT2Small: one fused QKV
+    Linear split in three, GELU with the tanh approximation, the causal
+    mask built from two Range comparisons, untied LM head."""
+
+    class Block(nn.Module):
+        def __init__(self, hidden, heads):
+            super().__init__()
+            self.heads = heads
+            self.ln1 = nn.LayerNorm(hidden)
+            self.qkv = nn.Linear(hidden, 3 * hidden)
+            self.proj = nn.Linear(hidden, hidden)
+            self.ln2 = nn.LayerNorm(hidden)
+            self.fc = nn.Linear(hidden, 4 * hidden)
+            self.out = nn.Linear(4 * hidden, hidden)
+
+        def forward(self, x, mask):
+            B, L, C = x.size()
+            q, k, v = self.qkv(self.ln1(x)).split(C, dim=2)
+            hd = C // self.heads
+            q = q.view(B, L, self.heads, hd).transpose(1, 2)
+            k = k.view(B, L, self.heads, hd).transpose(1, 2)
+            v = v.view(B, L, self.heads, hd).transpose(1, 2)
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
+            att = att.masked_fill(mask, float("-inf"))
+            y = (torch.softmax(att, dim=-1) @ v).transpose(1, 2).contiguous()
+            x = x + self.proj(y.view(B, L, C))
+            h = F.gelu(self.fc(self.ln2(x)), approximate="tanh")
+            return x + self.out(h)
+
+    def __init__(self, vocab=8000, max_pos=256, hidden=256, layers=4, heads=4):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, hidden)
+        self.wpe = nn.Embedding(max_pos, hidden)
+        self.blocks = nn.ModuleList(
+            [CausalGPT.Block(hidden, heads) for _ in range(layers)])
+        self.ln_f = nn.LayerNorm(hidden)
+        self.head = nn.Linear(hidden, vocab, bias=False)
+
+    def forward(self, input_ids):
+        L = input_ids.size(1)
+        pos = torch.arange(L, device=input_ids.device)
+        mask = (pos[None, :] > pos[:, None])[None, None]     # True above diag
+        x = self.wte(input_ids) + self.wpe(pos)[None]
+        for blk in self.blocks:
+            x = blk(x, mask)
+        return self.head(self.ln_f(x))
+
+
+class ViTLike(nn.Module):
+    """DeiT-tiny-like vision transformer written without
+    nn.MultiheadAttention: patch Conv, class token, learned positions,
+    pre-LN blocks with a fused QKV Linear, reshape/permute heads, GELU."""
+
+    class Block(nn.Module):
+        def __init__(self, dim, heads, mlp):
+            super().__init__()
+            self.heads = heads
+            self.ln1 = nn.LayerNorm(dim, eps=1e-6)
+            self.qkv = nn.Linear(dim, 3 * dim)
+            self.proj = nn.Linear(dim, dim)
+            self.ln2 = nn.LayerNorm(dim, eps=1e-6)
+            self.fc1 = nn.Linear(dim, mlp)
+            self.fc2 = nn.Linear(mlp, dim)
+
+        def forward(self, x):
+            B, N, C = x.shape
+            qkv = self.qkv(self.ln1(x)).reshape(B, N, 3, self.heads, C // self.heads)
+            q, k, v = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+            att = (q @ k.transpose(-2, -1)) * (C // self.heads) ** -0.5
+            y = (att.softmax(dim=-1) @ v).transpose(1, 2).reshape(B, N, C)
+            x = x + self.proj(y)
+            return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+    def __init__(self, image=224, patch=16, dim=192, depth=6, heads=3,
+                 mlp=768, classes=1000):
+        super().__init__()
+        self.patch = nn.Conv2d(3, dim, patch, patch)
+        n = (image // patch) ** 2
+        self.cls = nn.Parameter(torch.randn(1, 1, dim) * 0.02)
+        self.pos = nn.Parameter(torch.randn(1, n + 1, dim) * 0.02)
+        self.blocks = nn.ModuleList(
+            [ViTLike.Block(dim, heads, mlp) for _ in range(depth)])
+        self.ln = nn.LayerNorm(dim, eps=1e-6)
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        x = self.patch(x).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1) + self.pos
+        for blk in self.blocks:
+            x = blk(x)
+        return self.head(self.ln(x)[:, 0])
+
+
+class SwinLike(nn.Module):
+    """Small Swin-like transformer: patch embedding, window attention with a
+    relative-position bias table (gathered by a constant index), shifted
+    windows via torch.roll plus the shifted-window attention mask, patch
+    merging (strided slices + concat + Linear), mean pool, head."""
+
+    class Block(nn.Module):
+        def __init__(self, dim, heads, res, ws, shift):
+            super().__init__()
+            self.dim, self.heads, self.res, self.ws, self.shift = dim, heads, res, ws, shift
+            self.ln1 = nn.LayerNorm(dim)
+            self.qkv = nn.Linear(dim, 3 * dim)
+            self.proj = nn.Linear(dim, dim)
+            self.ln2 = nn.LayerNorm(dim)
+            self.fc1 = nn.Linear(dim, 4 * dim)
+            self.fc2 = nn.Linear(4 * dim, dim)
+            self.table = nn.Parameter(torch.randn((2 * ws - 1) ** 2, heads) * 0.02)
+            coords = torch.stack(torch.meshgrid(torch.arange(ws), torch.arange(ws),
+                                                indexing="ij")).flatten(1)
+            rel = (coords[:, :, None] - coords[:, None, :]).permute(1, 2, 0)
+            rel[:, :, 0] += ws - 1
+            rel[:, :, 1] += ws - 1
+            rel[:, :, 0] *= 2 * ws - 1
+            self.register_buffer("index", rel.sum(-1).flatten(), persistent=False)
+            if shift:
+                img = torch.zeros(1, res, res, 1)
+                cnt = 0
+                for h in (slice(0, -ws), slice(-ws, -shift), slice(-shift, None)):
+                    for w in (slice(0, -ws), slice(-ws, -shift), slice(-shift, None)):
+                        img[:, h, w, :] = cnt
+                        cnt += 1
+                win = SwinLike.partition(img, ws).squeeze(-1)        # [nW, ws*ws]
+                m = win[:, None, :] - win[:, :, None]
+                mask = m.masked_fill(m != 0, -100.0).masked_fill(m == 0, 0.0)
+                self.register_buffer("mask", mask, persistent=False)
+            else:
+                self.mask = None
+
+        def forward(self, x):
+            B, HW, C = x.shape
+            H = W = self.res
+            ws, n = self.ws, self.ws * self.ws
+            h = self.ln1(x).view(B, H, W, C)
+            if self.shift:
+                h = torch.roll(h, shifts=(-self.shift, -self.shift), dims=(1, 2))
+            w = SwinLike.partition(h, ws)                             # [B*nW, n, C]
+            qkv = self.qkv(w).reshape(-1, n, 3, self.heads, C // self.heads)
+            q, k, v = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+            att = (q * (C // self.heads) ** -0.5) @ k.transpose(-2, -1)
+            bias = self.table[self.index].view(n, n, -1).permute(2, 0, 1)
+            att = att + bias.unsqueeze(0)
+            if self.mask is not None:
+                nw = self.mask.shape[0]
+                att = att.view(-1, nw, self.heads, n, n) + self.mask[None, :, None]
+                att = att.view(-1, self.heads, n, n)
+            y = (att.softmax(-1) @ v).transpose(1, 2).reshape(-1, n, C)
+            y = self.proj(y).view(-1, H // ws, W // ws, ws, ws, C)
+            y = y.permute(0, 1, 3, 2, 4, 5).reshape(-1, H, W, C)
+            if self.shift:
+                y = torch.roll(y, shifts=(self.shift, self.shift), dims=(1, 2))
+            x = x + y.reshape(-1, H * W, C)
+            return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+    class Merge(nn.Module):
+        def __init__(self, dim, res):
+            super().__init__()
+            self.res = res
+            self.ln = nn.LayerNorm(4 * dim)
+            self.red = nn.Linear(4 * dim, 2 * dim, bias=False)
+
+        def forward(self, x):
+            B, HW, C = x.shape
+            x = x.view(B, self.res, self.res, C)
+            x = torch.cat([x[:, 0::2, 0::2], x[:, 1::2, 0::2],
+                           x[:, 0::2, 1::2], x[:, 1::2, 1::2]], -1)
+            return self.red(self.ln(x.view(B, -1, 4 * C)))
+
+    @staticmethod
+    def partition(x, ws):
+        B, H, W, C = x.shape
+        x = x.view(B, H // ws, ws, W // ws, ws, C).permute(0, 1, 3, 2, 4, 5)
+        return x.reshape(-1, ws * ws, C)
+
+    def __init__(self, image=224, patch=4, dim=48, depths=(2, 2, 2),
+                 heads=(2, 4, 8), ws=7, classes=1000):
+        super().__init__()
+        self.embed = nn.Conv2d(3, dim, patch, patch)
+        self.embed_ln = nn.LayerNorm(dim)
+        res = image // patch
+        layers = []
+        for i, (d, h) in enumerate(zip(depths, heads)):
+            for j in range(d):
+                layers.append(SwinLike.Block(dim, h, res, ws, ws // 2 if j % 2 else 0))
+            if i < len(depths) - 1:
+                layers.append(SwinLike.Merge(dim, res))
+                dim, res = dim * 2, res // 2
+        self.layers = nn.Sequential(*layers)
+        self.ln = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        x = self.embed_ln(self.embed(x).flatten(2).transpose(1, 2))
+        x = self.layers(x)
+        return self.head(self.ln(x).mean(1))
+
+
+class MixerLike(nn.Module):
+    """MLP-Mixer-like: patch Conv, token mixing (transpose, MLP over the
+    patches), channel mixing, pre-LN, GELU, mean pool."""
+
+    class Block(nn.Module):
+        def __init__(self, tokens, dim, tok_mlp, ch_mlp):
+            super().__init__()
+            self.ln1 = nn.LayerNorm(dim, eps=1e-6)
+            self.tok1 = nn.Linear(tokens, tok_mlp)
+            self.tok2 = nn.Linear(tok_mlp, tokens)
+            self.ln2 = nn.LayerNorm(dim, eps=1e-6)
+            self.ch1 = nn.Linear(dim, ch_mlp)
+            self.ch2 = nn.Linear(ch_mlp, dim)
+
+        def forward(self, x):
+            y = self.ln1(x).transpose(1, 2)
+            x = x + self.tok2(F.gelu(self.tok1(y))).transpose(1, 2)
+            return x + self.ch2(F.gelu(self.ch1(self.ln2(x))))
+
+    def __init__(self, image=224, patch=16, dim=256, depth=4, tok_mlp=128,
+                 ch_mlp=1024, classes=1000):
+        super().__init__()
+        self.stem = nn.Conv2d(3, dim, patch, patch)
+        tokens = (image // patch) ** 2
+        self.blocks = nn.Sequential(
+            *[MixerLike.Block(tokens, dim, tok_mlp, ch_mlp) for _ in range(depth)])
+        self.ln = nn.LayerNorm(dim, eps=1e-6)
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        x = self.stem(x).flatten(2).transpose(1, 2)
+        return self.head(self.ln(self.blocks(x)).mean(1))
+
+
+class GRUTagger(nn.Module):
+    """Token tagger: Embedding -> 2-layer bidirectional GRU -> Linear.
+    ids [N, L] -> tag logits [N, L, tags]."""
+
+    def __init__(self, vocab=8000, emb=128, hidden=128, tags=20):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, emb)
+        self.rnn = nn.GRU(emb, hidden, num_layers=2, bidirectional=True,
+                          batch_first=True)
+        self.out = nn.Linear(2 * hidden, tags)
+
+    def forward(self, input_ids):
+        y, _ = self.rnn(self.embed(input_ids))
+        return self.out(y)
+
+
+class LSTMAcoustic(nn.Module):
+    """Acoustic model: features [N, L, 40] -> 2-layer LSTM -> Linear ->
+    log-softmax over 30 symbols, [N, L, 30]."""
+
+    def __init__(self, feats=40, hidden=256, symbols=30):
+        super().__init__()
+        self.rnn = nn.LSTM(feats, hidden, num_layers=2, batch_first=True)
+        self.out = nn.Linear(hidden, symbols)
+
+    def forward(self, features):
+        y, _ = self.rnn(features)
+        return torch.log_softmax(self.out(y), dim=-1)
+
+
+class TCN1d(nn.Module):
+    """Keyword-spotting temporal ConvNet: Conv1d stem, dilated Conv1d
+    residual blocks with BatchNorm1d + ReLU, global average pool, Linear.
+    features [N, 40, L] -> [N, 12]."""
+
+    class Block(nn.Module):
+        def __init__(self, ch, dilation):
+            super().__init__()
+            self.c1 = nn.Conv1d(ch, ch, 3, padding=dilation, dilation=dilation)
+            self.b1 = nn.BatchNorm1d(ch)
+            self.c2 = nn.Conv1d(ch, ch, 3, padding=dilation, dilation=dilation)
+            self.b2 = nn.BatchNorm1d(ch)
+
+        def forward(self, x):
+            y = F.relu(self.b1(self.c1(x)))
+            return F.relu(x + self.b2(self.c2(y)))
+
+    def __init__(self, feats=40, ch=128, classes=12):
+        super().__init__()
+        self.stem = nn.Conv1d(feats, ch, 5, padding=2)
+        self.blocks = nn.Sequential(*[TCN1d.Block(ch, d) for d in (1, 2, 4, 8)])
+        self.head = nn.Linear(ch, classes)
+
+    def forward(self, features):
+        x = self.blocks(F.relu(self.stem(features)))
+        return self.head(x.mean(-1))
+
+
+class UNetSmall(nn.Module):
+    """Small U-Net: Conv-BN-ReLU pairs, MaxPool down, ConvTranspose2d up,
+    skip concatenation, a bilinear Resize on one skip, 1x1 head.
+    [N, 3, H, W] -> [N, classes, H, W]."""
+
+    @staticmethod
+    def pair(cin, cout):
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True))
+
+    def __init__(self, base=16, classes=4):
+        super().__init__()
+        c = [base, 2 * base, 4 * base, 8 * base]
+        self.d0, self.d1 = UNetSmall.pair(3, c[0]), UNetSmall.pair(c[0], c[1])
+        self.d2, self.d3 = UNetSmall.pair(c[1], c[2]), UNetSmall.pair(c[2], c[3])
+        self.u2 = nn.ConvTranspose2d(c[3], c[2], 2, stride=2)
+        self.p2 = UNetSmall.pair(2 * c[2], c[2])
+        self.u1 = nn.ConvTranspose2d(c[2], c[1], 2, stride=2)
+        self.p1 = UNetSmall.pair(2 * c[1], c[1])
+        self.r0 = nn.Conv2d(c[1], c[0], 1)
+        self.p0 = UNetSmall.pair(2 * c[0], c[0])
+        self.head = nn.Conv2d(c[0], classes, 1)
+
+    def forward(self, x):
+        s0 = self.d0(x)
+        s1 = self.d1(F.max_pool2d(s0, 2))
+        s2 = self.d2(F.max_pool2d(s1, 2))
+        b = self.d3(F.max_pool2d(s2, 2))
+        y = self.p2(torch.cat([self.u2(b), s2], 1))
+        y = self.p1(torch.cat([self.u1(y), s1], 1))
+        y = F.interpolate(self.r0(y), scale_factor=2.0, mode="bilinear",
+                          align_corners=False)
+        y = self.p0(torch.cat([y, s0], 1))
+        return self.head(y)
+
+
+class OutputKey(nn.Module):
+    """Wraps a model that returns a dict (torchvision segmentation) or a
+    tuple and returns the one tensor named by key."""
+
+    def __init__(self, model, key):
+        super().__init__()
+        self.model, self.key = model, key
+
+    def forward(self, x):
+        return self.model(x)[self.key]
+
+
+# --------------------------------------------------------------------------
 # Model table
 # --------------------------------------------------------------------------
 
@@ -253,6 +740,142 @@ REFERENCE_MODELS = {
     "bert_base": (BertBase, SEQ),
     "gpt2_small": (GPT2Small, SEQ),
     "vit_b_16": (lambda: TV.vit_b_16(weights=None, image_size=224), IMAGE),
+}
+
+
+# --------------------------------------------------------------------------
+# ZOO: the architectures of the ORT plan corpus (tests/data/ort-plan/,
+# exported by scripts/ort_graphs.py).  name -> dict with
+#   ctor     builds the model (called after torch.manual_seed(0), then eval())
+#   family   a coarse architecture family
+#   inputs   [(name, dims, dtype, bound)]: dims hold ints and the symbols
+#            "N" (batch), "L" / "T" (sequence lengths); bound: integer inputs
+#            are drawn in [0, bound)
+#   run      symbol values of the profiled run (N is 1 unless given)
+# --------------------------------------------------------------------------
+
+def _img(size=224):
+    return [("input", ("N", 3, size, size), "float32", None)]
+
+
+def _ids(vocab, name="input_ids", sym="L"):
+    return [(name, ("N", sym), "int64", vocab)]
+
+
+def _tv(fn, **kw):
+    return lambda: getattr(TV, fn)(weights=None, **kw)
+
+
+def _seg(fn, **kw):
+    return lambda: OutputKey(getattr(TV.segmentation, fn)(weights=None,
+                                                          weights_backbone=None,
+                                                          **kw), "out")
+
+
+def _video(fn):
+    return lambda: getattr(TV.video, fn)(weights=None)
+
+
+def _vit_b_16_4l():
+    # ViT-B/16 with 4 of its 12 layers (torchvision VisionTransformer,
+    # nn.MultiheadAttention inside)
+    return TV.VisionTransformer(image_size=224, patch_size=16, num_layers=4,
+                                num_heads=12, hidden_dim=768, mlp_dim=3072)
+
+
+ZOO = {
+    # torchvision classification
+    "alexnet": dict(ctor=_tv("alexnet"), family="plain-conv", inputs=_img()),
+    "vgg11": dict(ctor=_tv("vgg11"), family="plain-conv", inputs=_img()),
+    "vgg11_bn": dict(ctor=_tv("vgg11_bn"), family="plain-conv", inputs=_img()),
+    "resnet18": dict(ctor=_tv("resnet18"), family="residual", inputs=_img()),
+    "resnet34": dict(ctor=_tv("resnet34"), family="residual", inputs=_img()),
+    "resnet50": dict(ctor=_tv("resnet50"), family="residual", inputs=_img()),
+    "resnext50_32x4d": dict(ctor=_tv("resnext50_32x4d"), family="residual",
+                            inputs=_img()),
+    "wide_resnet50_2": dict(ctor=_tv("wide_resnet50_2"), family="residual",
+                            inputs=_img()),
+    "regnet_x_400mf": dict(ctor=_tv("regnet_x_400mf"), family="residual",
+                           inputs=_img()),
+    "regnet_y_400mf": dict(ctor=_tv("regnet_y_400mf"), family="residual",
+                           inputs=_img()),
+    "squeezenet1_0": dict(ctor=_tv("squeezenet1_0"), family="inception",
+                          inputs=_img()),
+    "squeezenet1_1": dict(ctor=_tv("squeezenet1_1"), family="inception",
+                          inputs=_img()),
+    "googlenet": dict(ctor=_tv("googlenet", aux_logits=False, init_weights=True),
+                      family="inception", inputs=_img()),
+    "inception_v3": dict(ctor=_tv("inception_v3", aux_logits=False,
+                                  init_weights=True),
+                         family="inception", inputs=_img(299)),
+    "densenet121": dict(ctor=_tv("densenet121"), family="dense", inputs=_img()),
+    "mobilenet_v2": dict(ctor=_tv("mobilenet_v2"), family="depthwise-separable",
+                         inputs=_img()),
+    "mobilenet_v3_small": dict(ctor=_tv("mobilenet_v3_small"),
+                               family="depthwise-separable", inputs=_img()),
+    "mobilenet_v3_large": dict(ctor=_tv("mobilenet_v3_large"),
+                               family="depthwise-separable", inputs=_img()),
+    "mnasnet0_5": dict(ctor=_tv("mnasnet0_5"), family="depthwise-separable",
+                       inputs=_img()),
+    "mnasnet1_0": dict(ctor=_tv("mnasnet1_0"), family="depthwise-separable",
+                       inputs=_img()),
+    "shufflenet_v2_x0_5": dict(ctor=_tv("shufflenet_v2_x0_5"),
+                               family="depthwise-separable", inputs=_img()),
+    "shufflenet_v2_x1_0": dict(ctor=_tv("shufflenet_v2_x1_0"),
+                               family="depthwise-separable", inputs=_img()),
+    "efficientnet_b0": dict(ctor=_tv("efficientnet_b0"),
+                            family="depthwise-separable", inputs=_img()),
+    "efficientnet_b1": dict(ctor=_tv("efficientnet_b1"),
+                            family="depthwise-separable", inputs=_img()),
+    "efficientnet_v2_s": dict(ctor=_tv("efficientnet_v2_s"),
+                              family="depthwise-separable", inputs=_img()),
+    "convnext_tiny": dict(ctor=_tv("convnext_tiny"), family="depthwise-separable",
+                          inputs=_img()),
+    "vit_b_16_4l": dict(ctor=_vit_b_16_4l, family="encoder", inputs=_img()),
+    "swin_t": dict(ctor=_tv("swin_t"), family="windowed-attention",
+                   inputs=_img()),
+    "swin_v2_t": dict(ctor=_tv("swin_v2_t"), family="windowed-attention",
+                      inputs=_img()),
+    "maxvit_t": dict(ctor=_tv("maxvit_t"), family="windowed-attention",
+                     inputs=_img()),
+    # torchvision segmentation (the "out" head only)
+    "fcn_resnet50": dict(ctor=_seg("fcn_resnet50", aux_loss=False),
+                         family="segmentation", inputs=_img()),
+    "deeplabv3_mobilenet_v3_large": dict(
+        ctor=_seg("deeplabv3_mobilenet_v3_large", aux_loss=False),
+        family="segmentation", inputs=_img()),
+    "lraspp_mobilenet_v3_large": dict(ctor=_seg("lraspp_mobilenet_v3_large"),
+                                      family="segmentation", inputs=_img()),
+    # torchvision video, 8 frames of 112x112
+    "r3d_18": dict(ctor=_video("r3d_18"), family="video",
+                   inputs=[("input", ("N", 3, 8, 112, 112), "float32", None)]),
+    "mc3_18": dict(ctor=_video("mc3_18"), family="video",
+                   inputs=[("input", ("N", 3, 8, 112, 112), "float32", None)]),
+    "r2plus1d_18": dict(ctor=_video("r2plus1d_18"), family="video",
+                        inputs=[("input", ("N", 3, 8, 112, 112), "float32", None)]),
+    # hand-written
+    "unet_small": dict(ctor=UNetSmall, family="segmentation", inputs=_img(160)),
+    "tcn_kws": dict(ctor=TCN1d, family="temporal-conv",
+                    inputs=[("features", ("N", 40, "L"), "float32", None)],
+                    run={"L": 64}),
+    "bert_small": dict(ctor=lambda: BertBase(vocab=8000, max_pos=128, hidden=256,
+                                             layers=4, heads=4, inter=1024),
+                       family="encoder", inputs=_ids(8000)),
+    "tiny_encoder": dict(ctor=TinyEncoder, family="encoder", inputs=_ids(256)),
+    "vit_like": dict(ctor=ViTLike, family="encoder", inputs=_img()),
+    "gpt2_small": dict(ctor=lambda: GPT2Small(vocab=8000, max_pos=256, hidden=256,
+                                              layers=4, heads=4),
+                       family="decoder", inputs=_ids(8000)),
+    "causal_gpt_tanh": dict(ctor=CausalGPT, family="decoder", inputs=_ids(8000)),
+    "t5_small": dict(ctor=T5Small, family="encoder-decoder",
+                     inputs=_ids(8000) + _ids(8000, "decoder_input_ids", "T"),
+                     run={"L": 32, "T": 16}),
+    "swin_like": dict(ctor=SwinLike, family="windowed-attention", inputs=_img()),
+    "mixer_like": dict(ctor=MixerLike, family="mixer", inputs=_img()),
+    "gru_tagger": dict(ctor=GRUTagger, family="recurrent", inputs=_ids(8000)),
+    "lstm_acoustic": dict(ctor=LSTMAcoustic, family="recurrent",
+                          inputs=[("features", ("N", "L", 40), "float32", None)],
+                          run={"L": 64}),
 }
 
 
