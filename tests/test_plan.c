@@ -7,6 +7,7 @@
 typedef struct counts {
     size_t run, folded, removed, as_layernorm, as_gelu, conv_with_act, conv_with_add;
     size_t swish, sigmoid_alone; /* Sigmoid kernels with and without a fused Mul */
+    size_t inserted;             /* kernels with no node of their own */
 } counts;
 
 static counts plan_counts(const char *path, int64_t batch, const char *seq_input)
@@ -36,6 +37,10 @@ static counts plan_counts(const char *path, int64_t batch, const char *seq_input
     size_t covered = 0;
     for (size_t k = 0; k < p.n_kernels; k++) {
         const oc_kernel *kn = &p.kernels[k];
+        if (kn->main == OC_PLAN_INSERTED) {
+            c.inserted++;
+            continue;
+        }
         covered += 1 + kn->n_fused;
         c.run += kn->kind == OC_KERNEL_RUN;
         c.folded += kn->kind == OC_KERNEL_FOLDED;
