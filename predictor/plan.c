@@ -691,9 +691,14 @@ static bool is_swap_last2(const pctx *p, size_t t)
     return perm->ints[r - 2] == (int64_t)r - 1 && perm->ints[r - 1] == (int64_t)r - 2;
 }
 
-static bool is_scalar_const(const pctx *p, int v)
+/* A one-element constant that does not broadcast `other` to a higher rank
+ * (ORT reads the other operand's rank from its load-time shape: unknown
+ * means only a rank-0 scale fuses). */
+static bool is_scalar_const(const pctx *p, int v, int other)
 {
-    return const_numel(p, v) == 1;
+    const oc_tinfo *t = sinfo(p, v), *o = sinfo(p, other);
+    int max_rank = o && o->rank > 0 ? o->rank : 0;
+    return const_numel(p, v) == 1 && t && t->rank <= max_rank;
 }
 
 static bool add_inserted(pctx *p, const char *op, int value, size_t at, bool before);
@@ -767,7 +772,8 @@ static void fuse_matmul(pctx *p, size_t m)
     if (j >= 0 && (is_op(&p->g->nodes[j], "Mul") || is_op(&p->g->nodes[j], "Div"))) {
         int s = slot_of(p, out0(p, m), (size_t)j);
         int other = in(p, (size_t)j, 1 - s);
-        if (is_scalar_const(p, other) && (is_op(&p->g->nodes[j], "Mul") || s == 0)) {
+        if (is_scalar_const(p, other, out0(p, m)) &&
+            (is_op(&p->g->nodes[j], "Mul") || s == 0)) {
             absorb(p, m, (size_t)j);
             fused = true;
         }
@@ -779,7 +785,10 @@ static void fuse_matmul(pctx *p, size_t m)
         if (t >= 0 && live(p, (size_t)t) && p->uses[v] == 1 && !p->g->values[v].is_output &&
             (is_op(&p->g->nodes[t], "Mul") || is_op(&p->g->nodes[t], "Div"))) {
             int c1 = in(p, (size_t)t, 1), c0 = in(p, (size_t)t, 0);
-            if (is_scalar_const(p, c1) || (is_op(&p->g->nodes[t], "Mul") && is_scalar_const(p, c0))) {
+            const oc_tinfo *t0 = sinfo(p, c0), *t1 = sinfo(p, c1);
+            if ((is_scalar_const(p, c1, c0) && t0 && t0->rank > 0) ||
+                (is_op(&p->g->nodes[t], "Mul") && is_scalar_const(p, c0, c1) && t1 &&
+                 t1->rank > 0)) {
                 absorb(p, m, (size_t)t);
                 fused = true;
             }
@@ -827,7 +836,8 @@ static void fuse_skip(pctx *p, size_t m, int x)
         p->nk[pr].n_fused || p->g->values[x].is_output)
         return;
     const oc_tinfo *u = sinfo(p, in(p, (size_t)pr, 0)), *w = sinfo(p, in(p, (size_t)pr, 1));
-    if (!u || !w || u->rank != 3 || !shapes_eq(u, w))
+    /* ORT wants both shapes fully known at load time (no symbolic dim) */
+    if (!u || !w || u->rank != 3 || !shapes_eq(u, w) || !dims_concrete(u, 0, 3))
         return;
     /* every use of the sum is inside this kernel */
     for (int e = p->cons_start[x]; e < p->cons_start[x + 1]; e++)
