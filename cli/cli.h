@@ -31,6 +31,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_targets(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Print "onnxcost: msg" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

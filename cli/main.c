@@ -18,6 +18,7 @@ static const cmd commands[] = {
     {"predict", "predicted inference time per node, batch and epoch", cmd_predict},
     {"sweep", "time, throughput and memory over batch sizes", cmd_sweep},
     {"report", "an HTML page of SVG charts: prediction, baselines, sweep", cmd_report},
+    {"compare", "predicted vs measured time per kernel, from an ORT profile", cmd_compare},
     {"annotate", "write a copy of the model with per-node predictions", cmd_annotate},
     {"eval", "timing-model error on the held-out test split vs baselines", cmd_eval},
 };
