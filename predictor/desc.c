@@ -146,6 +146,57 @@ oc_status oc_node_desc_from_analysis(const oc_analysis *a, size_t node, oc_node_
     return OC_OK;
 }
 
+static uint64_t value_bytes(const oc_desc_value *v)
+{
+    uint64_t n = 1;
+    if (!v->present || v->rank < 0)
+        return 0;
+    for (int i = 0; i < v->rank; i++)
+        n *= v->dims[i] > 0 ? (uint64_t)v->dims[i] : 1;
+    return n * oc_dtype_size(v->dtype);
+}
+
+oc_status oc_node_desc_fused_op(const oc_analysis *a, const char *op, int x, int y,
+                                uint64_t flops, oc_node_desc *out, oc_arena *arena,
+                                oc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    bool ln = strcmp(op, "LayerNormalization") == 0;
+    size_t n_in = ln ? 3 : 1;
+    oc_desc_value *in = oc_arena_calloc(arena, n_in, sizeof *in);
+    oc_desc_value *outs = oc_arena_calloc(arena, 1, sizeof *outs);
+    out->op = oc_arena_strdup(arena, op);
+    out->domain = "";
+    if (!in || !outs || !out->op || value_from(a, g, x, &in[0], arena) ||
+        value_from(a, g, y, &outs[0], arena))
+        return nomem(err);
+    out->opset = ln ? 17 : 20;
+    in[0].weight = false;
+    uint64_t params = 0;
+    if (ln && in[0].rank > 0) {
+        int64_t *c = oc_arena_alloc(arena, sizeof *c);
+        if (!c)
+            return nomem(err);
+        *c = in[0].dims[in[0].rank - 1];
+        for (size_t k = 1; k < 3; k++)
+            in[k] = (oc_desc_value){.present = true, .dtype = in[0].dtype, .rank = 1,
+                                    .dims = c, .weight = true};
+        params = 2 * (uint64_t)(*c > 0 ? *c : 1);
+    } else if (ln) {
+        n_in = 1;
+    }
+    out->n_inputs = n_in;
+    out->inputs = in;
+    out->n_outputs = 1;
+    out->outputs = outs;
+    uint64_t read = 0;
+    for (size_t k = 0; k < n_in; k++)
+        read += value_bytes(&in[k]);
+    out->cost = (oc_desc_cost){0, flops, params, read, value_bytes(&outs[0])};
+    return OC_OK;
+}
+
 oc_status oc_node_desc_add_fused(oc_node_desc *d, const oc_analysis *a, size_t node,
                                  oc_arena *arena, oc_error *err)
 {

@@ -93,6 +93,15 @@ oc_status oc_node_desc_from_analysis(const oc_analysis *a, size_t node,
                                      oc_node_desc *out, oc_arena *arena,
                                      oc_error *err);
 
+/* Describe a kernel that runs a subgraph as one op of the runtime's
+ * (LayerNormalization, Gelu: what the timing model's samples of that op
+ * look like): op `op`, input x (value index), for LayerNormalization a
+ * scale and a bias of x's last dim, output y; flops as given, bytes those
+ * of x (+ scale and bias) and y.  Errors: OC_ERR_NOMEM. */
+oc_status oc_node_desc_fused_op(const oc_analysis *a, const char *op, int x, int y,
+                                uint64_t flops, oc_node_desc *out, oc_arena *arena,
+                                oc_error *err);
+
 /* Append node `node`'s op to d->fused and add its cost to d->cost.
  * Errors: OC_ERR_USAGE (out of range, or more than OC_DESC_MAX_FUSED),
  * OC_ERR_OVERFLOW, OC_ERR_NOMEM. */

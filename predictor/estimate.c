@@ -8,6 +8,31 @@
 #include <string.h>
 
 
+/* The value a kernel hands on: the output of one of its nodes that no
+ * other node of the kernel reads (the last such in its order). */
+static size_t kernel_node(const oc_kernel *k, size_t f)
+{
+    return f == 0 ? k->main : k->fused[f - 1];
+}
+
+static int kernel_exit(const oc_graph *g, const oc_kernel *k)
+{
+    int exit = g->nodes[k->main].n_outputs ? g->nodes[k->main].outputs[0] : -1;
+    for (size_t f = 0; f <= k->n_fused; f++) {
+        const oc_node *n = &g->nodes[kernel_node(k, f)];
+        int v = n->n_outputs ? n->outputs[0] : -1;
+        bool read = false;
+        for (size_t q = 0; v >= 0 && q <= k->n_fused && !read; q++) {
+            const oc_node *r = &g->nodes[kernel_node(k, q)];
+            for (size_t i = 0; i < r->n_inputs; i++)
+                read |= r->inputs[i] == v;
+        }
+        if (v >= 0 && !read)
+            exit = v;
+    }
+    return exit;
+}
+
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes).  x and run have room for every kernel. */
@@ -29,9 +54,18 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
             st = oc_node_desc_add_fused(&d, a, kn->fused[f], arena, err);
         if (st)
             return st;
-        if (kn->as_op) {
-            /* A rewritten subgraph runs as one kernel of that op; its
-             * sizes are those of the subgraph's input and output. */
+        if (kn->as_op && (!strcmp(kn->as_op, "LayerNormalization") ||
+                          !strcmp(kn->as_op, "Gelu"))) {
+            /* A decomposed subgraph runs as one op: described as that op's
+             * samples are, from the subgraph's input and output. */
+            uint64_t flops = d.cost.flops;
+            st = oc_node_desc_fused_op(a, kn->as_op, g->nodes[kn->main].inputs[0],
+                                       kernel_exit(g, kn), flops, &d, arena, err);
+            if (st)
+                return st;
+        } else if (kn->as_op) {
+            /* runs as another op on the main node's operands (MatMul as
+             * Gemm or FusedMatMul) */
             d.op = kn->as_op;
             d.n_fused = 0;
         }
