@@ -72,6 +72,24 @@ def in_graph_fit(sel):
     return scale, per
 
 
+# Shape arithmetic and views as ORT runs them inside a graph (profiled
+# kernels of these ops in the whole-model runs): predicted as one measured
+# time per thread count (small_kernel_us), not by the timing model, whose
+# samples ran them alone on graph inputs (a copy, not a view).
+SMALL_OPS = {"Shape", "Gather", "Unsqueeze", "Squeeze", "Concat", "Reshape", "Slice", "Cast",
+             "Range", "ConstantOfShape", "Equal", "Where", "Expand", "Flatten"}
+
+
+def small_kernel_fit(recs):
+    out = {}
+    for th in sorted({r["threads"] for r in recs}):
+        ts = sorted(k["median_us"] for r in recs if r["threads"] == th and r["batch"] == 1
+                    for k in r.get("kernels", []) if k["op"] in SMALL_OPS)
+        if ts:
+            out[str(th)] = float(ts[len(ts) // 2])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--timing-model")
@@ -112,6 +130,10 @@ def main():
         sel = [x for x in rows if x["r"]["model"] in FIT and x["r"]["threads"] == th]
         scale, per = in_graph_fit(sel)
         fits[str(th)] = {"kernel_scale": round(scale, 5), "per_kernel_us": round(per, 4)}
+    if not training:
+        for th, us in small_kernel_fit(recs).items():
+            if th in fits:
+                fits[th]["small_kernel_us"] = us
     if a.fit_overhead:
         with open(a.fit_overhead, "w") as f:
             json.dump({"machine": a.machine, "fitted_on": sorted(FIT), "threads": fits}, f,

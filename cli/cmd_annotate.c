@@ -162,7 +162,7 @@ int cmd_annotate(int argc, char **argv)
     oc_error err;
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
-    oc_overhead ov = {1, 0};
+    oc_overhead ov = {1, 0, 0};
     cli_target tgt;
     int rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov, &tgt);
     if (rc)

@@ -427,7 +427,7 @@ static int predict_compare(const popts *p, const char *path)
                "samples/s", "memory", "machine");
     for (size_t k = 0; k < p->n_targets && !rc; k++) {
         oc_tmodel *tm = NULL;
-        oc_overhead ov = {1, 0};
+        oc_overhead ov = {1, 0, 0};
         cli_target tgt;
         if ((rc = cli_load_tmodel(p->targets[k], p->threads, &p->mode, &tm, &ov, &tgt)))
             break;
@@ -498,7 +498,7 @@ int cmd_predict(int argc, char **argv)
     oc_error err;
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
-    oc_overhead ov = {1, 0};
+    oc_overhead ov = {1, 0, 0};
     cli_target tgt;
     rc = cli_load_tmodel(p.n_targets ? p.targets[0] : NULL, p.threads, &p.mode, &tm, &ov, &tgt);
     if (rc)

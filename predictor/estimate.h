@@ -19,6 +19,9 @@
  * kernels + per_kernel_us * kernels that run.  {1, 0} is the identity. */
 typedef struct oc_overhead {
     double kernel_scale, per_kernel_us;
+    /* shape arithmetic and view kernels in graph context: one measured
+     * time each (0: the timing model predicts them like any kernel) */
+    double small_kernel_us;
 } oc_overhead;
 
 typedef struct oc_estimate {
@@ -27,7 +30,10 @@ typedef struct oc_estimate {
      * nodes fused into another, folded or removed) */
     double *node_us, *node_low_us, *node_high_us;
     double *node_linear_us, *node_roofline_us;
-    size_t n_run;               /* kernels that run */
+    size_t n_run;               /* kernels the timing model predicted */
+    size_t n_small;             /* shape-arithmetic and view kernels, each
+                                   costed at the overhead's small_kernel_us */
+    double small_us;            /* their sum */
     double kernels_raw_us;      /* sum of the kernels as timed alone */
     double kernels_us, kernels_low_us, kernels_high_us; /* scaled */
     double overhead_us;

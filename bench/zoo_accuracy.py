@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""zoo_accuracy.py - whole-model error on architectures no fit has used.
+
+Reads data/machines/<fingerprint>/ort-cpu-zoo.jsonl (scripts/measure_zoo.py:
+ONNX Runtime wall time per run and its kernels), predicts each case with
+`onnxcost predict` (the target it would use on that machine: the shipped or
+cached calibration of the fingerprint), and prints per model the measured
+and predicted time, the error, whether the measured time is inside the
+predicted range, and the kernels planned against the kernels ORT ran; then
+mean absolute error, the share within +-10%, and range coverage.
+
+    bench/zoo_accuracy.py [--bin BUILD/onnxcost] [--machine FINGERPRINT]
+                          [--models DIR] [--json]
+
+Run it with two binaries (say, before and after a change to the plan) to
+compare them on the same measurements.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
+    ap.add_argument("--machine")
+    ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    machine = args.machine or subprocess.run([args.bin, "hw", "--fingerprint"],
+                                             capture_output=True, text=True,
+                                             check=True).stdout.strip()
+    path = os.path.join(ROOT, "data", "machines", machine, "ort-cpu-zoo.jsonl")
+    if not os.path.exists(path):
+        sys.exit(f"zoo_accuracy: no {path} (scripts/measure_zoo.py makes it)")
+    rows = []
+    env = dict(os.environ, ONNXCOST_MACHINE=machine)
+    for line in open(path):
+        r = json.loads(line)
+        model = os.path.join(args.models, r["model"] + ".onnx")
+        if not os.path.exists(model):
+            print(f"{r['model']}: {model} missing (scripts/measure_zoo.py exports it)",
+                  file=sys.stderr)
+            continue
+        cmd = [args.bin, "predict", model, "-T", str(r["threads"]), "-f", "json"]
+        for s in r["inputs"]:
+            cmd += ["--input", s["name"] + "=" + "x".join(str(d) for d in s["shape"])]
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        if p.returncode != 0:
+            print(f"{r['model']}: predict failed: {p.stderr.strip()}", file=sys.stderr)
+            continue
+        d = json.loads(p.stdout)
+        t = d["totals"]
+        meas = r["wall_us"]["median"] / 1e3
+        pred = t["time_ms"]
+        rows.append({"model": r["model"], "family": r.get("family", ""), "batch": r["batch"],
+                     "threads": r["threads"], "measured_ms": meas, "predicted_ms": pred,
+                     "low_ms": t["time_ms_low"], "high_ms": t["time_ms_high"],
+                     "error": pred / meas - 1, "planned": t["kernels"],
+                     "ran": len(r["kernels"]), "spread": r.get("spread")})
+    if not rows:
+        sys.exit("zoo_accuracy: nothing to score")
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return
+    print(f"machine {machine}, {args.bin}")
+    print("%-30s %-20s %3s %2s %10s %10s %8s %6s %8s %5s" % (
+        "model", "family", "b", "t", "measured", "predicted", "error", "range", "kernels",
+        "ran"))
+    for x in sorted(rows, key=lambda x: -abs(x["error"])):
+        inside = x["low_ms"] <= x["measured_ms"] <= x["high_ms"]
+        print("%-30s %-20s %3d %2d %8.2fms %8.2fms %+7.1f%% %6s %8d %5d" % (
+            x["model"], x["family"], x["batch"], x["threads"], x["measured_ms"],
+            x["predicted_ms"], 100 * x["error"], "in" if inside else "out", x["planned"],
+            x["ran"]))
+    n = len(rows)
+    mae = sum(abs(x["error"]) for x in rows) / n
+    within = sum(abs(x["error"]) <= 0.10 for x in rows) / n
+    cover = sum(x["low_ms"] <= x["measured_ms"] <= x["high_ms"] for x in rows) / n
+    kern = sum(x["planned"] == x["ran"] for x in rows)
+    print(f"\n{n} cases: mean abs. error {100 * mae:.1f}%, within +-10% {100 * within:.0f}%, "
+          f"range covers {100 * cover:.0f}%, kernel count exact in {kern}")
+
+
+if __name__ == "__main__":
+    main()

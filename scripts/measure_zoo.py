@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""measure_zoo.py - whole-model ONNX Runtime times of zoo architectures that
+no fit has used, for scoring the plan and the timing model on them.
+
+For each architecture (default: HELD below; or those named) it exports the
+model with random weights at opset 13 with a symbolic batch (as
+scripts/ort_graphs.py does) into build/zoo/, times it through
+collector/ort_bench.js (which also profiles every kernel) at batch 1 with 1
+intra-op thread (or --threads/--batches), and appends one JSON line per
+(model, batch, threads) to data/machines/<fingerprint>/ort-cpu-zoo.jsonl:
+the wall time and kernel-sum statistics, the spread, ORT's kernels, the
+input dims, and the calibration kernel's time before and after.  Lines
+already there are skipped.  Run on a quiet machine (no build, nothing else).
+
+    OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 scripts/measure_zoo.py
+    OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 scripts/measure_zoo.py --threads 1 2 swin_t
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "samples"))
+import ort_graphs as OG  # noqa: E402  (the zoo and its export)
+
+# Architectures used in no fit (not in the in-graph fit, not among the
+# models the timing model's overhead or the calibration was tuned on).
+HELD = ["shufflenet_v2_x1_0", "mobilenet_v3_large", "mnasnet1_0", "regnet_y_400mf",
+        "regnet_x_400mf", "efficientnet_b1", "convnext_tiny", "resnext50_32x4d",
+        "inception_v3", "swin_t", "maxvit_t", "deeplabv3_mobilenet_v3_large",
+        "lraspp_mobilenet_v3_large", "unet_small", "r3d_18", "tcn_kws", "bert_small",
+        "vit_like", "swin_like", "mixer_like", "causal_gpt_tanh", "t5_small",
+        "gru_tagger"]
+
+
+def fingerprint(binary):
+    return subprocess.run([binary, "hw", "--fingerprint"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("models", nargs="*")
+    ap.add_argument("--threads", type=int, nargs="+", default=[1])
+    ap.add_argument("--batches", type=int, nargs="+", default=[1])
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
+    args = ap.parse_args()
+    names = args.models or HELD
+    for n in names:
+        if n not in OG.ZOO:
+            sys.exit(f"measure_zoo: unknown architecture '{n}'")
+    out = os.path.join(ROOT, "data", "machines", fingerprint(args.bin), "ort-cpu-zoo.jsonl")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    done = set()
+    if os.path.exists(out):
+        for line in open(out):
+            r = json.loads(line)
+            done.add((r["model"], r["batch"], r["threads"]))
+    mdir = os.path.join(ROOT, "build", "zoo")
+    os.makedirs(mdir, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="oc-zoo-")
+    for name in names:
+        path = os.path.join(mdir, name + ".onnx")
+        if not os.path.exists(path):
+            m = OG.export(name, 13, True)
+            OG.onnx.save(m, path + ".tmp")
+            os.replace(path + ".tmp", path)
+        for threads in args.threads:
+            for b in args.batches:
+                if (name, b, threads) in done:
+                    continue
+                values = OG.run_values(name)
+                values["N"] = b
+                specs = []
+                for iname, dims, dtype, bound in OG.ZOO[name]["inputs"]:
+                    s = {"name": iname, "dtype": dtype, "shape": OG.dims_of(dims, values)}
+                    if bound:
+                        s["bound"] = bound
+                    specs.append(s)
+                man, res = os.path.join(tmp, "m.jsonl"), os.path.join(tmp, "r.jsonl")
+                with open(man, "w") as f:
+                    f.write(json.dumps({"id": f"{name}/b{b}/t{threads}", "model": path,
+                                        "inputs": specs}) + "\n")
+                t0 = time.time()
+                p = subprocess.run(["node", os.path.join(ROOT, "collector", "ort_bench.js"),
+                                    "--threads", str(threads), "--in", man, "--out", res,
+                                    "--warmup", "2", "--repeats", "7", "--passes", "2",
+                                    "--max-seconds", "30"] + ([] if threads == 1 else ["--no-spin"]),
+                                   capture_output=True, text=True)
+                if p.returncode != 0:
+                    print(f"{name} b{b} t{threads}: driver failed: {p.stderr.strip()[-300:]}")
+                    continue
+                lines = [json.loads(line) for line in open(res)]
+                r = [x for x in lines if not x.get("calibration")][0]
+                if not r.get("ok"):
+                    print(f"{name} b{b} t{threads}: {r.get('error')}")
+                    continue
+                rec = {"model": name, "family": OG.ZOO[name]["family"], "opset": 13,
+                       "batch": b, "threads": threads, "spin": threads == 1,
+                       "inputs": specs, "ort_version": r["ort_version"],
+                       "wall_us": r["wall_us"], "kernel_us": r["kernel_us"],
+                       "spread": r.get("spread"), "kernels": r["kernels"],
+                       "calib_us": [x.get("median_us") for x in lines if x.get("calibration")],
+                       "collected": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                with open(out, "a") as f:
+                    f.write(json.dumps(rec) + "\n")
+                print(f"{name} b{b} t{threads}: wall {r['wall_us']['median'] / 1e3:.2f} ms, "
+                      f"{len(r['kernels'])} kernels, spread {r.get('spread')}, "
+                      f"{time.time() - t0:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
