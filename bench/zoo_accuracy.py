@@ -30,11 +30,12 @@ def main():
     ap.add_argument("--machine")
     ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--set", default="zoo", help="ort-cpu-SET.jsonl (zoo, holdout)")
     args = ap.parse_args()
     machine = args.machine or subprocess.run([args.bin, "hw", "--fingerprint"],
                                              capture_output=True, text=True,
                                              check=True).stdout.strip()
-    path = os.path.join(ROOT, "data", "machines", machine, "ort-cpu-zoo.jsonl")
+    path = os.path.join(ROOT, "data", "machines", machine, f"ort-cpu-{args.set}.jsonl")
     if not os.path.exists(path):
         sys.exit(f"zoo_accuracy: no {path} (scripts/measure_zoo.py makes it)")
     rows = []

@@ -49,12 +49,14 @@ def main():
     ap.add_argument("--threads", type=int, nargs="+", default=[1])
     ap.add_argument("--batches", type=int, nargs="+", default=[1])
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
+    ap.add_argument("--set", default="zoo", help="file ort-cpu-SET.jsonl (default zoo; "
+                    "'holdout' for the final hold-out, scored once)")
     args = ap.parse_args()
     names = args.models or HELD
     for n in names:
         if n not in OG.ZOO:
             sys.exit(f"measure_zoo: unknown architecture '{n}'")
-    out = os.path.join(ROOT, "data", "machines", fingerprint(args.bin), "ort-cpu-zoo.jsonl")
+    out = os.path.join(ROOT, "data", "machines", fingerprint(args.bin), f"ort-cpu-{args.set}.jsonl")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     done = set()
     if os.path.exists(out):
