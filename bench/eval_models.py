@@ -136,8 +136,10 @@ def main():
                 fits[th]["small_kernel_us"] = us
     if a.fit_overhead:
         with open(a.fit_overhead, "w") as f:
-            json.dump({"machine": a.machine, "fitted_on": sorted(FIT), "threads": fits}, f,
-                      indent=1)
+            doc = {"machine": a.machine, "fitted_on": sorted(FIT), "threads": fits}
+            if not training:
+                doc["small_kernel_fitted_on"] = sorted({r["model"] for r in recs})
+            json.dump(doc, f, indent=1)
             f.write("\n")
     print(f"{'model':16s} {'b':>3s} {'t':>2s} {'opt':>4s} {'measured':>10s} {'onnxcost':>10s} {'err':>7s}"
           f" {'linear':>10s} {'err':>7s} {'roofline':>10s} {'err':>7s}")

@@ -163,7 +163,8 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
         out->node_low_us[i] *= scale;
         out->node_high_us[i] *= scale;
     }
-    out->overhead_us = ov ? ov->per_kernel_us * (double)(out->n_run + out->n_small) : 0;
+    /* every kernel that runs, those the runtime inserts included */
+    out->overhead_us = ov ? ov->per_kernel_us * (double)out->plan.n_run : 0;
     out->total_us = out->kernels_us + out->overhead_us;
     out->total_low_us = out->kernels_low_us + out->overhead_us;
     out->total_high_us = out->kernels_high_us + out->overhead_us;
