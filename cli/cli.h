@@ -62,8 +62,12 @@ int cli_mkdir_p(const char *path);
 /* Whether two paths name the same file (equal, or the same inode). */
 bool cli_same_file(const char *a, const char *b);
 
-/* Load (exit code on failure; message printed). */
+/* Load (exit code on failure; message printed).  "-" reads standard
+ * input.  The size limit is --max-model-size (cli_set_max_model_size),
+ * else $ONNXCOST_MAX_MODEL_SIZE, else OC_DEFAULT_MAX_MODEL_BYTES. */
 int cli_load(const char *path, oc_model **m);
+/* --max-model-size SIZE (100M, 2G, 512MB, 1e9): 0 or EXIT_USAGE. */
+int cli_set_max_model_size(const char *opt, const char *size);
 
 /* Human units: "1.81 G", "46.7 MB". */
 const char *cli_si(double v, const char *unit, char *buf, size_t n);
@@ -166,5 +170,11 @@ json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a);
  * Runtime names them), op (as its profiler does), nodes, times. */
 struct oc_estimate;
 json_t *cli_kernels_json(const oc_graph *g, const struct oc_estimate *e);
+/* The times an ONNX Runtime profile (Chrome-trace JSON) measured for the
+ * kernels of e: meas[k] for plan kernel k, its median over the profile's
+ * runs, or -1 when the profile did not run it.  A profile of another model,
+ * or an unreadable one, fails with one line (cmd_compare.c). */
+int cli_profile_kernel_times(const char *model_path, const char *prof_path, const oc_graph *g,
+                             const struct oc_estimate *e, double *meas);
 
 #endif

@@ -54,6 +54,13 @@ static const char calibrate_help[] =
     "  -p, --probe FILE       keep the probe's samples in this dataset (measured\n"
     "                         ones are not measured again: resume, or reuse)\n"
     "      --no-measure       fit from --probe FILE alone, measuring nothing\n"
+    "      --profile MODEL=PROFILE.json\n"
+    "                         also fit on the kernels of an ONNX Runtime profile\n"
+    "                         of MODEL (enableProfiling; run at batch 1, symbolic\n"
+    "                         dims 1) made on this machine: ground truth in\n"
+    "                         graph context (repeatable; inference only)\n"
+    "      --profile-threads N  the intra-op threads the profiles ran with\n"
+    "                         (default 1)\n"
     "  -m, --timing-model FILE  the base model (default: the built-in one)\n"
     "  -h, --help             this text\n"
     "\n"
@@ -114,11 +121,14 @@ typedef struct copts {
     size_t n_threads;
     double budget;
     const char *output, *probe, *base;
+    const char *profiles[16]; /* MODEL=PROFILE */
+    size_t n_profiles;
+    int64_t profile_threads;
 } copts;
 
 static int parse(int argc, char **argv, copts *o)
 {
-    enum { O_MODE = 256, O_OPT, O_NO_MEASURE };
+    enum { O_MODE = 256, O_OPT, O_NO_MEASURE, O_PROFILE, O_PROFILE_THREADS };
     static const struct option opts[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"optimizer", required_argument, NULL, O_OPT},
@@ -127,11 +137,14 @@ static int parse(int argc, char **argv, copts *o)
         {"output", required_argument, NULL, 'o'},
         {"probe", required_argument, NULL, 'p'},
         {"no-measure", no_argument, NULL, O_NO_MEASURE},
+        {"profile", required_argument, NULL, O_PROFILE},
+        {"profile-threads", required_argument, NULL, O_PROFILE_THREADS},
         {"timing-model", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->budget = 180;
+    o->profile_threads = 1;
     cli_mode mode = {0};
     int c;
     optind = 1;
@@ -149,6 +162,20 @@ static int parse(int argc, char **argv, copts *o)
         case 'o': o->output = optarg; break;
         case 'p': o->probe = optarg; break;
         case O_NO_MEASURE: o->no_measure = true; break;
+        case O_PROFILE:
+            if (!strchr(optarg, '=') || optarg[0] == '=' || !strchr(optarg, '=')[1]) {
+                cli_error("--profile: '%s' is not MODEL=PROFILE.json", optarg);
+                rc = EXIT_USAGE;
+            } else if (o->n_profiles == sizeof o->profiles / sizeof o->profiles[0]) {
+                cli_error("--profile: at most %zu profiles", o->n_profiles);
+                rc = EXIT_USAGE;
+            } else {
+                o->profiles[o->n_profiles++] = optarg;
+            }
+            break;
+        case O_PROFILE_THREADS:
+            rc = cli_parse_i64("--profile-threads", optarg, 1, 256, &o->profile_threads);
+            break;
         case 'm': o->base = optarg; break;
         case 'h': fputs(calibrate_help, stdout); return -1;
         default: fputs(calibrate_help, stderr); return EXIT_USAGE;
@@ -169,6 +196,10 @@ static int parse(int argc, char **argv, copts *o)
             cli_error("--threads: %lld is more than 256", (long long)o->threads[i]);
             return EXIT_USAGE;
         }
+    if (o->n_profiles && mode.training) {
+        cli_error("calibrate: --profile takes ONNX Runtime profiles (inference)");
+        return EXIT_USAGE;
+    }
     if (o->no_measure && !o->probe) {
         cli_error("calibrate: --no-measure needs --probe FILE");
         return EXIT_USAGE;
@@ -291,6 +322,80 @@ static int measure(const copts *o, int64_t threads, int units, const char *probe
 }
 
 /* Fit one thread count from the probe set's rows at that count. */
+/* Rows from the profiles (--profile MODEL=PROFILE) for `threads`: every
+ * kernel the timing model predicts and the profile ran, with its feature
+ * row, the base model's prediction and the profiled time.  The rows'
+ * features go to *xbuf (malloc'd, the caller frees).  Appends to rows at
+ * *n (room for cap). */
+static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_calib_row **rows,
+                        size_t *n, size_t *cap, float **xbuf, size_t *n_kernels)
+{
+    if (threads != o->profile_threads)
+        return 0;
+    for (size_t p = 0; p < o->n_profiles; p++) {
+        char model[PATH_MAX];
+        const char *eq = strchr(o->profiles[p], '=');
+        snprintf(model, sizeof model, "%.*s", (int)(eq - o->profiles[p]), o->profiles[p]);
+        const char *prof = eq + 1;
+        oc_model *m = NULL;
+        oc_analysis *a = NULL;
+        oc_arena *ar = oc_arena_new();
+        oc_error err;
+        oc_error_clear(&err);
+        oc_overhead ov = {1, 0, 0};
+        oc_estimate e;
+        double *meas = NULL;
+        int rc = cli_load(model, &m);
+        oc_analyze_opts ao = {.batch = 1};
+        if (!rc && (!ar || oc_analyze(m, &ao, &a, &err) != OC_OK ||
+                    oc_estimate_run(a, base, &ov, &e, ar, &err) != OC_OK))
+            rc = ar ? cli_fail(&err, 1) : EXIT_IO;
+        if (!rc && !(meas = malloc((e.plan.n_kernels + 1) * sizeof *meas))) {
+            cli_error("out of memory");
+            rc = EXIT_IO;
+        }
+        if (!rc)
+            rc = cli_profile_kernel_times(model, prof, oc_model_graph(m), &e, meas);
+        size_t got = 0;
+        for (size_t r = 0; !rc && r < e.n_run; r++) {
+            double mu = meas[e.x_kernel[r]], pu = e.x_us[r];
+            if (!(mu > 0) || !(pu > 0))
+                continue;
+            if (*n == *cap) {
+                size_t nc = *cap ? 2 * *cap : 256;
+                oc_calib_row *nr = realloc(*rows, nc * sizeof *nr);
+                float *nx = realloc(*xbuf, nc * OC_N_FEATURES * sizeof *nx);
+                if (nr)
+                    *rows = nr;
+                if (nx)
+                    *xbuf = nx;
+                if (!nr || !nx) {
+                    cli_error("out of memory");
+                    rc = EXIT_IO;
+                    break;
+                }
+                *cap = nc;
+            }
+            memcpy(*xbuf + *n * OC_N_FEATURES, e.x + r * OC_N_FEATURES,
+                   OC_N_FEATURES * sizeof **xbuf);
+            (*rows)[*n] = (oc_calib_row){NULL, pu, mu};
+            (*n)++;
+            got++;
+        }
+        if (!rc)
+            fprintf(stderr, "calibrate: %s: %zu kernels of %s at %lld thread%s\n", prof, got,
+                    model, (long long)threads, threads == 1 ? "" : "s");
+        *n_kernels += got;
+        free(meas);
+        oc_arena_free(ar);
+        oc_analysis_free(a);
+        oc_model_free(m);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_set *s,
                int64_t threads)
 {
@@ -325,6 +430,35 @@ static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_se
             rows[r].pred_us = pred[r];
             rows[r].meas_us = s->s[idx[r]].time_us;
         }
+        /* the profiles' kernels join the probe's */
+        oc_calib_row *prow = NULL;
+        float *px = NULL;
+        size_t pn = 0, pcap = 0, pk = 0;
+        rc = profile_rows(o, base, threads, &prow, &pn, &pcap, &px, &pk);
+        if (!rc && pn) {
+            oc_calib_row *all = realloc(rows, (n + pn + 1) * sizeof *all);
+            if (!all) {
+                cli_error("out of memory");
+                rc = EXIT_IO;
+            } else {
+                rows = all;
+                /* row pointers into x stay valid: x was not moved */
+                for (size_t q = 0; q < pn; q++) {
+                    rows[n + q] = prow[q];
+                    rows[n + q].x = px + q * OC_N_FEATURES;
+                }
+                n += pn;
+            }
+        }
+        free(prow);
+        if (rc) {
+            free(px);
+            free(idx);
+            free(rows);
+            free(x);
+            free(pred);
+            return rc;
+        }
         oc_overhead ov;
         oc_default_tmodel_overhead(oc_tmodel_get_info(base)->target, &ov, (int)threads);
         if (oc_calib_fit_threads(cal, (int)threads, rows, n, ov.kernel_scale,
@@ -333,6 +467,7 @@ static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_se
                       n ? "" : " (the probe has no samples at that thread count)");
             rc = EXIT_INPUT;
         }
+        free(px);
     }
     free(idx);
     free(rows);

@@ -706,6 +706,51 @@ static int compare_json(const result *r, const oc_tmodel *tm, const cli_target *
     return cli_json_print(j);
 }
 
+int cli_profile_kernel_times(const char *model_path, const char *prof_path, const oc_graph *g,
+                             const struct oc_estimate *e, double *meas)
+{
+    profile pf;
+    int rc = profile_load(prof_path, &pf);
+    json_t *kj = rc ? NULL : cli_kernels_json(g, e);
+    size_t np = json_array_size(kj);
+    planned *pl = kj ? calloc(np + 1, sizeof *pl) : NULL;
+    if (!rc && (!kj || !pl)) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+    }
+    for (size_t q = 0; !rc && q < np; q++) {
+        json_t *k = json_array_get(kj, q);
+        const char *name = json_string_value(json_object_get(k, "name"));
+        const char *op = json_string_value(json_object_get(k, "op"));
+        pl[q] = (planned){name ? name : "", op ? op : "?", 0,
+                          json_array_size(json_object_get(k, "nodes")) == 0, -1, false};
+    }
+    bool nomem = false;
+    size_t found = rc ? 0 : names_found(g, pl, np, pf.k, pf.n, &nomem);
+    if (!rc && (nomem || match(pl, np, pf.k, pf.n) < 0)) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+    }
+    if (!rc && 2 * found < pf.n) {
+        cli_error("%s does not look like a profile of %s (%zu of %zu kernel names found)",
+                  prof_path, model_path, found, pf.n);
+        rc = EXIT_INPUT;
+    }
+    /* planned kernel q is the q-th kernel of the plan that runs */
+    for (size_t k = 0, q = 0; !rc && k < e->plan.n_kernels; k++) {
+        meas[k] = -1;
+        if (e->plan.kernels[k].kind != OC_KERNEL_RUN)
+            continue;
+        if (q < np && pl[q].match >= 0)
+            meas[k] = pf.k[pl[q].match].us;
+        q++;
+    }
+    free(pl);
+    json_decref(kj);
+    profile_free(&pf);
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     copts o;

@@ -69,7 +69,7 @@ static bool is_small(const oc_analysis *a, const oc_kernel *k)
  * their main nodes).  x and run have room for every kernel. */
 static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_target *tgt,
                         const oc_overhead *ov, oc_estimate *out, float *x, size_t *run,
-                        oc_arena *arena, oc_error *err)
+                        size_t *kidx, oc_arena *arena, oc_error *err)
 {
     const oc_graph *g = oc_model_graph(oc_analysis_model(a));
     for (size_t k = 0; k < out->plan.n_kernels; k++) {
@@ -129,6 +129,7 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
         out->node_roofline_us[m] = roof;
         out->linear_us += lin;
         out->roofline_us += roof;
+        kidx[out->n_run] = k;
         run[out->n_run++] = m;
     }
     return OC_OK;
@@ -217,13 +218,14 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
      * kernel or per analysis. */
     float *x = oc_arena_alloc(arena, total * OC_N_FEATURES * sizeof(float));
     size_t *run = oc_arena_alloc(arena, total * sizeof(size_t));
+    size_t *kidx = oc_arena_alloc(arena, total * sizeof(size_t));
     double *us = oc_arena_alloc(arena, 3 * total * sizeof(double));
-    if (!x || !run || !us)
+    if (!x || !run || !kidx || !us)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     size_t rows = 0;
     for (size_t i = 0; i < n; i++) {
         oc_status st = gather(a[i], tm, &tgt, ov, &out[i], x + rows * OC_N_FEATURES,
-                              run + rows, arena, err);
+                              run + rows, kidx + rows, arena, err);
         if (st)
             return st;
         rows += out[i].n_run;
@@ -234,8 +236,12 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
         if (st)
             return st;
     }
-    for (size_t i = 0, r = 0; i < n; r += out[i].n_run, i++)
+    for (size_t i = 0, r = 0; i < n; r += out[i].n_run, i++) {
+        out[i].x = x + r * OC_N_FEATURES;
+        out[i].x_kernel = kidx + r;
+        out[i].x_us = us + r;
         scatter(a[i], &out[i], run + r, us + r, us + total + r, us + 2 * total + r, ov);
+    }
     return OC_OK;
 }
 

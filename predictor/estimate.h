@@ -39,6 +39,12 @@ typedef struct oc_estimate {
     double overhead_us;
     double total_us, total_low_us, total_high_us;
     double linear_us, roofline_us; /* baselines over the same kernels */
+    /* The timing model's rows: n_run feature rows (OC_N_FEATURES each),
+     * the plan kernel of each, and its prediction before the in-graph fit
+     * (us).  In the arena, like the rest. */
+    const float *x;
+    const size_t *x_kernel;
+    const double *x_us;
 } oc_estimate;
 
 /* Errors: OC_ERR_INPUT when a kernel's shapes are unknown (bind symbolic

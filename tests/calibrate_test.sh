@@ -34,6 +34,33 @@ ok '[ $? -eq 0 ] && [ ! -s "$TMP/es" ] &&
     grep -q "^target: .*calibrated on another host of this machine.s kind ($FP, shipped" "$TMP/ts"' \
     "measured kind: the shipped calibration, said on the target line"
 
+# --- a user's own ORT profiles as extra data (--profile MODEL=PROFILE) ---
+PR=$SRC/tests/data/profiles
+SQ=$SRC/samples/squeezenet1_1.onnx
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" -o "$TMP/cp0.json" \
+    >"$TMP/cp0" 2>/dev/null
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" -o "$TMP/cp.json" \
+    --profile "$SQ=$PR/squeezenet1_1.ort-profile.json" >"$TMP/cp" 2>"$TMP/cpe"
+ok '[ $? -eq 0 ] && grep -q "squeezenet1_1.ort-profile.json: 39 kernels of .*squeezenet1_1.onnx at 1 thread" "$TMP/cpe"' \
+    "--profile: the profile's kernels are taken (39 of the 40: one reorder is costed in its op)"
+n0=$(awk '$1 == 1 {print $2}' "$TMP/cp0") n1=$(awk '$1 == 1 {print $2}' "$TMP/cp")
+ok '[ -n "$n0" ] && [ "$n1" = "$((n0 + 39))" ]' "--profile: 39 more kernels in the 1-thread fit ($n0 -> $n1)"
+"$BIN" compare "$SRC/samples/mobilenet_v2.onnx" "$PR/mobilenet_v2.ort-profile.json" --nchwc-block 16 \
+    --target "$TMP/cp0.json" -f json >"$TMP/m0" 2>/dev/null
+"$BIN" compare "$SRC/samples/mobilenet_v2.onnx" "$PR/mobilenet_v2.ort-profile.json" --nchwc-block 16 \
+    --target "$TMP/cp.json" -f json >"$TMP/m1" 2>/dev/null
+ok "$PY - \"\$TMP/m0\" \"\$TMP/m1\" <<'PYEOF'
+import json, sys
+e = [abs(json.load(open(f))['totals']['kernel_time_error_pct']) for f in sys.argv[1:]]
+sys.exit(0 if e[1] < e[0] else 1)
+PYEOF" "--profile of squeezenet: mobilenet_v2's kernel error (not in the fit) falls"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" -o "$TMP/cpx.json" \
+    --profile "$SQ=$PR/mobilenet_v2.ort-profile.json" >/dev/null 2>"$TMP/cpxe"
+ok '[ $? -eq 2 ] && [ ! -e "$TMP/cpx.json" ] && grep -q "does not look like a profile of" "$TMP/cpxe"' \
+    "--profile of another model: one line, exit 2, nothing written"
+"$BIN" calibrate --no-measure --probe "$PROBE" --profile "$SQ" >/dev/null 2>"$TMP/cpu"
+ok '[ $? -eq 1 ] && grep -q "is not MODEL=PROFILE.json" "$TMP/cpu"' "--profile without =: usage error"
+
 # --- calibrate from the committed probe (no measuring) into the cache ---
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" >"$TMP/c" 2>"$TMP/ce"
 ok '[ $? -eq 0 ] && [ -s "$CACHED" ]' "calibrate --no-measure writes the cache file"
