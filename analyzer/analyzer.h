@@ -17,8 +17,11 @@
  *   flops  2 per MAC, plus each operator's own elementwise work: one FLOP
  *          per output element for simple arithmetic and activations,
  *          counted per operator in analyzer/ops/ (see README "Costs").
- *   params initializer elements a node consumes (totals count a weight
- *          shared by several nodes once).
+ *   params weight elements a node consumes (totals count a weight
+ *          shared by several nodes once).  Weights are initializers,
+ *          Constant nodes' values (oc_model_param_count) and what a cheap
+ *          op the runtime folds (Cast, Reshape, Transpose, Identity, ...)
+ *          derives from weights alone; they are not activations.
  *   bytes_read / bytes_written   sizes of the node's input / output tensors
  *          by dtype size.
  * Unbound symbolic dims (no --batch) are costed as 1 and listed in
@@ -96,6 +99,14 @@ const oc_model *oc_analysis_model(const oc_analysis *a);
 const oc_tinfo *oc_analysis_value(const oc_analysis *a, int v);
 const oc_node_cost *oc_analysis_node_cost(const oc_analysis *a, size_t node);
 const oc_totals *oc_analysis_totals(const oc_analysis *a);
+
+typedef enum oc_weight_kind {
+    OC_NOT_WEIGHT = 0,
+    OC_WEIGHT_STORED,  /* an initializer or a Constant node's value */
+    OC_WEIGHT_DERIVED  /* a folded op's output computed from weights only */
+} oc_weight_kind;
+/* Whether value index v of the main graph is a weight. */
+oc_weight_kind oc_analysis_weight(const oc_analysis *a, int v);
 size_t oc_analysis_n_warnings(const oc_analysis *a);
 const oc_warning *oc_analysis_warning(const oc_analysis *a, size_t i);
 /* Symbols that were costed as 1, comma separated ("" if none). */

@@ -63,7 +63,8 @@ const oc_op_desc *oc_op_lookup(const char *domain, const char *op)
 
 typedef struct grun {
     const oc_graph *g;
-    oc_tinfo *info; /* one per value of g */
+    oc_tinfo *info;        /* one per value of g */
+    unsigned char *weight; /* oc_weight_kind per value of g */
     const struct grun *parent;
 } grun;
 
@@ -149,8 +150,7 @@ bool oc_ctx_in_is_weight(const oc_op_ctx *c, size_t i)
 {
     if (i >= c->node->n_inputs || c->node->inputs[i] < 0)
         return false;
-    const oc_value *v = &c->run->g->values[c->node->inputs[i]];
-    return v->is_initializer || (v->is_outer && v->constant && v->producer < 0);
+    return c->run->weight[c->node->inputs[i]] != OC_NOT_WEIGHT;
 }
 
 const oc_attr *oc_ctx_attr(const oc_op_ctx *c, const char *name)
@@ -551,16 +551,52 @@ static oc_status tinfo_from_decl(oc_analysis *a, const oc_value *v,
 
 static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err);
 
-static const oc_tinfo *outer_info(const grun *r, const char *name)
+static const oc_tinfo *outer_info(const grun *r, const char *name, unsigned char *weight)
 {
     for (const grun *p = r->parent; p; p = p->parent) {
         int i = oc_graph_find(p->g, name);
-        if (i >= 0 && !p->g->values[i].is_outer)
+        if (i >= 0 && !p->g->values[i].is_outer) {
+            *weight = p->weight[i];
             return &p->info[i];
-        if (i >= 0)
-            continue;
+        }
     }
     return NULL;
+}
+
+/* Ops that the runtime folds when every input is a weight (at load, or as
+ * a view): their output is a weight too, derived from the stored ones. */
+static bool folds_weights(const oc_node *n)
+{
+    static const char *const ops[] = {"Identity", "Cast", "CastLike", "Reshape",
+                                      "Transpose", "Squeeze", "Unsqueeze", "Flatten",
+                                      "DequantizeLinear"};
+    if (n->domain[0])
+        return false;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(n->op, ops[i]))
+            return true;
+    return false;
+}
+
+/* Which of a node's outputs are weights: a Constant node's value is stored
+ * in the model like an initializer; a cheap op of weights derives one. */
+static void mark_weights(grun *r, const oc_node *n)
+{
+    uint64_t numel;
+    oc_dtype dt;
+    unsigned char kind = OC_NOT_WEIGHT;
+    if (oc_node_constant_size(n, &numel, &dt)) {
+        kind = OC_WEIGHT_STORED;
+    } else if (folds_weights(n) && n->n_inputs > 0 && n->inputs[0] >= 0) {
+        kind = OC_WEIGHT_DERIVED;
+        for (size_t i = 0; i < n->n_inputs; i++)
+            if (n->inputs[i] >= 0 && r->weight[n->inputs[i]] == OC_NOT_WEIGHT)
+                kind = OC_NOT_WEIGHT;
+    }
+    if (kind != OC_NOT_WEIGHT)
+        for (size_t i = 0; i < n->n_outputs; i++)
+            if (n->outputs[i] >= 0)
+                r->weight[n->outputs[i]] = kind;
 }
 
 static oc_status grun_init(oc_analysis *a, grun *r, const oc_graph *g,
@@ -569,15 +605,18 @@ static oc_status grun_init(oc_analysis *a, grun *r, const oc_graph *g,
     r->g = g;
     r->parent = parent;
     r->info = oc_arena_alloc(a->arena, (g->n_values + 1) * sizeof *r->info);
-    if (!r->info)
+    r->weight = oc_arena_calloc(a->arena, g->n_values + 1, 1);
+    if (!r->info || !r->weight)
         return nomem(a, err);
     for (size_t i = 0; i < g->n_values; i++) {
         const oc_value *v = &g->values[i];
         oc_tinfo *t = &r->info[i];
         tinfo_init(t);
         oc_status st = OC_OK;
+        if (v->is_initializer)
+            r->weight[i] = OC_WEIGHT_STORED;
         if (v->is_outer) {
-            const oc_tinfo *o = outer_info(r, v->name);
+            const oc_tinfo *o = outer_info(r, v->name, &r->weight[i]);
             if (o)
                 *t = *o;
             else
@@ -623,9 +662,11 @@ static oc_status count_node(oc_analysis *a, const grun *r, const oc_node *n,
             return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
                                 "%s: node '%s' (%s): byte count overflows 64 bits",
                                 oc_model_source(a->model), n->name, n->op);
-        const oc_value *v = &r->g->values[n->inputs[i]];
-        if (v->is_initializer || (v->is_outer && v->constant && v->producer < 0))
-            nc->params += e;
+        if (r->weight[n->inputs[i]] != OC_NOT_WEIGHT &&
+            !oc_add_u64(nc->params, e, &nc->params))
+            return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
+                                "%s: node '%s' (%s): parameter count overflows 64 bits",
+                                oc_model_source(a->model), n->name, n->op);
     }
     for (size_t i = 0; i < n->n_outputs; i++) {
         if (n->outputs[i] < 0)
@@ -697,6 +738,7 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
                 return st;
             }
         }
+        mark_weights(r, n);
         oc_status st = count_node(a, r, n, d, &c, nc, err);
         if (st)
             return st;
@@ -820,6 +862,8 @@ static oc_status totals(oc_analysis *a, oc_error *err)
     oc_totals *t = &a->totals;
     const char *src = oc_model_source(a->model);
     t->nodes = g->n_nodes;
+    /* Weights wherever stored: initializers and Constant nodes, each once. */
+    t->params = oc_model_param_count(a->model);
     t->weight_bytes = oc_model_weight_bytes(a->model);
     for (size_t i = 0; i < g->n_nodes; i++) {
         const oc_node_cost *c = &a->costs[i];
@@ -839,11 +883,6 @@ static oc_status totals(oc_analysis *a, oc_error *err)
                 break;
             }
     }
-    /* Parameters: each consumed initializer once. */
-    for (size_t v = 0; v < g->n_values; v++)
-        if (g->values[v].is_initializer)
-            t->params += g->values[v].constant->numel;
-
     /* Activation liveness over the topological order. */
     size_t nv = g->n_values;
     int *last = malloc((nv + 1) * sizeof *last);
@@ -857,7 +896,9 @@ static oc_status totals(oc_analysis *a, oc_error *err)
         last[v] = -1;
         const oc_value *val = &g->values[v];
         uint64_t e;
-        if ((val->is_input || val->producer >= 0) &&
+        /* weights (a Constant's value, a folded copy of a weight) are
+         * counted in weight_bytes, not as activations */
+        if ((val->is_input || val->producer >= 0) && a->main.weight[v] == OC_NOT_WEIGHT &&
             oc_tinfo_numel(&a->main.info[v], &e))
             oc_mul_u64(e, oc_dtype_size(a->main.info[v].dtype), &bytes[v]);
         if (val->is_output)
@@ -979,6 +1020,11 @@ const oc_node_cost *oc_analysis_node_cost(const oc_analysis *a, size_t node)
     return node < a->main.g->n_nodes ? &a->costs[node] : NULL;
 }
 const oc_totals *oc_analysis_totals(const oc_analysis *a) { return &a->totals; }
+oc_weight_kind oc_analysis_weight(const oc_analysis *a, int v)
+{
+    return v >= 0 && (size_t)v < a->main.g->n_values ? (oc_weight_kind)a->main.weight[v]
+                                                       : OC_NOT_WEIGHT;
+}
 size_t oc_analysis_n_warnings(const oc_analysis *a) { return a->n_warnings; }
 const oc_warning *oc_analysis_warning(const oc_analysis *a, size_t i)
 {

@@ -887,24 +887,80 @@ bool oc_value_numel(const oc_value *v, uint64_t *out)
     return true;
 }
 
-uint64_t oc_model_param_count(const oc_model *m)
+bool oc_node_constant_size(const oc_node *n, uint64_t *numel, oc_dtype *dtype)
 {
-    uint64_t n = 0;
-    const oc_graph *g = m->graph;
-    for (size_t i = 0; i < g->n_values; i++)
-        if (g->values[i].is_initializer)
-            n += g->values[i].constant->numel;
-    return n;
+    if (n->domain[0] || strcmp(n->op, "Constant") != 0)
+        return false;
+    for (size_t i = 0; i < n->n_attrs; i++) {
+        const oc_attr *a = &n->attrs[i];
+        if (!strcmp(a->name, "value") && a->type == OC_ATTR_TENSOR && a->t &&
+            a->t->dtype != OC_DT_STRING) {
+            *numel = a->t->numel;
+            *dtype = a->t->dtype;
+            return true;
+        }
+        if (!strcmp(a->name, "value_float") && a->type == OC_ATTR_FLOAT) {
+            *numel = 1;
+            *dtype = OC_DT_FLOAT;
+            return true;
+        }
+        if (!strcmp(a->name, "value_floats") && a->type == OC_ATTR_FLOATS) {
+            *numel = a->n;
+            *dtype = OC_DT_FLOAT;
+            return true;
+        }
+        if (!strcmp(a->name, "value_int") && a->type == OC_ATTR_INT) {
+            *numel = 1;
+            *dtype = OC_DT_INT64;
+            return true;
+        }
+        if (!strcmp(a->name, "value_ints") && a->type == OC_ATTR_INTS) {
+            *numel = a->n;
+            *dtype = OC_DT_INT64;
+            return true;
+        }
+    }
+    return false;
 }
 
-uint64_t oc_model_weight_bytes(const oc_model *m)
+/* Elements and bytes of the main graph's stored weights (saturating: a
+ * hostile count never wraps). */
+static void stored_weights(const oc_model *m, uint64_t *elems, uint64_t *bytes)
 {
-    uint64_t n = 0;
+    uint64_t e = 0, b = 0, nb;
     const oc_graph *g = m->graph;
     for (size_t i = 0; i < g->n_values; i++)
         if (g->values[i].is_initializer) {
             const oc_tensor *t = g->values[i].constant;
-            n += t->numel * oc_dtype_size(t->dtype);
+            if (!oc_add_u64(e, t->numel, &e))
+                e = UINT64_MAX;
+            if (!oc_mul_u64(t->numel, oc_dtype_size(t->dtype), &nb) || !oc_add_u64(b, nb, &b))
+                b = UINT64_MAX;
         }
-    return n;
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        uint64_t n;
+        oc_dtype dt;
+        if (!oc_node_constant_size(&g->nodes[i], &n, &dt))
+            continue;
+        if (!oc_add_u64(e, n, &e))
+            e = UINT64_MAX;
+        if (!oc_mul_u64(n, oc_dtype_size(dt), &nb) || !oc_add_u64(b, nb, &b))
+            b = UINT64_MAX;
+    }
+    *elems = e;
+    *bytes = b;
+}
+
+uint64_t oc_model_param_count(const oc_model *m)
+{
+    uint64_t e, b;
+    stored_weights(m, &e, &b);
+    return e;
+}
+
+uint64_t oc_model_weight_bytes(const oc_model *m)
+{
+    uint64_t e, b;
+    stored_weights(m, &e, &b);
+    return b;
 }

@@ -188,7 +188,14 @@ int oc_graph_find(const oc_graph *g, const char *name);
 bool oc_value_numel(const oc_value *v, uint64_t *out);
 const oc_attr *oc_node_attr(const oc_node *n, const char *name);
 
-/* Totals over the main graph's initializers. */
+/* The tensor a Constant node (default domain) holds, whichever attribute
+ * stores it (value, value_float(s), value_int(s)): its element count and
+ * dtype.  False for any other node, and for a string or sparse value. */
+bool oc_node_constant_size(const oc_node *n, uint64_t *numel, oc_dtype *dtype);
+
+/* Totals over the weights the main graph stores: its initializers and the
+ * values of its Constant nodes (exporters such as paddle2onnx keep every
+ * weight in a Constant node). */
 uint64_t oc_model_param_count(const oc_model *m);
 uint64_t oc_model_weight_bytes(const oc_model *m);
 

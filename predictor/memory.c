@@ -47,10 +47,13 @@ void oc_training_memory(const oc_analysis *a, const oc_plan *plan, oc_optimizer 
     memset(out, 0, sizeof *out);
     out->weights = oc_analysis_totals(a)->weight_bytes;
     uint64_t float_weights = 0;
+    /* the float weights the model stores (initializers, Constant nodes) */
     for (size_t v = 0; v < g->n_values; v++) {
-        const oc_tensor *c = g->values[v].constant;
-        if (g->values[v].is_initializer && c && oc_dtype_is_float(c->dtype))
-            float_weights = add_sat(float_weights, mul_sat(c->numel, oc_dtype_size(c->dtype)));
+        const oc_tinfo *t = oc_analysis_value(a, (int)v);
+        uint64_t n;
+        if (oc_analysis_weight(a, (int)v) == OC_WEIGHT_STORED && oc_dtype_is_float(t->dtype) &&
+            oc_tinfo_numel(t, &n))
+            float_weights = add_sat(float_weights, mul_sat(n, oc_dtype_size(t->dtype)));
     }
     if (o != OC_OPT_NONE) {
         out->gradients = float_weights;

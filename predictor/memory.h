@@ -22,7 +22,7 @@
 #include "predictor/plan.h"
 
 typedef struct oc_train_memory {
-    uint64_t weights;         /* initializers, all types */
+    uint64_t weights;         /* stored weights (initializers, Constant nodes), all types */
     uint64_t gradients;       /* one per float weight */
     uint64_t optimizer_state; /* momentum / moments */
     uint64_t activations;     /* kept for backward */

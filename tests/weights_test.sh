@@ -1,0 +1,82 @@
+#!/bin/bash
+# weights_test.sh ONNXCOST SRCDIR - weights are weights wherever the model
+# stores them (issue 16, deliverable 1): tests/data/weights/ holds one
+# network with its weights as initializers, as Constant nodes (value,
+# value_floats, value_ints; a Transpose and an Identity of a Constant), and
+# with an fp16 Constant Cast to float (tests/data/gen_weights.py).
+set -u
+BIN=$1 SRC=$2
+D="$SRC/tests/data/weights"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+ok() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2"; fi; }
+PY=/usr/bin/python3
+for m in init constant fp16; do
+    "$BIN" info --format json "$D/$m.onnx" >"$TMP/$m.info" &&
+    "$BIN" analyze --format json --batch 2 "$D/$m.onnx" >"$TMP/$m.an" &&
+    "$BIN" predict --format json --batch 2 --mode training "$D/$m.onnx" >"$TMP/$m.tr" 2>/dev/null &&
+    "$BIN" report --batch 2 --sweep 1,2 "$D/$m.onnx" -o "$TMP/$m.html" 2>/dev/null
+    ok '[ $? -eq 0 ]' "$m: info, analyze, predict, report run"
+done
+ok "$PY - '$TMP' <<'E'
+import json, sys
+t = sys.argv[1]
+info = {m: json.load(open(f'{t}/{m}.info')) for m in ('init', 'constant', 'fp16')}
+an = {m: json.load(open(f'{t}/{m}.an')) for m in info}
+# 108 + 4 + 2 + 2560 + 10 elements; 4 bytes each but the shape's 8
+for m, wb in (('init', 10744), ('constant', 10744), ('fp16', 10528)):
+    assert info[m]['params'] == 2684 and info[m]['weight_bytes'] == wb, (m, info[m])
+    tot = an[m]['totals']
+    assert tot['params'] == 2684 and tot['weight_bytes'] == wb, (m, tot)
+E" "info and analyze: the same params and weight bytes however stored"
+ok "$PY - '$TMP' <<'E'
+import json, sys
+t = sys.argv[1]
+an = {m: json.load(open(f'{t}/{m}.an')) for m in ('init', 'constant', 'fp16')}
+peak = {m: an[m]['totals']['peak_activation_bytes'] for m in an}
+# Constant values and their folded copies are weights, not activations
+assert len(set(peak.values())) == 1, peak
+# the Conv's output and the Relu's, 2x4x8x8 floats each, alive together
+assert peak['init'] == 2 * (4 * 2 * 4 * 64), peak
+want = {'conv': 108 + 4, 'flatten': 2, 'matmul': 2560, 'add': 10, 'relu': 0}
+for m in an:
+    got = {n['name']: n['params'] for n in an[m]['nodes'] if n['name'] in want}
+    assert got == want, (m, got)
+E" "per-node params and the activation peak the same however stored"
+ok "$PY - '$TMP' <<'E'
+import json, sys
+t = sys.argv[1]
+tr = {m: json.load(open(f'{t}/{m}.tr'))['totals']['training_memory'] for m in ('init', 'constant', 'fp16')}
+for m in tr:
+    assert tr[m]['weights_bytes'] == (10528 if m == 'fp16' else 10744), (m, tr[m])
+# gradients of the float weights (not of the int64 shape), however stored
+assert tr['init']['gradients_bytes'] == tr['constant']['gradients_bytes'] == 10728, tr
+assert tr['fp16']['gradients_bytes'] == 10728 - 216, tr
+E" "training memory: weights and gradients of Constant-node weights"
+for m in init constant fp16; do
+    ok "grep -q '<b>2.68 K</b><span>parameters</span>' '$TMP/$m.html'" "$m: the report card counts 2.68 K parameters"
+done
+ok "grep -q '<b>10.7 KB</b><span>weights</span>' '$TMP/constant.html'" "the report card's weights of a Constant-node model"
+"$BIN" info "$D/constant.onnx" >"$TMP/ci"
+ok 'grep -q "^params: *2684 " "$TMP/ci"' "info table: Constant-node params"
+# Identity copies of weights (PyTorch's shared weights) are weights:
+# squeezenet1_1's 18 Identity copies of biases
+"$BIN" analyze --format json "$SRC/samples/squeezenet1_1.onnx" >"$TMP/sq"
+ok "$PY - '$TMP/sq' <<'E'
+import json, sys
+j = json.load(open(sys.argv[1]))
+ids = [n for n in j['nodes'] if n['op'] == 'Identity']
+assert len(ids) == 18 and all(n['params'] > 0 for n in ids)
+# every Conv counts its weight and its bias, read through an Identity or not
+import math
+for n in j['nodes']:
+    if n['op'] == 'Conv':
+        assert n['params'] == sum(math.prod(i['shape']) for i in n['inputs'][1:]), n['name']
+assert j['totals']['params'] == 1233288
+# (some Conv reads its bias through an Identity copy)
+out = {o['name'] for n in ids for o in n['outputs']}
+assert any(i['name'] in out for n in j['nodes'] if n['op'] == 'Conv' for i in n['inputs'])
+E" "Identity copies of weights: counted in their readers' params"
+echo "weights_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
