@@ -1,7 +1,9 @@
 /* test_plan.c - the ort-cpu fusion plan on real exported graphs. */
 #include "harness.h"
+#include "onnx/build.h"
 #include "predictor/plan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct counts {
@@ -71,8 +73,154 @@ static counts plan_counts(const char *path, int64_t batch, const char *seq_input
     return c;
 }
 
+/* Plan a model made with the builder (b is freed): kernels that run,
+ * counted per op as the profiler names them. */
+typedef struct opcount {
+    size_t run, inserted;
+    char ops[32][32];
+    size_t n_of[32], n_ops;
+} opcount;
+
+static size_t count_of(const opcount *c, const char *op)
+{
+    for (size_t i = 0; i < c->n_ops; i++)
+        if (!strcmp(c->ops[i], op))
+            return c->n_of[i];
+    return 0;
+}
+
+static opcount plan_built(oc_builder *b, int block, const oc_analyze_opts *bind)
+{
+    opcount c = {0};
+    void *buf = NULL;
+    size_t size = 0;
+    oc_error e;
+    oc_model *m = NULL;
+    oc_analysis *a = NULL, *s = NULL;
+    CHECK_EQ_INT(oc_builder_pack(b, &buf, &size, &e), OC_OK);
+    oc_builder_free(b);
+    if (!buf || oc_model_load_buffer(buf, size, "built", &m, &e)) {
+        t_failed++;
+        free(buf);
+        return c;
+    }
+    oc_analyze_opts sv = {.session_view = true};
+    CHECK_EQ_INT(oc_analyze(m, bind, &a, &e), OC_OK);
+    if (!a)
+        fprintf(stderr, "%s\n", e.msg);
+    CHECK_EQ_INT(oc_analyze(m, &sv, &s, &e), OC_OK);
+    oc_arena *ar = oc_arena_new();
+    oc_plan p;
+    oc_plan_opts po = {.target = "ort-cpu", .nchwc_block = block, .session = s};
+    if (a && s && oc_plan_build(a, &po, &p, ar, &e) == OC_OK) {
+        for (size_t k = 0; k < p.n_kernels; k++) {
+            const oc_kernel *kn = &p.kernels[k];
+            if (kn->kind != OC_KERNEL_RUN)
+                continue;
+            c.run++;
+            c.inserted += kn->main == OC_PLAN_INSERTED;
+            size_t i = 0;
+            while (i < c.n_ops && strcmp(c.ops[i], kn->op))
+                i++;
+            if (i == c.n_ops && c.n_ops < 32)
+                snprintf(c.ops[c.n_ops++], sizeof c.ops[0], "%s", kn->op);
+            if (i < 32)
+                c.n_of[i]++;
+        }
+    } else {
+        t_failed++;
+    }
+    oc_arena_free(ar);
+    oc_analysis_free(s);
+    oc_analysis_free(a);
+    oc_model_free(m);
+    free(buf);
+    return c;
+}
+
+/* Two identical Shape -> Gather chains of X feeding a Reshape of X. */
+static oc_builder *shape_chains(int64_t batch)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {batch, 4, 8}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "i0", 0, NULL, (int64_t[]){0});
+    oc_builder_ints(b, "i0b", 0, NULL, (int64_t[]){0});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_node(b, "Shape", "s1", "X", "S1");
+    oc_builder_node(b, "Shape", "s2", "X", "S2");
+    oc_builder_node(b, "Gather", "g1", "S1,i0", "G1");
+    oc_builder_node(b, "Gather", "g2", "S2,i0b", "G2");
+    oc_builder_node(b, "Unsqueeze", "u1", "G1,ax", "U1");
+    oc_builder_node(b, "Unsqueeze", "u2", "G2,ax", "U2");
+    oc_builder_node(b, "Concat", "c", "U1,m1", "C");
+    size_t cn = oc_builder_node(b, "Concat", "c2", "U2,m1", "C2");
+    oc_builder_attr_int(b, cn, "axis", 0);
+    oc_builder_attr_int(b, cn - 1, "axis", 0);
+    oc_builder_node(b, "Reshape", "r1", "X,C", "Y1");
+    oc_builder_attr_int(b, oc_builder_node(b, "Cast", "cast", "C2", "C3"), "to", 7);
+    oc_builder_node(b, "Identity", "id", "C3", "Y2");
+    oc_builder_output(b, "Y1", OC_DT_FLOAT, -1, NULL);
+    oc_builder_output(b, "Y2", OC_DT_INT64, -1, NULL);
+    return b;
+}
+
+/* Conv(3 -> 16) + Relu, then a 1x1 Conv(16 -> 32). */
+static oc_builder *two_convs(void)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {1, 3, 32, 32}, w1[] = {16, 3, 3, 3}, w2[] = {32, 16, 1, 1}, b1[] = {16};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
+    oc_builder_random(b, "W1", OC_DT_FLOAT, 4, w1, -1, 1, 1);
+    oc_builder_random(b, "B1", OC_DT_FLOAT, 1, b1, -1, 1, 2);
+    oc_builder_random(b, "W2", OC_DT_FLOAT, 4, w2, -1, 1, 3);
+    size_t c1 = oc_builder_node(b, "Conv", "c1", "X,W1,B1", "A");
+    oc_builder_attr_ints(b, c1, "pads", 4, (int64_t[]){1, 1, 1, 1});
+    oc_builder_node(b, "Relu", "r", "A", "R");
+    oc_builder_node(b, "Conv", "c2", "R,W2", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+static void rules(void)
+{
+    /* unknown batch at load time: nothing folds, the duplicates go (CSE);
+     * the Reshape's shape is its own input's dim 0 and a constant: made
+     * constant (ReshapeFusion); Identity and Cast to int64 of int64 go */
+    oc_input_override ov = {.name = "X", .rank = 3, .dims = {2, 4, 8}};
+    oc_analyze_opts bind = {.overrides = &ov, .n_overrides = 1};
+    opcount d = plan_built(shape_chains(-1), 0, &bind);
+    CHECK_EQ_INT(count_of(&d, "Shape"), 1);
+    CHECK_EQ_INT(count_of(&d, "Gather"), 1);
+    CHECK_EQ_INT(count_of(&d, "Unsqueeze"), 1);
+    CHECK_EQ_INT(count_of(&d, "Concat"), 1); /* c2's; c became a constant */
+    CHECK_EQ_INT(count_of(&d, "Reshape"), 1);
+    CHECK_EQ_INT(count_of(&d, "Cast"), 0);
+    CHECK_EQ_INT(count_of(&d, "Identity"), 0);
+    /* every dim known at load time: the whole shape computation folds */
+    opcount f = plan_built(shape_chains(2), 0, NULL);
+    CHECK_EQ_INT(f.run, 1);
+    CHECK_EQ_INT(count_of(&f, "Reshape"), 1);
+    /* NCHWc with 16-channel blocks: both convs blocked (the first reads
+     * the 3-channel input directly), the Relu inside the first, one
+     * ReorderOutput for the graph output */
+    opcount n16 = plan_built(two_convs(), 16, NULL);
+    CHECK_EQ_INT(n16.run, 3);
+    CHECK_EQ_INT(count_of(&n16, "Conv"), 2);
+    CHECK_EQ_INT(count_of(&n16, "ReorderOutput"), 1);
+    CHECK_EQ_INT(count_of(&n16, "ReorderInput"), 0);
+    CHECK_EQ_INT(n16.inserted, 1);
+    /* no NCHWc (not x86): FusedConv(Relu) and a plain Conv */
+    opcount n0 = plan_built(two_convs(), 0, NULL);
+    CHECK_EQ_INT(n0.run, 2);
+    CHECK_EQ_INT(count_of(&n0, "FusedConv"), 1);
+    CHECK_EQ_INT(count_of(&n0, "Conv"), 1);
+}
+
 int main(void)
 {
+    rules();
     /* resnet50: 53 convs, 49 followed by Relu (the rest feed the residual
      * Add), 16 residual Adds each followed by Relu. */
     counts r = plan_counts(OC_TESTS_DIR "/reference/models/resnet50.onnx", 1, NULL);
