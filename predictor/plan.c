@@ -115,44 +115,48 @@ static bool shapes_eq(const oc_tinfo *x, const oc_tinfo *y)
     return true;
 }
 
-/* Known numeric contents of a constant value (session view), or false. */
-static bool const_vals(const pctx *p, int v, int64_t *n, const int64_t **iv,
-                       const double **fv)
+/* Known numeric contents of a constant value (session view): integer
+ * values in i, float values in f (one of them set). */
+typedef struct cvals {
+    int64_t n;
+    int64_t i[64];
+    const double *f;
+    bool ints;
+} cvals;
+
+static bool const_vals(const pctx *p, int v, cvals *c)
 {
     const oc_tinfo *t = sinfo(p, v);
-    if (!t || !p->constant[v] || t->nvals < 0)
+    if (v < 0 || !t || !p->constant[v] || t->nvals < 0)
         return false;
-    *n = t->nvals;
-    *iv = NULL;
-    *fv = NULL;
+    c->n = t->nvals;
+    c->f = t->fvals;
+    c->ints = !t->fvals;
     if (t->fvals)
-        *fv = t->fvals;
-    else if (t->ivals) {
-        for (int64_t q = 0; q < t->nvals; q++)
-            if (!oc_dim_is_known(t->ivals[q]))
-                return false;
-        /* oc_dim holds the value in .v */
-        static int64_t buf[64];
-        if (t->nvals > 64)
-            return false;
-        for (int64_t q = 0; q < t->nvals; q++)
-            buf[q] = t->ivals[q].v;
-        *iv = buf;
-    } else
+        return true;
+    if (!t->ivals || t->nvals > 64)
         return false;
+    for (int64_t q = 0; q < t->nvals; q++) {
+        if (!oc_dim_is_known(t->ivals[q]))
+            return false;
+        c->i[q] = t->ivals[q].v;
+    }
     return true;
+}
+
+static double cval(const cvals *c, int64_t q)
+{
+    return c->ints ? (double)c->i[q] : c->f[q];
 }
 
 /* A constant whose every element equals x. */
 static bool const_all(const pctx *p, int v, double x)
 {
-    int64_t n;
-    const int64_t *iv;
-    const double *fv;
-    if (v < 0 || !const_vals(p, v, &n, &iv, &fv) || n < 1)
+    cvals c;
+    if (!const_vals(p, v, &c) || c.n < 1)
         return false;
-    for (int64_t q = 0; q < n; q++)
-        if ((fv ? fv[q] : (double)iv[q]) != x)
+    for (int64_t q = 0; q < c.n; q++)
+        if (cval(&c, q) != x)
             return false;
     return true;
 }
@@ -203,24 +207,12 @@ static bool deterministic(const oc_node *n)
     return true;
 }
 
+/* ORT folds a Shape when its input's whole shape is concrete, whatever
+ * slice (start, end) it takes. */
 static bool fold_shape(const pctx *p, size_t i)
 {
-    const oc_node *n = &p->g->nodes[i];
     const oc_tinfo *t = sinfo(p, in(p, i, 0));
-    if (!t || t->rank < 0)
-        return false;
-    int64_t r = t->rank, lo = 0, hi = r;
-    const oc_attr *s = oc_node_attr(n, "start"), *e = oc_node_attr(n, "end");
-    if (s)
-        lo = s->i < 0 ? s->i + r : s->i;
-    if (e)
-        hi = e->i < 0 ? e->i + r : e->i;
-    lo = lo < 0 ? 0 : lo > r ? r : lo;
-    hi = hi < 0 ? 0 : hi > r ? r : hi;
-    /* ORT checks the whole shape, whatever the slice */
-    (void)lo;
-    (void)hi;
-    return dims_concrete(t, 0, (int)r);
+    return t && t->rank >= 0 && dims_concrete(t, 0, t->rank);
 }
 
 static bool attrs_eq(const oc_node *x, const oc_node *y)
@@ -299,20 +291,16 @@ static void canon_constant(pctx *p, int v, int *seen, size_t n_seen_cap, size_t 
 {
     p->canon[v] = v;
     const oc_tinfo *t = sinfo(p, v);
-    int64_t n;
-    const int64_t *iv;
-    const double *fv;
-    if (!t || t->rank > 1 || !const_vals(p, v, &n, &iv, &fv) || n != 1)
+    cvals c;
+    if (!t || t->rank > 1 || !const_vals(p, v, &c) || c.n != 1)
         return;
-    double x = fv ? fv[0] : (double)iv[0];
+    double x = cval(&c, 0);
     for (size_t q = 0; q < *n_seen; q++) {
         int w = seen[q];
         const oc_tinfo *u = sinfo(p, w);
-        int64_t m;
-        const int64_t *jv;
-        const double *gv;
-        if (u->dtype == t->dtype && u->rank == t->rank && const_vals(p, w, &m, &jv, &gv) &&
-            (gv ? gv[0] : (double)jv[0]) == x && !(fv == NULL) == !(gv == NULL)) {
+        cvals d;
+        if (u->dtype == t->dtype && u->rank == t->rank && const_vals(p, w, &d) &&
+            d.ints == c.ints && cval(&d, 0) == x) {
             p->canon[v] = w;
             return;
         }
@@ -516,12 +504,9 @@ static void pass_reshape(pctx *p)
                 if (ga >= 0 && live(p, (size_t)ga) && is_op(&g->nodes[ga], "Gather")) {
                     int sv = in(p, (size_t)ga, 0), idx = in(p, (size_t)ga, 1);
                     int sp = sv >= 0 ? g->values[sv].producer : -1;
-                    int64_t n;
-                    const int64_t *iv;
-                    const double *fv;
+                    cvals c;
                     if (sp >= 0 && is_op(&g->nodes[sp], "Shape") && in(p, (size_t)sp, 0) == x &&
-                        idx >= 0 && const_vals(p, idx, &n, &iv, &fv) && iv && n == 1 &&
-                        iv[0] == (int64_t)k)
+                        const_vals(p, idx, &c) && c.ints && c.n == 1 && c.i[0] == (int64_t)k)
                         ok = true;
                 }
             }
@@ -659,12 +644,15 @@ static void fuse_pad(pctx *p, size_t i)
         return;
     int64_t np;
     const int64_t *pv;
-    const double *fv;
+    cvals pads;
     const oc_attr *pa = oc_node_attr(n, "pads");
     if (pa) {
         np = (int64_t)pa->n;
         pv = pa->ints;
-    } else if (n->n_inputs < 2 || !const_vals(p, in(p, i, 1), &np, &pv, &fv) || !pv)
+    } else if (n->n_inputs >= 2 && const_vals(p, in(p, i, 1), &pads) && pads.ints) {
+        np = pads.n;
+        pv = pads.i;
+    } else
         return;
     if (np < 4 || np % 2)
         return;
@@ -932,31 +920,24 @@ static void fuse_swish(pctx *p, size_t m)
 
 /* Slices of one tensor along one axis that tile it exactly (a channel
  * split written as x[:, :c], x[:, c:]): one Split kernel. */
-static bool slice_range(const pctx *p, size_t i, int64_t dim, int64_t *axis, int64_t *lo,
-                        int64_t *hi)
+static bool slice_range(const pctx *p, size_t i, int64_t *axis, int64_t *lo, int64_t *hi)
 {
     const oc_node *n = &p->g->nodes[i];
-    int64_t ns, ne, na = 1, nst = 1;
-    const int64_t *st, *en, *ax = NULL, *sp = NULL;
-    const double *fv;
-    if (!is_op(n, "Slice") || n->n_inputs < 3 || !const_vals(p, in(p, i, 1), &ns, &st, &fv) ||
-        !st || ns != 1)
+    cvals st, en, ax, sp;
+    if (!is_op(n, "Slice") || n->n_inputs < 3 || !const_vals(p, in(p, i, 1), &st) ||
+        !st.ints || st.n != 1 || !const_vals(p, in(p, i, 2), &en) || !en.ints || en.n != 1)
         return false;
-    int64_t s0 = st[0];
-    if (!const_vals(p, in(p, i, 2), &ne, &en, &fv) || !en || ne != 1)
-        return false;
-    int64_t e0 = en[0];
-    if (n->n_inputs > 3 && in(p, i, 3) >= 0 &&
-        (!const_vals(p, in(p, i, 3), &na, &ax, &fv) || !ax || na != 1))
-        return false;
-    int64_t a0 = ax ? ax[0] : 0;
+    *axis = 0;
+    if (n->n_inputs > 3 && in(p, i, 3) >= 0) {
+        if (!const_vals(p, in(p, i, 3), &ax) || !ax.ints || ax.n != 1)
+            return false;
+        *axis = ax.i[0];
+    }
     if (n->n_inputs > 4 && in(p, i, 4) >= 0 &&
-        (!const_vals(p, in(p, i, 4), &nst, &sp, &fv) || !sp || nst != 1 || sp[0] != 1))
+        (!const_vals(p, in(p, i, 4), &sp) || !sp.ints || sp.n != 1 || sp.i[0] != 1))
         return false;
-    (void)dim;
-    *axis = a0;
-    *lo = s0;
-    *hi = e0;
+    *lo = st.i[0];
+    *hi = en.i[0];
     return true;
 }
 
@@ -971,7 +952,7 @@ static void fuse_split(pctx *p, int v)
     for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
         size_t c = (size_t)p->cons[e];
         int64_t a, lo, hi;
-        if (!live(p, c) || count >= 64 || !slice_range(p, c, 0, &a, &lo, &hi))
+        if (!live(p, c) || count >= 64 || !slice_range(p, c, &a, &lo, &hi))
             return;
         if (a < 0)
             a += t->rank;
