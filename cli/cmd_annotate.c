@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char annotate_help[] =
     "usage: onnxcost annotate [options] MODEL -o OUT.onnx\n"
@@ -102,6 +103,40 @@ static oc_status annotate(oc_model *m, const oc_analysis *a, const oc_estimate *
     return st;
 }
 
+/* The folder of path as stat sees it: 0 or -1. */
+static int folder_of(const char *path, struct stat *sb)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path),
+                      path) >= (int)sizeof dir)
+        return -1;
+    return stat(dir, sb);
+}
+
+/* External data locations are relative to the model's folder: a copy in
+ * another folder would point at files that are not there.  Rewriting them
+ * would need "../" paths, which ONNX Runtime refuses; so such a copy is
+ * refused.  Returns 0 or EXIT_USAGE (message printed). */
+static int check_external(const oc_model *m, const char *in, const char *out)
+{
+    const char *loc;
+    size_t n = oc_model_external_count(m, &loc);
+    if (!n || !oc_model_dir(m))
+        return 0;
+    struct stat a, b;
+    if (folder_of(in, &a) == 0 && folder_of(out, &b) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino)
+        return 0;
+    cli_error("annotate: %s keeps %zu tensor%s in external data files named relative to "
+              "its folder ('%s'); %s is in another folder, where they would not be "
+              "found: write into %s's folder, or use --in-place",
+              in, n, n == 1 ? "" : "s", loc, out, in);
+    return EXIT_USAGE;
+}
+
 int cmd_annotate(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -157,19 +192,31 @@ int cmd_annotate(int argc, char **argv)
                   "--in-place", out);
         return EXIT_USAGE;
     }
-    if (in_place)
-        out = in;
     oc_error err;
     oc_error_clear(&err);
+    int rc;
+    if (in_place && (strcmp(in, "-") == 0 || strcmp(in, "/dev/stdin") == 0)) {
+        cli_error("annotate: --in-place needs a model file, not standard input (give -o)");
+        return EXIT_USAGE;
+    }
+    if (out && (rc = oc_check_output_path(out, &err) ? cli_fail(&err, 0) : 0))
+        return rc;
+    if (in_place)
+        out = in;
     oc_tmodel *tm = NULL;
     oc_overhead ov = {1, 0, 0};
     cli_target tgt;
-    int rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov, &tgt);
+    rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov, &tgt);
     if (rc)
         return rc;
     oc_model *m;
     rc = cli_load(in, &m);
     if (rc) {
+        oc_tmodel_free(tm);
+        return rc;
+    }
+    if (!in_place && (rc = check_external(m, in, out))) {
+        oc_model_free(m);
         oc_tmodel_free(tm);
         return rc;
     }

@@ -28,13 +28,51 @@ static void usage(FILE *f)
     fprintf(f, "usage: onnxcost <command> [options] MODEL\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nMODEL is an .onnx file, gzip'd or not, or - for standard input.\n"
+               "Every command that reads a model also takes\n"
+               "  --max-model-size SIZE  refuse a larger model (file, decompressed or\n"
+               "                         streamed; 100M, 2G, 512MB; default 4G, or\n"
+               "                         $ONNXCOST_MAX_MODEL_SIZE)\n");
     fprintf(f, "\n'onnxcost <command> --help' describes a command's options.\n"
                "Exit status: 0 ok, 1 usage error, 2 bad or unsupported input, "
                "3 I/O or internal error.\n");
 }
 
+/* Options every command takes, wherever they stand before a "--": taken
+ * out of argv here, so that each command's own parser never sees them.
+ * Returns 0 or EXIT_USAGE. */
+static int global_options(int *argc, char **argv)
+{
+    static const char opt[] = "--max-model-size";
+    int out = 1;
+    bool rest = false;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        size_t ol = sizeof opt - 1;
+        if (rest || strncmp(a, opt, ol) != 0 || (a[ol] && a[ol] != '=')) {
+            rest = rest || strcmp(a, "--") == 0;
+            argv[out++] = argv[i];
+            continue;
+        }
+        const char *v = a[ol] == '=' ? a + ol + 1 : NULL;
+        if (!v && i + 1 >= *argc) {
+            cli_error("%s needs a size (e.g. %s 2G)", opt, opt);
+            return EXIT_USAGE;
+        }
+        if (!v)
+            v = argv[++i];
+        if (cli_set_max_model_size(opt, v))
+            return EXIT_USAGE;
+    }
+    argv[out] = NULL;
+    *argc = out;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (global_options(&argc, argv))
+        return EXIT_USAGE;
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -197,11 +197,39 @@ bool cli_same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* --max-model-size (main.c), else $ONNXCOST_MAX_MODEL_SIZE, else the
+ * library's default. */
+static uint64_t max_model_size;
+
+/* A size as cli_parse_size takes it, or with a one-letter binary suffix
+ * as GNU tools write them (100M = 100 MiB, 2G = 2 GiB). */
+static int parse_model_size(const char *opt, const char *s, uint64_t *out)
+{
+    size_t n = strlen(s);
+    char buf[64];
+    if (n > 1 && n + 3 < sizeof buf && strchr("KMGT", s[n - 1]) &&
+        (s[n - 2] == '.' || (s[n - 2] >= '0' && s[n - 2] <= '9'))) {
+        snprintf(buf, sizeof buf, "%siB", s);
+        s = buf;
+    }
+    return cli_parse_size(opt, s, out);
+}
+
+int cli_set_max_model_size(const char *opt, const char *s)
+{
+    return parse_model_size(opt, s, &max_model_size);
+}
+
 int cli_load(const char *path, oc_model **m)
 {
     oc_error err;
     oc_error_clear(&err);
-    if (oc_model_load_file(path, m, &err) != OC_OK)
+    oc_load_opts lo = {.max_bytes = max_model_size};
+    const char *env = getenv("ONNXCOST_MAX_MODEL_SIZE");
+    if (!lo.max_bytes && env && *env &&
+        parse_model_size("ONNXCOST_MAX_MODEL_SIZE", env, &lo.max_bytes))
+        return EXIT_USAGE;
+    if (oc_model_load(path, &lo, m, &err) != OC_OK)
         return cli_fail(&err, 1);
     return 0;
 }

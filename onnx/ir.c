@@ -5,6 +5,7 @@
 #include "onnx/model-impl.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,9 @@ static oc_status decode_tensor(gbuild *b, const Onnx__TensorProto *t,
     if (t->has_data_location &&
         t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
         o->external = true;
+        oc_status st = oc__check_external(b->m, t, o, b->err);
+        if (st)
+            return st;
         *out = o;
         return OC_OK;
     }
@@ -473,6 +477,44 @@ const oc_attr *oc_node_attr(const oc_node *n, const char *name)
         if (strcmp(n->attrs[i].name, name) == 0)
             return &n->attrs[i];
     return NULL;
+}
+
+/* A name given twice is refused, as ONNX's checker does: which one a
+ * runtime takes is not defined.  Hashed, so that a node with 10^6
+ * attributes costs 10^6 steps, not 10^12. */
+static oc_status check_attr_names(gbuild *b, const oc_node *n)
+{
+    if (n->n_attrs < 2)
+        return OC_OK;
+    const char *dup = NULL;
+    if (n->n_attrs <= 8) {
+        for (size_t i = 0; i < n->n_attrs && !dup; i++)
+            for (size_t j = i + 1; j < n->n_attrs && !dup; j++)
+                if (strcmp(n->attrs[i].name, n->attrs[j].name) == 0)
+                    dup = n->attrs[i].name;
+    } else {
+        size_t cap = 16;
+        while (cap < n->n_attrs * 2)
+            cap *= 2;
+        size_t *slots = calloc(cap, sizeof *slots);
+        if (!slots)
+            return nomem(b);
+        for (size_t i = 0; i < n->n_attrs && !dup; i++) {
+            size_t k = hash_str(n->attrs[i].name) & (cap - 1);
+            for (; slots[k]; k = (k + 1) & (cap - 1))
+                if (strcmp(n->attrs[slots[k] - 1].name, n->attrs[i].name) == 0) {
+                    dup = n->attrs[i].name;
+                    break;
+                }
+            slots[k] = i + 1;
+        }
+        free(slots);
+    }
+    if (!dup)
+        return OC_OK;
+    return oc_error_set(b->err, OC_ERR_INPUT, n->name,
+                        "%s: node '%s' (%s): attribute '%s' is given more than once",
+                        b->m->source, n->name, n->op, dup);
 }
 
 /* ---- graphs ---- */
@@ -752,6 +794,8 @@ static oc_status build_graph(oc_model *m, const Onnx__GraphProto *gp,
                 return st;
         n->attrs = attrs;
         n->n_attrs = np->n_attribute;
+        if ((st = check_attr_names(&b, n)))
+            return st;
         /* Outer-scope names used by the subgraphs are implicit inputs. */
         size_t n_outer = 0;
         for (size_t j = 0; j < n->n_attrs; j++) {
@@ -872,7 +916,41 @@ oc_status oc__model_build_ir(oc_model *m, oc_error *err)
         /* IR 1-2 predate opset_import: they mean opset 1. */
         m->opsets[m->n_opsets++] = (oc_opset){"", 1};
     }
+    /* Every node asks for its domain's version: one table, built once (a
+     * scan of the imports per node is quadratic in a hostile file). */
+    if (m->n_opsets > (size_t)INT32_MAX / 4)
+        return oc_error_set(err, OC_ERR_INPUT, NULL, "%s: %zu opset imports", m->source,
+                            m->n_opsets);
+    size_t cap = 8;
+    while (cap < m->n_opsets * 2)
+        cap *= 2;
+    m->opset_slots = oc_arena_calloc(m->arena, cap, sizeof *m->opset_slots);
+    if (!m->opset_slots)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "%s: out of memory", m->source);
+    m->opset_cap = cap;
+    for (size_t i = 0; i < m->n_opsets; i++) {
+        size_t k = hash_str(m->opsets[i].domain) & (cap - 1);
+        while (m->opset_slots[k] &&
+               strcmp(m->opsets[m->opset_slots[k] - 1].domain, m->opsets[i].domain) != 0)
+            k = (k + 1) & (cap - 1);
+        m->opset_slots[k] = (int)i + 1; /* a repeated domain: the last import wins */
+    }
     return build_graph(m, p->graph, NULL, 0, &m->graph, err);
+}
+
+const oc_opset *oc__model_find_opset(const oc_model *m, const char *domain)
+{
+    if (!domain || strcmp(domain, "ai.onnx") == 0)
+        domain = "";
+    if (!m->opset_cap)
+        return NULL;
+    size_t mask = m->opset_cap - 1;
+    for (size_t k = hash_str(domain) & mask; m->opset_slots[k]; k = (k + 1) & mask) {
+        const oc_opset *o = &m->opsets[m->opset_slots[k] - 1];
+        if (strcmp(o->domain, domain) == 0)
+            return o;
+    }
+    return NULL;
 }
 
 bool oc_value_numel(const oc_value *v, uint64_t *out)

@@ -14,9 +14,6 @@
 
 /* raw_data fields larger than this stay in the source buffer. */
 enum { OC_ELIDE_THRESHOLD = 4096 };
-/* A decompressed model larger than this is refused (protobuf's own 2 GiB
- * message limit, with room for external data models). */
-#define OC_MAX_MODEL_BYTES ((size_t)4 << 30)
 
 static void *pb_alloc(void *data, size_t size)
 {
@@ -33,66 +30,108 @@ static bool is_gzip(const unsigned char *p, size_t n)
     return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
 }
 
-static oc_status gunzip(const unsigned char *src, size_t n, const char *label,
-                        unsigned char **out, size_t *out_len, oc_error *err)
+static uint64_t limit_of(const oc_load_opts *o)
 {
+    uint64_t l = o && o->max_bytes ? o->max_bytes : OC_DEFAULT_MAX_MODEL_BYTES;
+    return l < SIZE_MAX ? l : SIZE_MAX - 1;
+}
+
+static oc_status too_large(oc_error *err, const char *label, const char *what,
+                           uint64_t limit)
+{
+    return oc_error_set(err, OC_ERR_INPUT, NULL,
+                        "%s: %s larger than the limit (%llu bytes; --max-model-size)",
+                        label, what, (unsigned long long)limit);
+}
+
+enum { OVER_LIMIT = 1000 }; /* not a zlib code */
+
+/* One inflate pass over src.  With out == NULL the output goes to a small
+ * scratch buffer and is only counted, stopping as soon as it passes
+ * `limit`: a gzip bomb costs time up to the limit, never memory.  With
+ * out (cap bytes), the output is stored; a stream longer than cap stops
+ * there.  Returns Z_STREAM_END when the stream is whole, OVER_LIMIT, or
+ * another zlib code. */
+static int inflate_pass(const unsigned char *src, size_t n, unsigned char *out,
+                        size_t cap, uint64_t limit, uint64_t *total)
+{
+    enum { SCRATCH = 1 << 18 };
+    unsigned char *scratch = out ? NULL : malloc(SCRATCH);
     z_stream zs;
     memset(&zs, 0, sizeof zs);
-    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
-        return oc_error_set(err, OC_ERR_INTERNAL, NULL, "%s: zlib init failed",
-                            label);
-    size_t cap = n * 4 + 4096, len = 0;
-    unsigned char *buf = malloc(cap);
-    if (!buf) {
-        inflateEnd(&zs);
-        return oc_error_set(err, OC_ERR_NOMEM, NULL, "%s: out of memory", label);
+    if ((!out && !scratch) || inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
+        free(scratch);
+        return Z_MEM_ERROR;
     }
     zs.next_in = (unsigned char *)src;
-    size_t in_left = n;
+    size_t in_left = n, len = 0;
+    uint64_t count = 0;
     int rc = Z_OK;
     while (rc != Z_STREAM_END) {
-        if (len == cap) {
-            if (cap >= OC_MAX_MODEL_BYTES) {
-                free(buf);
-                inflateEnd(&zs);
-                return oc_error_set(err, OC_ERR_INPUT, NULL,
-                                    "%s: decompresses to more than %zu bytes",
-                                    label, OC_MAX_MODEL_BYTES);
-            }
-            cap *= 2;
-            unsigned char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                inflateEnd(&zs);
-                return oc_error_set(err, OC_ERR_NOMEM, NULL, "%s: out of memory",
-                                    label);
-            }
-            buf = nb;
-        }
-        if (zs.avail_in == 0) {
+        if (zs.avail_in == 0 && in_left) {
             unsigned chunk = in_left > (1u << 30) ? (1u << 30) : (unsigned)in_left;
             zs.avail_in = chunk;
             in_left -= chunk;
         }
-        size_t room = cap - len;
-        zs.next_out = buf + len;
-        zs.avail_out = room > (1u << 30) ? (1u << 30) : (unsigned)room;
-        unsigned before = zs.avail_out;
+        unsigned room = SCRATCH;
+        zs.next_out = scratch;
+        if (out) {
+            size_t r = cap - len;
+            if (!r) {
+                rc = Z_DATA_ERROR;
+                break;
+            }
+            room = r > (1u << 30) ? (1u << 30) : (unsigned)r;
+            zs.next_out = out + len;
+        }
+        zs.avail_out = room;
         rc = inflate(&zs, Z_NO_FLUSH);
-        len += before - zs.avail_out;
+        unsigned got = room - zs.avail_out;
+        len += got;
+        count += got;
+        if (count > limit) {
+            rc = OVER_LIMIT;
+            break;
+        }
         if (rc == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0)
             break;
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
             break;
     }
     inflateEnd(&zs);
-    if (rc != Z_STREAM_END) {
+    free(scratch);
+    *total = count;
+    return rc;
+}
+
+static oc_status gunzip(const unsigned char *src, size_t n, const char *label,
+                        uint64_t limit, unsigned char **out, size_t *out_len,
+                        oc_error *err)
+{
+    uint64_t total = 0;
+    int rc = inflate_pass(src, n, NULL, 0, limit, &total);
+    if (rc == OVER_LIMIT)
+        return too_large(err, label, "the decompressed model is", limit);
+    if (rc == Z_MEM_ERROR)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "%s: zlib: out of memory", label);
+    if (rc != Z_STREAM_END)
+        return oc_error_set(err, OC_ERR_INPUT, NULL,
+                            "%s: corrupt or truncated gzip data", label);
+    /* One byte more than counted: a second pass that disagrees shows. */
+    unsigned char *buf = malloc((size_t)total + 1);
+    if (!buf)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL,
+                            "%s: out of memory for its %llu decompressed bytes", label,
+                            (unsigned long long)total);
+    uint64_t again = 0;
+    rc = inflate_pass(src, n, buf, (size_t)total + 1, limit, &again);
+    if (rc != Z_STREAM_END || again != total) {
         free(buf);
         return oc_error_set(err, OC_ERR_INPUT, NULL,
                             "%s: corrupt or truncated gzip data", label);
     }
     *out = buf;
-    *out_len = len;
+    *out_len = (size_t)total;
     return OC_OK;
 }
 
@@ -169,6 +208,18 @@ static oc_status parse(oc_model *m, const unsigned char *src, size_t n,
     return oc__model_build_ir(m, err);
 }
 
+/* The folder of a model file, against which its external data locations
+ * are resolved ("." for a bare name). */
+static const char *dir_of(oc_arena *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return oc_arena_strdup(a, ".");
+    if (slash == path)
+        return oc_arena_strdup(a, "/");
+    return oc_arena_strndup(a, path, (size_t)(slash - path));
+}
+
 static oc_model *model_new(const char *label)
 {
     oc_model *m = calloc(1, sizeof *m);
@@ -201,14 +252,14 @@ void oc_model_free(oc_model *m)
 }
 
 static oc_status finish(oc_model *m, const unsigned char *src, size_t n,
-                        oc_model **out, oc_error *err)
+                        uint64_t limit, oc_model **out, oc_error *err)
 {
     oc_status st;
     m->file_size = n;
     if (is_gzip(src, n)) {
         unsigned char *raw = NULL;
         size_t raw_len = 0;
-        st = gunzip(src, n, m->source, &raw, &raw_len, err);
+        st = gunzip(src, n, m->source, limit, &raw, &raw_len, err);
         if (st) {
             oc_model_free(m);
             return st;
@@ -248,84 +299,166 @@ oc_status oc_model_load_buffer(const void *data, size_t size, const char *label,
         }
         memcpy(m->owned, data, size);
     }
-    return finish(m, m->owned, size, out, err);
+    return finish(m, m->owned, size, limit_of(NULL), out, err);
 }
 
-oc_status oc_model_load_file(const char *path, oc_model **out, oc_error *err)
+static const char *file_kind(mode_t mode)
+{
+    return S_ISCHR(mode)    ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISDIR(mode)  ? "a directory"
+                            : "not a regular file";
+}
+
+/* Read fd to its end, refusing more than `limit` bytes as they arrive. */
+static oc_status read_stream(int fd, const char *label, uint64_t limit,
+                             unsigned char **out, size_t *out_len, oc_error *err)
+{
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "%s: out of memory", label);
+    for (;;) {
+        if (n == cap) {
+            /* Never hold more than limit + 1 bytes: one past it is enough
+             * to know the input is too large. */
+            size_t ncap = cap > (size_t)limit / 2 ? (size_t)limit + 1 : cap * 2;
+            unsigned char *nb = ncap > cap ? realloc(buf, ncap) : NULL;
+            if (!nb) {
+                free(buf);
+                if (ncap > cap)
+                    return oc_error_set(err, OC_ERR_NOMEM, NULL,
+                                        "%s: out of memory after %zu bytes", label, n);
+                return too_large(err, label, "the model is", limit);
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            return oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot read: %s", label,
+                                strerror(e));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+        if (n > limit) {
+            free(buf);
+            return too_large(err, label, "the model is", limit);
+        }
+    }
+    *out = buf;
+    *out_len = n;
+    return OC_OK;
+}
+
+static bool is_stdin_path(const char *path)
+{
+    return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0;
+}
+
+oc_status oc_model_load(const char *path, const oc_load_opts *opts, oc_model **out,
+                        oc_error *err)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY);
+    uint64_t limit = limit_of(opts);
+    bool streamed = is_stdin_path(path);
+    const char *label = streamed ? "<stdin>" : path;
+    /* O_NONBLOCK: a FIFO without a writer must not hang the open. */
+    int fd = streamed ? 0 : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot open: %s", path,
                             strerror(errno));
     struct stat sb;
     if (fstat(fd, &sb) != 0) {
         int e = errno;
-        close(fd);
-        return oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot stat: %s", path,
+        if (!streamed)
+            close(fd);
+        return oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot stat: %s", label,
                             strerror(e));
     }
-    if (S_ISDIR(sb.st_mode)) {
+    if (!streamed && !S_ISREG(sb.st_mode)) {
         close(fd);
+        if (S_ISDIR(sb.st_mode))
+            return oc_error_set(err, OC_ERR_IO, NULL,
+                                "%s: is a directory, not a model file", path);
         return oc_error_set(err, OC_ERR_IO, NULL,
-                            "%s: is a directory, not a model file", path);
+                            "%s: is %s, not a regular file (give - to read a model "
+                            "from standard input)",
+                            path, file_kind(sb.st_mode));
     }
-    oc_model *m = model_new(path);
+    if (streamed && S_ISDIR(sb.st_mode))
+        return oc_error_set(err, OC_ERR_IO, NULL,
+                            "%s: standard input is a directory, not a model", label);
+    oc_model *m = model_new(label);
     if (!m) {
-        close(fd);
+        if (!streamed)
+            close(fd);
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    }
+    if (!streamed) {
+        m->dir = dir_of(m->arena, path);
+        if (!m->dir) {
+            close(fd);
+            oc_model_free(m);
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        }
     }
     size_t n = 0;
     const unsigned char *src = NULL;
-    if (S_ISREG(sb.st_mode) && sb.st_size > 0) {
-        if ((uint64_t)sb.st_size > OC_MAX_MODEL_BYTES) {
+    /* A regular file is mapped (standard input too, when it is a file
+     * read from its start); anything else is read as it comes. */
+    bool map = S_ISREG(sb.st_mode) && (!streamed || lseek(fd, 0, SEEK_CUR) == 0);
+    if (map && (uint64_t)sb.st_size > limit) {
+        if (!streamed)
             close(fd);
-            oc_model_free(m);
-            return oc_error_set(err, OC_ERR_INPUT, NULL,
-                                "%s: %lld bytes is larger than the %zu-byte limit",
-                                path, (long long)sb.st_size, OC_MAX_MODEL_BYTES);
-        }
+        oc_model_free(m);
+        return oc_error_set(err, OC_ERR_INPUT, NULL,
+                            "%s: %lld bytes, larger than the limit (%llu bytes; "
+                            "--max-model-size)",
+                            label, (long long)sb.st_size, (unsigned long long)limit);
+    }
+    if (map && sb.st_size > 0) {
         n = (size_t)sb.st_size;
         void *p = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
             int e = errno;
-            close(fd);
+            if (!streamed)
+                close(fd);
             oc_model_free(m);
-            return oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot map: %s", path,
+            return oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot map: %s", label,
                                 strerror(e));
         }
         m->map = p;
         m->map_size = n;
         src = p;
-    } else if (!S_ISREG(sb.st_mode)) {
-        /* A pipe or device: read it whole. */
-        size_t cap = 1 << 16;
-        unsigned char *buf = malloc(cap);
-        ssize_t r;
-        while (buf && (r = read(fd, buf + n, cap - n)) > 0) {
-            n += (size_t)r;
-            if (n == cap) {
-                unsigned char *nb = cap < OC_MAX_MODEL_BYTES ? realloc(buf, cap * 2) : NULL;
-                if (!nb) {
-                    free(buf);
-                    buf = NULL;
-                    break;
-                }
-                buf = nb;
-                cap *= 2;
-            }
-        }
-        if (!buf) {
-            close(fd);
+    } else if (!map) {
+        unsigned char *buf = NULL;
+        oc_status st = read_stream(fd, label, limit, &buf, &n, err);
+        if (st) {
             oc_model_free(m);
-            return oc_error_set(err, OC_ERR_NOMEM, NULL, "%s: out of memory", path);
+            return st;
         }
         m->owned = buf;
         src = buf;
     }
-    close(fd);
-    return finish(m, src, n, out, err);
+    if (!streamed)
+        close(fd);
+    return finish(m, src, n, limit, out, err);
 }
+
+oc_status oc_model_load_file(const char *path, oc_model **out, oc_error *err)
+{
+    return oc_model_load(path, NULL, out, err);
+}
+
+const char *oc_model_dir(const oc_model *m) { return m->dir; }
 
 /* ---- accessors ---- */
 
@@ -350,10 +483,6 @@ size_t oc_model_file_size(const oc_model *m) { return m->file_size; }
 
 int64_t oc_model_opset(const oc_model *m, const char *domain)
 {
-    if (!domain || strcmp(domain, "ai.onnx") == 0)
-        domain = "";
-    for (size_t i = 0; i < m->n_opsets; i++)
-        if (strcmp(m->opsets[i].domain, domain) == 0)
-            return m->opsets[i].version;
-    return 0;
+    const oc_opset *o = oc__model_find_opset(m, domain);
+    return o ? o->version : 0;
 }

@@ -60,6 +60,8 @@ typedef struct oc_tensor {
     const int64_t *dims;
     uint64_t numel;
     bool external;     /* data in an external file (not needed to analyse) */
+    const char *location; /* external: its file, relative to the model's folder
+                             (checked: inside it); NULL when not given */
     bool has_data;     /* numel elements are available in the file */
     /* Decoded values for small tensors (numel <= OC_SMALL_TENSOR), else NULL.
      * Integer and bool dtypes fill ivals; float dtypes fill fvals. */
@@ -157,10 +159,32 @@ typedef struct oc_model oc_model;
 
 typedef enum oc_compression { OC_PLAIN = 0, OC_GZIP = 1 } oc_compression;
 
-/* Load from a file (plain or gzip, detected by magic bytes).  On success
- * *out owns everything; on failure *out is NULL and err says why (naming
- * the file).  Errors: OC_ERR_IO (missing, directory, unreadable),
- * OC_ERR_INPUT (not an ONNX model, truncated, invalid graph). */
+/* The largest model accepted by default: 4 GiB (file size, size after
+ * gzip decompression, or bytes read from standard input). */
+#define OC_DEFAULT_MAX_MODEL_BYTES ((uint64_t)4 << 30)
+
+/* Options of oc_model_load; a zeroed struct (or NULL) means the defaults. */
+typedef struct oc_load_opts {
+    /* The largest model accepted, in bytes (0: OC_DEFAULT_MAX_MODEL_BYTES):
+     * a regular file's size, a gzip stream's decompressed size, and what is
+     * read from standard input, each checked as the bytes arrive: a gzip
+     * bomb or an endless stream is refused at the limit without holding
+     * it in memory.  The CLI's --max-model-size. */
+    uint64_t max_bytes;
+} oc_load_opts;
+
+/* Load from a file (plain or gzip, detected by magic bytes).  `path` must
+ * name a regular file (it is mapped, not read: a weight never costs
+ * memory unless the file is gzip'd); "-" or "/dev/stdin" reads standard
+ * input as a stream.  A FIFO, device, socket or directory is refused at
+ * once (a FIFO without a writer does not block).  On success *out owns
+ * everything; on failure *out is NULL and err says why (naming the file).
+ * Errors: OC_ERR_IO (missing, not a regular file, unreadable),
+ * OC_ERR_INPUT (larger than the limit, not an ONNX model, truncated,
+ * invalid graph, an external data location outside the model's folder). */
+oc_status oc_model_load(const char *path, const oc_load_opts *opts, oc_model **out,
+                        oc_error *err);
+/* oc_model_load with the default options. */
 oc_status oc_model_load_file(const char *path, oc_model **out, oc_error *err);
 
 /* Load from memory.  The buffer is copied only where needed; it need not
@@ -179,6 +203,12 @@ const oc_opset *oc_model_opsets(const oc_model *m);
 /* The opset version for a domain ("" or "ai.onnx" for the default), or 0. */
 int64_t oc_model_opset(const oc_model *m, const char *domain);
 const char *oc_model_source(const oc_model *m); /* path or label */
+/* The folder of the model's file, against which external data locations
+ * are resolved; NULL for a buffer or standard input. */
+const char *oc_model_dir(const oc_model *m);
+/* How many tensors (anywhere in the model) keep their data in external
+ * files; *example (may be NULL) the first one's location, or NULL. */
+size_t oc_model_external_count(const oc_model *m, const char **example);
 oc_compression oc_model_compression(const oc_model *m);
 size_t oc_model_file_size(const oc_model *m);
 
@@ -212,12 +242,25 @@ oc_status oc_model_node_set_meta(oc_model *m, size_t node, const char *key,
 oc_status oc_model_set_meta(oc_model *m, const char *key, const char *value,
                             oc_error *err);
 
-/* Write the model to `path` through a temporary file in the same directory
- * and an atomic rename; the old file is untouched on any failure. */
+/* Write the model to `path` (gzip'd when it ends in ".gz") with
+ * oc_write_file_atomic. */
 oc_status oc_model_save(const oc_model *m, const char *path, oc_error *err);
 
-/* Write any buffer to path atomically (temp file + fsync + rename). */
+/* Write any buffer to path atomically: a temporary file ".oc-XXXXXX" in
+ * the target's folder (a short name: whatever name fits the folder, the
+ * temporary does), fsync, then a rename over the target; the old file is
+ * untouched on any failure.  A symbolic link is followed (the file it
+ * points to is written, or created when it is missing, as a shell's >
+ * does; the link stays a link).  A target with other hard links is overwritten in place once
+ * the temporary is whole (room reserved first; the links, owner and
+ * permissions stay), else renamed over with the old file's permissions
+ * (a new one: 0666 less the umask).  A target that exists and is not a
+ * regular file (device, FIFO, directory, socket) is refused: OC_ERR_IO,
+ * nothing written. */
 oc_status oc_write_file_atomic(const char *path, const void *data, size_t size,
                                oc_error *err);
+/* The refusals of oc_write_file_atomic alone, for writers that append:
+ * OC_OK when `path` is missing or (through its link) a regular file. */
+oc_status oc_check_output_path(const char *path, oc_error *err);
 
 #endif

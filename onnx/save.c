@@ -183,43 +183,227 @@ static oc_status write_all(int fd, const void *data, size_t size,
     return OC_OK;
 }
 
+static const char *kind_of(mode_t mode)
+{
+    return S_ISCHR(mode)    ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISLNK(mode)  ? "a symbolic link"
+                            : "not a regular file";
+}
+
+/* The file a write to `path` lands in: path itself, or the file its
+ * symbolic links lead to (the links stay links; a dangling one is written
+ * through, as a shell's > does).  *exists says whether it is there (then
+ * *sb is its stat); anything there but a regular file is refused.  *real
+ * is malloc'd. */
+static oc_status output_target(const char *path, char **real, struct stat *sb,
+                               bool *exists, oc_error *err)
+{
+    *real = NULL;
+    *exists = false;
+    if (!path[0])
+        return oc_error_set(err, OC_ERR_IO, NULL, "an empty output path");
+    char *cur = strdup(path);
+    if (!cur)
+        return nomem(err);
+    for (int hops = 0;; hops++) {
+        if (lstat(cur, sb) != 0) {
+            if (errno == ENOENT) {
+                *real = cur;
+                return OC_OK;
+            }
+            oc_status st = oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot write: %s",
+                                        path, strerror(errno));
+            free(cur);
+            return st;
+        }
+        if (!S_ISLNK(sb->st_mode))
+            break;
+        char to[4096];
+        ssize_t n = hops < 40 ? readlink(cur, to, sizeof to - 1) : -1;
+        if (n < 0 || n == (ssize_t)sizeof to - 1) {
+            oc_status st = oc_error_set(err, OC_ERR_IO, NULL,
+                                        "%s: cannot follow its symbolic link: %s", path,
+                                        hops < 40 ? strerror(n < 0 ? errno : ENAMETOOLONG)
+                                                  : strerror(ELOOP));
+            free(cur);
+            return st;
+        }
+        to[n] = '\0';
+        /* A relative link is relative to the link's folder. */
+        const char *slash = strrchr(cur, '/');
+        size_t dl = to[0] != '/' && slash ? (size_t)(slash - cur) + 1 : 0;
+        char *next = malloc(dl + (size_t)n + 1);
+        if (!next) {
+            free(cur);
+            return nomem(err);
+        }
+        memcpy(next, cur, dl);
+        memcpy(next + dl, to, (size_t)n + 1);
+        free(cur);
+        cur = next;
+    }
+    *exists = true;
+    if (!S_ISREG(sb->st_mode)) {
+        oc_status st = oc_error_set(err, OC_ERR_IO, NULL,
+                                    "%s: is %s, not a regular file; refusing to "
+                                    "write over it",
+                                    path, kind_of(sb->st_mode));
+        free(cur);
+        return st;
+    }
+    *real = cur;
+    return OC_OK;
+}
+
+oc_status oc_check_output_path(const char *path, oc_error *err)
+{
+    char *real;
+    struct stat sb;
+    bool exists;
+    oc_status st = output_target(path, &real, &sb, &exists, err);
+    free(real);
+    return st;
+}
+
+/* Write data over the file open as fd in place (its inode, and so its
+ * other hard links, owner and permissions, stay).  Room is reserved
+ * first: a full disk fails before a byte of the old contents changes. */
+static oc_status overwrite_in_place(int fd, off_t old_size, const void *data, size_t size,
+                                    const char *path, bool *touched, oc_error *err)
+{
+    *touched = false;
+    if (size > (size_t)old_size) {
+        int e = posix_fallocate(fd, 0, (off_t)size);
+        if (e != 0) {
+            if (ftruncate(fd, old_size) != 0) { /* nothing else to do */
+            }
+            return oc_error_set(err, OC_ERR_IO, NULL, "%s: no room for %zu bytes: %s",
+                                path, size, strerror(e));
+        }
+    }
+    *touched = true;
+    const unsigned char *p = data;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t w = pwrite(fd, p + done, size - done, (off_t)done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return oc_error_set(err, OC_ERR_IO, NULL, "%s: write failed: %s", path,
+                                strerror(errno));
+        done += (size_t)w;
+    }
+    if (ftruncate(fd, (off_t)size) != 0)
+        return oc_error_set(err, OC_ERR_IO, NULL, "%s: truncate failed: %s", path,
+                            strerror(errno));
+    if (fsync(fd) != 0)
+        return oc_error_set(err, OC_ERR_IO, NULL, "%s: fsync failed: %s", path,
+                            strerror(errno));
+    return OC_OK;
+}
+
 oc_status oc_write_file_atomic(const char *path, const void *data, size_t size,
                                oc_error *err)
 {
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
-    if (!tmp)
+    char *real;
+    struct stat sb;
+    bool exists;
+    oc_status st = output_target(path, &real, &sb, &exists, err);
+    if (st)
+        return st;
+    /* The temporary beside the real file (a rename stays in one file
+     * system), with a short name: any name that fits the target's folder
+     * fits it. */
+    const char *slash = strrchr(real, '/');
+    size_t dl = slash ? (size_t)(slash - real) + 1 : 0;
+    char *tmp = malloc(dl + 16);
+    if (!tmp) {
+        free(real);
         return nomem(err);
-    snprintf(tmp, pl + 16, "%s.tmp.XXXXXX", path);
+    }
+    memcpy(tmp, real, dl);
+    memcpy(tmp + dl, ".oc-XXXXXX", 11);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        oc_status st = oc_error_set(err, OC_ERR_IO, NULL,
-                                    "%s: cannot create a temporary file beside "
-                                    "it: %s",
-                                    path, strerror(errno));
+        st = oc_error_set(err, OC_ERR_IO, NULL,
+                          "%s: cannot create a temporary file beside it: %s", path,
+                          strerror(errno));
         free(tmp);
+        free(real);
         return st;
     }
-    struct stat sb;
-    mode_t mode = 0644;
-    if (stat(path, &sb) == 0)
+    mode_t mode;
+    if (exists) {
         mode = sb.st_mode & 07777;
-    oc_status st = write_all(fd, data, size, path, err);
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    st = write_all(fd, data, size, path, err);
     if (!st && fchmod(fd, mode) != 0)
         st = oc_error_set(err, OC_ERR_IO, NULL, "%s: chmod failed: %s", path,
                           strerror(errno));
+    /* Someone else's file keeps its owner where we may give it (root). */
+    if (!st && exists && (sb.st_uid != geteuid() || sb.st_gid != getegid()) &&
+        fchown(fd, sb.st_uid, sb.st_gid) != 0) { /* best effort */
+    }
     if (!st && fsync(fd) != 0)
         st = oc_error_set(err, OC_ERR_IO, NULL, "%s: fsync failed: %s", path,
                           strerror(errno));
     if (close(fd) != 0 && !st)
         st = oc_error_set(err, OC_ERR_IO, NULL, "%s: close failed: %s", path,
                           strerror(errno));
-    if (!st && rename(tmp, path) != 0)
+    bool keep_tmp = false;
+    if (!st && exists && sb.st_nlink > 1) {
+        /* A rename would cut the file from its other names: copy the
+         * contents over it instead, the temporary kept until that is done. */
+        int ofd = open(real, O_WRONLY | O_NOCTTY | O_NONBLOCK);
+        struct stat now;
+        bool touched = false;
+        if (ofd < 0 || fstat(ofd, &now) != 0)
+            st = oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot open for writing: %s",
+                              path, strerror(errno));
+        else if (now.st_dev != sb.st_dev || now.st_ino != sb.st_ino || !S_ISREG(now.st_mode))
+            st = oc_error_set(err, OC_ERR_IO, NULL, "%s: changed while being written",
+                              path);
+        else
+            st = overwrite_in_place(ofd, now.st_size, data, size, path, &touched, err);
+        if (ofd >= 0 && close(ofd) != 0 && !st)
+            st = oc_error_set(err, OC_ERR_IO, NULL, "%s: close failed: %s", path,
+                              strerror(errno));
+        if (st && touched) {
+            /* The old contents are partly gone: the new ones stay whole. */
+            keep_tmp = true;
+            size_t l = strlen(err ? err->msg : "");
+            if (err && l + 30 < sizeof err->msg)
+                snprintf(err->msg + l, sizeof err->msg - l, " (the new contents are in %s)",
+                         tmp);
+        }
+        if (!st)
+            unlink(tmp);
+    } else if (!st && rename(tmp, real) != 0) {
         st = oc_error_set(err, OC_ERR_IO, NULL, "%s: rename failed: %s", path,
                           strerror(errno));
-    if (st)
+    }
+    if (st && !keep_tmp)
         unlink(tmp);
+    if (!st) {
+        /* The rename itself made durable. */
+        tmp[dl] = '\0';
+        int dfd = open(dl ? tmp : ".", O_RDONLY | O_NOCTTY);
+        if (dfd >= 0) {
+            if (fsync(dfd) != 0) { /* not every file system can */
+            }
+            close(dfd);
+        }
+    }
     free(tmp);
+    free(real);
     return st;
 }
 

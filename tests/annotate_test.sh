@@ -78,7 +78,7 @@ ok '[ $? -eq 1 ]' "needs -o or --in-place"
 (trap '' XFSZ; ulimit -f 1024; "$BIN" annotate --in-place "$TMP/in.onnx") 2>"$TMP/err"
 rc=$?
 ok '[ $rc -eq 3 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && cmp -s "$TMP/in.onnx" "$TMP/orig.onnx"' "full disk: clear error, input intact"
-ok '[ -z "$(ls "$TMP" | grep "\.tmp\.")" ]' "full disk: the temporary file is removed"
+ok '[ -z "$(ls -A "$TMP" | grep "^\.oc-")" ]' "full disk: the temporary file is removed"
 (ulimit -f 1024; exec "$BIN" annotate --in-place "$TMP/in.onnx") 2>/dev/null
 rc=$?
 ok '[ $rc -ne 0 ] && cmp -s "$TMP/in.onnx" "$TMP/orig.onnx"' "killed while writing: input intact"

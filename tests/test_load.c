@@ -458,7 +458,7 @@ static void test_save_under_failure(void)
     unsigned char *after = read_file(target, &n);
     CHECK(after && n == 12 && memcmp(after, "old contents", 12) == 0);
     free(after);
-    CHECK_EQ_INT(count_temps("target.onnx.tmp"), 0);
+    CHECK_EQ_INT(count_temps(".oc-"), 0);
     /* killed while writing: stop it with SIGKILL from its own write path */
     pid = fork();
     if (pid == 0) {
@@ -476,6 +476,225 @@ static void test_save_under_failure(void)
     oc_model_free(m);
 }
 
+/* Issue 18: the opset of each node comes from a table built once (a domain
+ * imported twice: the last import, as ONNX Runtime takes it); a repeated
+ * attribute is refused. */
+static void test_opset_table(void)
+{
+    mb b;
+    mb_init(&b, "Y");
+    mb_node(&b, "r", "X", "Y");
+    enum { N = 5000 };
+    Onnx__OperatorSetIdProto *ops = calloc(N + 2, sizeof *ops), **opp = calloc(N + 2, sizeof *opp);
+    char(*names)[16] = calloc(N, sizeof *names);
+    for (size_t i = 0; i < N + 2; i++) {
+        onnx__operator_set_id_proto__init(&ops[i]);
+        ops[i].has_version = 1;
+        ops[i].version = 1;
+        if (i < N) {
+            snprintf(names[i], sizeof names[i], "d%zu", i);
+            ops[i].domain = names[i];
+        }
+        opp[i] = &ops[i];
+    }
+    ops[N].domain = "";
+    ops[N].version = 11;
+    ops[N + 1].domain = "ai.onnx"; /* the same domain again: it wins */
+    ops[N + 1].version = 13;
+    ops[7].version = 4;
+    b.m.n_opset_import = N + 2;
+    b.m.opset_import = opp;
+    oc_model *m;
+    oc_error e;
+    CHECK_EQ_INT(load_mb(&b, &m, &e), OC_OK);
+    if (m) {
+        CHECK_EQ_INT(oc_model_opset(m, ""), 13);
+        CHECK_EQ_INT(oc_model_opset(m, "d7"), 4);
+        CHECK_EQ_INT(oc_model_opset(m, "d4999"), 1);
+        CHECK_EQ_INT(oc_model_opset(m, "d5000"), 0);
+        CHECK_EQ_INT(oc_model_graph(m)->nodes[0].opset, 13);
+        CHECK_EQ_INT(oc_model_n_opsets(m), N + 2);
+        oc_model_free(m);
+    }
+    free(ops);
+    free(opp);
+    free(names);
+
+    /* a repeated attribute, among few and among many */
+    for (size_t n_attr = 3; n_attr <= 3000; n_attr *= 1000) {
+        mb_init(&b, "Y");
+        mb_node(&b, "r", "X", "Y");
+        Onnx__AttributeProto *at = calloc(n_attr, sizeof *at), **atp = calloc(n_attr, sizeof *atp);
+        char(*an)[16] = calloc(n_attr, sizeof *an);
+        for (size_t i = 0; i < n_attr; i++) {
+            onnx__attribute_proto__init(&at[i]);
+            snprintf(an[i], sizeof an[i], "a%zu", i == n_attr - 1 ? n_attr / 2 : i);
+            at[i].name = an[i];
+            at[i].has_type = 1;
+            at[i].type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+            at[i].has_i = 1;
+            atp[i] = &at[i];
+        }
+        b.nodes[0].n_attribute = n_attr;
+        b.nodes[0].attribute = atp;
+        CHECK_EQ_INT(load_mb(&b, &m, &e), OC_ERR_INPUT);
+        char want[64];
+        snprintf(want, sizeof want, "attribute 'a%zu' is given more than once", n_attr / 2);
+        CHECK_CONTAINS(e.msg, want);
+        CHECK_CONTAINS(e.msg, "node 'r' (Relu)");
+        /* all distinct: fine */
+        snprintf(an[n_attr - 1], sizeof an[0], "last");
+        CHECK_EQ_INT(load_mb(&b, &m, &e), OC_OK);
+        oc_model_free(m);
+        free(at);
+        free(atp);
+        free(an);
+    }
+}
+
+/* Issue 18: the size limit holds for a file, for gzip'd bytes (decompressed
+ * in a counting pass first: refused without the memory) and for buffers. */
+static void test_size_limit(void)
+{
+    const char *path = OC_SAMPLES "/squeezenet1_1.onnx";
+    oc_model *m;
+    oc_error e;
+    oc_load_opts lo = {.max_bytes = 1000000};
+    CHECK_EQ_INT(oc_model_load(path, &lo, &m, &e), OC_ERR_INPUT);
+    CHECK_CONTAINS(e.msg, "larger than the limit (1000000 bytes; --max-model-size)");
+    size_t n;
+    unsigned char *raw = read_file(path, &n);
+    uLongf gz_cap = compressBound(n) + 64;
+    unsigned char *gz = malloc(gz_cap);
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    deflateInit2(&zs, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    zs.next_in = raw;
+    zs.avail_in = (uInt)n;
+    zs.next_out = gz;
+    zs.avail_out = (uInt)gz_cap;
+    CHECK_EQ_INT(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    size_t gz_len = zs.total_out;
+    deflateEnd(&zs);
+    write_file(tmp_path("sq.onnx.gz"), gz, gz_len);
+    lo.max_bytes = gz_len + 1000; /* the file fits; decompressed, it does not */
+    CHECK_EQ_INT(oc_model_load(tmp_path("sq.onnx.gz"), &lo, &m, &e), OC_ERR_INPUT);
+    CHECK_CONTAINS(e.msg, "decompressed model is larger than the limit");
+    lo.max_bytes = n; /* exactly its size: accepted */
+    CHECK_EQ_INT(oc_model_load(tmp_path("sq.onnx.gz"), &lo, &m, &e), OC_OK);
+    if (m) {
+        CHECK_EQ_INT(oc_model_compression(m), OC_GZIP);
+        oc_model_free(m);
+    }
+    lo.max_bytes = n - 1;
+    CHECK_EQ_INT(oc_model_load(tmp_path("sq.onnx.gz"), &lo, &m, &e), OC_ERR_INPUT);
+    /* cut short: still a clear error */
+    write_file(tmp_path("cut.onnx.gz"), gz, gz_len / 2);
+    CHECK_EQ_INT(oc_model_load_file(tmp_path("cut.onnx.gz"), &m, &e), OC_ERR_INPUT);
+    CHECK_CONTAINS(e.msg, "truncated gzip");
+    free(gz);
+    free(raw);
+}
+
+/* Issue 18: the writer's refusals, links and names. */
+static void test_writer_targets(void)
+{
+    oc_error e;
+    int temps = count_temps(".oc-"); /* a killed writer's may be there */
+    CHECK_EQ_INT(oc_write_file_atomic(tmpdir, "x", 1, &e), OC_ERR_IO);
+    CHECK_CONTAINS(e.msg, "is a directory, not a regular file");
+    CHECK_EQ_INT(oc_check_output_path(tmpdir, &e), OC_ERR_IO);
+    CHECK_EQ_INT(oc_check_output_path(tmp_path("new-file"), &e), OC_OK);
+    /* a dangling link is written through, as a shell's > does */
+    CHECK_EQ_INT(symlink("made-by-link.txt", tmp_path("dangling")), 0);
+    CHECK_EQ_INT(oc_write_file_atomic(tmp_path("dangling"), "abc", 3, &e), OC_OK);
+    size_t n;
+    unsigned char *got = read_file(tmp_path("made-by-link.txt"), &n);
+    CHECK(got && n == 3 && memcmp(got, "abc", 3) == 0);
+    free(got);
+    struct stat sb;
+    CHECK(lstat(tmp_path("dangling"), &sb) == 0 && S_ISLNK(sb.st_mode));
+    /* a loop of links is an error, not a hang */
+    CHECK_EQ_INT(symlink("loop-b", tmp_path("loop-a")), 0);
+    CHECK_EQ_INT(symlink("loop-a", tmp_path("loop-b")), 0);
+    CHECK_EQ_INT(oc_write_file_atomic(tmp_path("loop-a"), "x", 1, &e), OC_ERR_IO);
+    CHECK_CONTAINS(e.msg, "loop-a");
+    /* a new file: 0666 less the umask */
+    mode_t old = umask(027);
+    CHECK_EQ_INT(oc_write_file_atomic(tmp_path("fresh"), "x", 1, &e), OC_OK);
+    umask(old);
+    CHECK(stat(tmp_path("fresh"), &sb) == 0 && (sb.st_mode & 0777) == 0640);
+    /* hard links: smaller and larger contents both land in the shared inode */
+    write_file(tmp_path("hl1"), "0123456789", 10);
+    CHECK_EQ_INT(link(tmp_path("hl1"), tmp_path("hl2")), 0);
+    CHECK_EQ_INT(oc_write_file_atomic(tmp_path("hl1"), "ab", 2, &e), OC_OK);
+    got = read_file(tmp_path("hl2"), &n);
+    CHECK(got && n == 2 && memcmp(got, "ab", 2) == 0);
+    free(got);
+    char big[100000];
+    memset(big, 'z', sizeof big);
+    CHECK_EQ_INT(oc_write_file_atomic(tmp_path("hl2"), big, sizeof big, &e), OC_OK);
+    got = read_file(tmp_path("hl1"), &n);
+    CHECK(got && n == sizeof big && got[0] == 'z' && got[sizeof big - 1] == 'z');
+    free(got);
+    CHECK(stat(tmp_path("hl1"), &sb) == 0 && sb.st_nlink == 2);
+    CHECK_EQ_INT(count_temps(".oc-"), temps);
+}
+
+/* Issue 18: external data locations, checked without the data files. */
+static void test_external_locations(void)
+{
+    static const struct {
+        const char *loc;
+        oc_status want;
+        const char *why;
+    } cases[] = {
+        {"w.bin", OC_OK, NULL},
+        {"./a/./../w.bin", OC_OK, NULL},
+        {"a/b/../../w.bin", OC_OK, NULL},
+        {"../w.bin", OC_ERR_INPUT, "leads outside the model's folder"},
+        {"a/../../w.bin", OC_ERR_INPUT, "leads outside the model's folder"},
+        {"/etc/passwd", OC_ERR_INPUT, "is an absolute path"},
+        {"", OC_ERR_INPUT, "is empty"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        mb b;
+        mb_init(&b, "Y");
+        mb_node(&b, "r", "X", "Y");
+        onnx__tensor_proto__init(&b.init);
+        b.init.name = "W";
+        b.init.has_data_type = 1;
+        b.init.data_type = 1;
+        b.init_dims[0] = 3;
+        b.init.n_dims = 1;
+        b.init.dims = b.init_dims;
+        b.init.has_data_location = 1;
+        b.init.data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+        Onnx__StringStringEntryProto kv, *kvp = &kv;
+        onnx__string_string_entry_proto__init(&kv);
+        kv.key = "location";
+        kv.value = (char *)cases[k].loc;
+        b.init.n_external_data = 1;
+        b.init.external_data = &kvp;
+        b.initp[0] = &b.init;
+        b.g.n_initializer = 1;
+        b.g.initializer = b.initp;
+        oc_model *m;
+        oc_error e;
+        CHECK_EQ_INT(load_mb(&b, &m, &e), cases[k].want);
+        if (cases[k].why) {
+            CHECK_CONTAINS(e.msg, cases[k].why);
+            CHECK_CONTAINS(e.msg, "tensor 'W'");
+        }
+        if (m) {
+            const char *ex = NULL;
+            CHECK_EQ_INT(oc_model_external_count(m, &ex), 1);
+            CHECK_EQ_STR(ex, cases[k].loc);
+            oc_model_free(m);
+        }
+    }
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/oc-test-load-XXXXXX");
@@ -488,6 +707,10 @@ int main(void)
     test_bad_bytes();
     test_sample();
     test_save_under_failure();
+    test_opset_table();
+    test_size_limit();
+    test_writer_targets();
+    test_external_locations();
     if (getenv("OC_KEEP_TMP"))
         return t_report("test_load");
     char cmd[600];

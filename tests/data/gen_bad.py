@@ -127,3 +127,15 @@ model = varint(1 << 3) + varint(8) + field(7, graph) + field(8, field(1, b"") + 
 with open(os.path.join(OUT, "deep_type.onnx"), "wb") as f:
     f.write(model)
 print("wrote nesting cases")
+
+
+# --- issue 18: a node that gives an attribute twice (ONNX's checker refuses
+# it; which one a runtime would take is not defined) ---
+save("dup_attr.onnx", helper.make_graph(
+    [helper.make_node("LeakyRelu", ["X"], ["Y"], name="leaky", alpha=0.1)],
+    "dup_attr", [x], [y]))
+m = onnx.load(os.path.join(OUT, "dup_attr.onnx"))
+m.graph.node[0].attribute.extend([helper.make_attribute("alpha", 0.2)])
+with open(os.path.join(OUT, "dup_attr.onnx"), "wb") as f:
+    f.write(m.SerializeToString())
+print("wrote dup_attr.onnx")
