@@ -56,10 +56,25 @@ typedef struct oc_input_override {
     int64_t dims[OC_MAX_RANK];
 } oc_input_override;
 
+/* A value for a named symbolic dim ("N", "sequence_length"), wherever the
+ * model declares it (as onnxruntime_perf_test's -f). */
+typedef struct oc_dim_binding {
+    const char *name;
+    int64_t value; /* >= 0 */
+} oc_dim_binding;
+
+/* What binds a symbolic dim, first to last: a dim binding, an override's
+ * dim where the input declares that symbol, the batch for the leading
+ * symbolic dim of every input.  A binding that names no symbolic dim of
+ * the model, an override that names no input, and two that give one
+ * symbol different values are usage errors (OC_ERR_USAGE) whose message
+ * lists what the model has. */
 typedef struct oc_analyze_opts {
     int64_t batch; /* > 0 binds the leading symbolic dim of every input */
     const oc_input_override *overrides;
     size_t n_overrides;
+    const oc_dim_binding *dims;
+    size_t n_dims;
     /* Infer as a runtime's ONNX shape inference does when it loads the
      * model: the contents of a shape tensor are known only when they are
      * computed from constants and fully known shapes (Shape of a tensor with
@@ -111,6 +126,12 @@ size_t oc_analysis_n_warnings(const oc_analysis *a);
 const oc_warning *oc_analysis_warning(const oc_analysis *a, size_t i);
 /* Symbols that were costed as 1, comma separated ("" if none). */
 const char *oc_analysis_assumed(const oc_analysis *a);
+/* The batch the analysis is for: the value of the batch dim, the leading
+ * symbolic dim of the first input that declares one, whichever option
+ * bound it (a dim binding, an override, the batch); 1 while it is unbound
+ * (costed as 1).  A model without one: the leading dim of the first
+ * override of rank >= 1, else 1 (its inputs' shapes are fixed). */
+int64_t oc_analysis_batch(const oc_analysis *a);
 
 /* Number of elements with symbols costed as 1; false if unknown/overflow. */
 bool oc_tinfo_numel(const oc_tinfo *t, uint64_t *out);

@@ -79,6 +79,9 @@ struct oc_analysis {
     const char *assumed;
     int depth;
     bool session_view;
+    const oc_input_override *overrides; /* opts's, for oc_analysis_batch */
+    size_t n_overrides;
+    const struct bindings *binds; /* for declared outputs of unknown ops */
 };
 
 struct oc_op_ctx {
@@ -723,7 +726,8 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
             add_warning(a, n->name, msg);
             for (size_t i = 0; i < n->n_outputs; i++)
                 if (n->outputs[i] >= 0) {
-                    oc_status st = tinfo_from_decl(a, &g->values[n->outputs[i]], NULL,
+                    oc_status st = tinfo_from_decl(a, &g->values[n->outputs[i]],
+                                                   r == &a->main ? a->binds : NULL,
                                                    &r->info[n->outputs[i]], err);
                     if (st)
                         return st;
@@ -789,18 +793,101 @@ oc_status oc_ctx_infer_subgraph(oc_op_ctx *c, const struct oc_graph *g,
 
 /* ---- the whole analysis ---- */
 
+/* A symbol as a binding can name it: a plain name, not a product ("L*N")
+ * or an opaque expression ("(L+1)"). */
+static bool plain_sym(oc_dim d)
+{
+    return d.sym && d.v == 1 && d.sym[0] != '(' && !strchr(d.sym, '*');
+}
+
+/* Appends s to the comma-separated list buf unless it is there. */
+static void list_add(char *buf, size_t size, const char *s)
+{
+    size_t l = strlen(s);
+    for (const char *hit = strstr(buf, s); hit; hit = strstr(hit + 1, s))
+        if ((hit == buf || (hit >= buf + 2 && hit[-2] == ',' && hit[-1] == ' ')) &&
+            (hit[l] == ',' || !hit[l]))
+            return;
+    size_t n = strlen(buf);
+    if (n + l + 3 < size)
+        snprintf(buf + n, size - n, "%s%s", n ? ", " : "", s);
+    else if (n + 5 < size && !strstr(buf, ", ..."))
+        snprintf(buf + n, size - n, ", ...");
+}
+
+/* The symbolic dims the main graph declares (inputs first), for messages. */
+static void declared_syms(const oc_graph *g, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < g->n_values; k++) {
+            const oc_value *v = &g->values[k];
+            if ((pass == 0) != v->is_input)
+                continue;
+            for (int d = 0; d < v->rank; d++)
+                if (plain_sym(v->dims[d]))
+                    list_add(buf, size, v->dims[d].sym);
+        }
+}
+
+static bool declares_sym(const oc_graph *g, const char *name)
+{
+    for (size_t k = 0; k < g->n_values; k++)
+        for (int d = 0; d < g->values[k].rank; d++)
+            if (plain_sym(g->values[k].dims[d]) && !strcmp(g->values[k].dims[d].sym, name))
+                return true;
+    return false;
+}
+
+static const binding *find_binding(const bindings *bs, const char *sym)
+{
+    for (size_t q = 0; q < bs->n; q++)
+        if (strcmp(bs->b[q].sym, sym) == 0)
+            return &bs->b[q];
+    return NULL;
+}
+
 static oc_status apply_inputs(oc_analysis *a, const oc_analyze_opts *o,
                               bindings *bs, oc_error *err)
 {
     const oc_graph *g = a->main.g;
     const char *src = oc_model_source(a->model);
+    char have[400];
+    /* --dim NAME=VALUE first: an explicit binding wins. */
+    for (size_t k = 0; o && k < o->n_dims; k++) {
+        const oc_dim_binding *db = &o->dims[k];
+        if (!db->name || !declares_sym(g, db->name)) {
+            declared_syms(g, have, sizeof have);
+            return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                "%s: --dim %s: the model has no symbolic dim of that name "
+                                "(%s%s)",
+                                src, db->name ? db->name : "", have[0] ? "it has: " : "",
+                                have[0] ? have : "all its dims are numbers");
+        }
+        if (db->value < 0)
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "--dim %s: negative value",
+                                db->name);
+        const binding *b = find_binding(bs, db->name);
+        if (b && b->v != db->value)
+            return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                "--dim %s is given twice (%lld and %lld)", db->name,
+                                (long long)b->v, (long long)db->value);
+        if (!b && bs->n < 64)
+            bs->b[bs->n++] = (binding){db->name, db->value};
+    }
     for (size_t k = 0; o && k < o->n_overrides; k++) {
         const oc_input_override *ov = &o->overrides[k];
         int vi = oc_graph_find(g, ov->name);
-        if (vi < 0 || !g->values[vi].is_input)
+        if (vi < 0 || !g->values[vi].is_input) {
+            have[0] = '\0';
+            for (size_t q = 0; q < g->n_inputs; q++)
+                list_add(have, sizeof have, g->values[g->inputs[q]].name);
             return oc_error_set(err, OC_ERR_USAGE, NULL,
-                                "%s: --input %s: the model has no input of that name",
-                                src, ov->name);
+                                "%s: --input %s: the model has no input of that name "
+                                "(%s%s)",
+                                src, ov->name, have[0] ? "its inputs: " : "it has no inputs",
+                                have);
+        }
         if (ov->rank < 0 || ov->rank > OC_MAX_RANK)
             return oc_error_set(err, OC_ERR_USAGE, NULL, "--input %s: bad rank",
                                 ov->name);
@@ -815,12 +902,15 @@ static oc_status apply_inputs(oc_analysis *a, const oc_analyze_opts *o,
                 return oc_error_set(err, OC_ERR_USAGE, NULL,
                                     "--input %s: negative dimension", ov->name);
             /* The same symbol elsewhere takes the same value. */
-            if (v->rank >= 0 && v->dims[d].sym && v->dims[d].v == 1 &&
-                bs->n < 64) {
-                bool have = false;
-                for (size_t q = 0; q < bs->n; q++)
-                    have |= strcmp(bs->b[q].sym, v->dims[d].sym) == 0;
-                if (!have)
+            if (v->rank >= 0 && plain_sym(v->dims[d])) {
+                const binding *b = find_binding(bs, v->dims[d].sym);
+                if (b && b->v != ov->dims[d])
+                    return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                        "--input %s: dim %d is %s, already bound to %lld; "
+                                        "it cannot also be %lld",
+                                        ov->name, d, v->dims[d].sym, (long long)b->v,
+                                        (long long)ov->dims[d]);
+                if (!b && bs->n < 64)
                     bs->b[bs->n++] = (binding){v->dims[d].sym, ov->dims[d]};
             }
         }
@@ -828,13 +918,9 @@ static oc_status apply_inputs(oc_analysis *a, const oc_analyze_opts *o,
     if (o && o->batch > 0) {
         for (size_t k = 0; k < g->n_inputs; k++) {
             const oc_value *v = &g->values[g->inputs[k]];
-            if (v->rank > 0 && v->dims[0].sym && v->dims[0].v == 1 && bs->n < 64) {
-                bool have = false;
-                for (size_t q = 0; q < bs->n; q++)
-                    have |= strcmp(bs->b[q].sym, v->dims[0].sym) == 0;
-                if (!have)
-                    bs->b[bs->n++] = (binding){v->dims[0].sym, o->batch};
-            }
+            if (v->rank > 0 && plain_sym(v->dims[0]) && bs->n < 64 &&
+                !find_binding(bs, v->dims[0].sym))
+                bs->b[bs->n++] = (binding){v->dims[0].sym, o->batch};
         }
     }
     return OC_OK;
@@ -960,7 +1046,19 @@ oc_status oc_analyze(const oc_model *m, const oc_analyze_opts *opts,
     }
     a->main.g = g;
     a->session_view = opts && opts->session_view;
+    /* copied: the caller's opts need not outlive the analysis */
+    if (opts && opts->n_overrides) {
+        oc_input_override *ov = oc_arena_alloc(a->arena, opts->n_overrides * sizeof *ov);
+        if (!ov) {
+            oc_analysis_free(a);
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        }
+        memcpy(ov, opts->overrides, opts->n_overrides * sizeof *ov);
+        a->overrides = ov;
+        a->n_overrides = opts->n_overrides;
+    }
     bindings bs = {0};
+    a->binds = &bs; /* only while the graph runs */
     oc_status st = apply_inputs(a, opts, &bs, err);
     if (!st)
         st = grun_init(a, &a->main, g, NULL, &bs, err);
@@ -968,6 +1066,7 @@ oc_status oc_analyze(const oc_model *m, const oc_analyze_opts *opts,
         apply_overrides(a, opts);
         st = run_graph(a, &a->main, NULL, err);
     }
+    a->binds = NULL;
     if (!st)
         st = totals(a, err);
     if (st) {
@@ -1033,4 +1132,20 @@ const oc_warning *oc_analysis_warning(const oc_analysis *a, size_t i)
 const char *oc_analysis_assumed(const oc_analysis *a)
 {
     return a->assumed ? a->assumed : "";
+}
+
+int64_t oc_analysis_batch(const oc_analysis *a)
+{
+    const oc_graph *g = a->main.g;
+    for (size_t k = 0; k < g->n_inputs; k++) {
+        const oc_value *v = &g->values[g->inputs[k]];
+        const oc_tinfo *t = &a->main.info[g->inputs[k]];
+        if (v->rank > 0 && plain_sym(v->dims[0]) && t->rank > 0 &&
+            !oc_dim_is_unknown(t->dims[0]))
+            return t->dims[0].v; /* bound, or 1 for the symbol costed as 1 */
+    }
+    for (size_t k = 0; k < a->n_overrides; k++)
+        if (a->overrides[k].rank > 0)
+            return a->overrides[k].dims[0];
+    return 1;
 }

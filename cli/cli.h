@@ -43,10 +43,47 @@ typedef struct analyze_args {
     oc_analyze_opts opts;
     oc_input_override overrides[32];
     char names[32][256]; /* storage for the overrides' names */
+    oc_dim_binding dims[32]; /* --dim NAME=VALUE */
+    char dim_names[32][256];
+    bool strict; /* --strict: unbound dims and uncounted nodes are errors */
 } analyze_args;
 
 /* Parse "--input NAME=1x3x224x224" into args; returns 0 or EXIT_USAGE. */
 int cli_parse_input(analyze_args *a, const char *spec);
+/* Parse "--dim NAME=VALUE" into args; returns 0 or EXIT_USAGE. */
+int cli_parse_dim(analyze_args *a, const char *spec);
+/* getopt_long codes of the long-only options --dim and --strict. */
+enum { CLI_OPT_DIM = 0x100, CLI_OPT_STRICT };
+#define CLI_DIM_OPTIONS                                                            \
+    {"dim", required_argument, NULL, CLI_OPT_DIM},                                 \
+    {"strict", no_argument, NULL, CLI_OPT_STRICT}
+/* The help lines of --dim and --strict. */
+#define CLI_DIM_HELP                                                               \
+    "      --dim NAME=VALUE     bind the symbolic dim NAME wherever the model\n"    \
+    "                           declares it (repeatable; 'onnxcost info' lists\n"  \
+    "                           them); the batch is the inputs' leading dim,\n"    \
+    "                           whichever of --dim, --input, --batch binds it\n"
+#define CLI_STRICT_HELP                                                            \
+    "      --strict             refuse (exit 2) to predict with symbolic dims\n"   \
+    "                           left unbound or nodes not counted\n"
+
+/* After a predicting command's analysis (predict, sweep, annotate,
+ * report): one warning line on stderr naming the symbolic dims left
+ * unbound (costed as 1) and how to bind them; with --strict an error line
+ * instead, returning EXIT_INPUT.  Also one line when --batch bound no dim
+ * (the batch is the model's or another option's).  Returns 0 or
+ * EXIT_INPUT. */
+int cli_check_bound(const analyze_args *aa, const oc_analysis *a);
+/* Whether the symbolic dim `name` is the leading dim of an input of m
+ * (the batch dim, which a sweep sets per step). */
+bool cli_dim_binds_batch(const oc_model *m, const char *name);
+/* The symbols of oc_analysis_assumed() as a JSON array ("unbound_dims"). */
+json_t *cli_unbound_json(const char *assumed);
+/* One warning line when an estimate left nodes out (shapes unknown); with
+ * --strict an error line and EXIT_INPUT.  Returns 0 or EXIT_INPUT. */
+struct oc_estimate;
+int cli_check_uncounted(const analyze_args *aa, const oc_analysis *a,
+                        const struct oc_estimate *e);
 /* Parse a positive integer option; returns 0 or EXIT_USAGE. */
 int cli_parse_i64(const char *opt, const char *s, int64_t min, int64_t max,
                   int64_t *out);
@@ -141,16 +178,21 @@ typedef struct cli_step {
     uint64_t memory, macs; /* memory: inference: weights + activation peak;
                               training: oc_training_memory's total */
     bool fits;             /* memory <= the limit (always, without one) */
+    size_t uncounted;      /* nodes not counted (shapes unknown) */
+    char unbound[256];     /* oc_analysis_assumed() of the step */
 } cli_step;
 
 /* Analyse and predict `m` at each of batches[0..n) into steps[]: aa's
- * --input overrides keep their dims but take each step's batch.  limit 0
- * means none.  *fit is the largest batch that fits and *best the best
- * throughput among those that fit (SIZE_MAX both when none fits).  Returns
- * 0 or an exit code (message printed). */
+ * --input overrides keep their dims but take each step's batch; a --dim
+ * that binds the batch dim is a usage error.  limit 0 means none.  *fit
+ * is the largest batch that fits and *best the best throughput among
+ * those that fit (SIZE_MAX both when none fits).  With `warn`, dims left
+ * unbound and nodes not counted are said once (cli_check_bound,
+ * cli_check_uncounted; errors with --strict).  Returns 0 or an exit code
+ * (message printed). */
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const struct oc_tmodel *tm,
                     const struct oc_overhead *ov, const int64_t *batches, size_t n,
-                    uint64_t limit, cli_step *steps, size_t *fit, size_t *best);
+                    uint64_t limit, cli_step *steps, size_t *fit, size_t *best, bool warn);
 /* Memory of one step: inference (optimizer NONE) the weights and the
  * activation peak; training the weights, gradients, optimizer state and
  * saved activations (predictor/memory.h). */

@@ -15,13 +15,15 @@ static const char analyze_help[] =
     "  -i, --input NAME=DIMS  give an input a shape, e.g. input=1x3x224x224\n"
     "                         (repeatable; a symbol it replaces is bound\n"
     "                         everywhere)\n"
+    "      --dim NAME=VALUE   bind the symbolic dim NAME wherever the model\n"
+    "                         declares it (repeatable)\n"
     "  -f, --format FMT       table (default), json or csv\n"
     "  -t, --top N            table: only the N nodes with the most FLOPs\n"
     "  -h, --help             this text\n"
     "\n"
     "MACs count multiply-accumulates (Conv, Gemm, MatMul, ...); FLOPs are 2 per\n"
     "MAC plus each operator's own elementwise work. Symbolic dims left unbound\n"
-    "are costed as 1 (listed as 'assumed').\n";
+    "are costed as 1 (listed as 'assumed'; JSON totals.unbound_dims).\n";
 
 static json_t *values_json(const oc_analysis *a, const oc_graph *g, const int *ids,
                            size_t n)
@@ -92,6 +94,8 @@ json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a)
     json_object_set_new(to, "weight_bytes", U(t->weight_bytes));
     json_object_set_new(to, "unknown_shape_nodes", U(t->unknown_shape_nodes));
     json_object_set_new(to, "unsupported_nodes", U(t->unsupported_nodes));
+    json_object_set_new(to, "batch", json_integer(oc_analysis_batch(a)));
+    json_object_set_new(to, "unbound_dims", cli_unbound_json(oc_analysis_assumed(a)));
     json_object_set_new(j, "totals", to);
     json_t *w = json_array();
     for (size_t i = 0; i < oc_analysis_n_warnings(a); i++) {
@@ -235,8 +239,8 @@ static int analyze_table(const oc_model *m, const oc_analysis *a, int64_t top)
            cli_bytes((double)t->peak_activation_bytes, b2, sizeof b2),
            cli_bytes((double)(t->bytes_read + t->bytes_written), b3, sizeof b3));
     if (oc_analysis_assumed(a)[0])
-        printf("assumed: symbolic dims %s costed as 1 (bind them with --batch or "
-               "--input)\n", oc_analysis_assumed(a));
+        printf("assumed: symbolic dims %s costed as 1 (bind them with --dim NAME=VALUE, "
+               "--batch or --input)\n", oc_analysis_assumed(a));
     if (t->unknown_shape_nodes)
         printf("note: %llu nodes have outputs of unknown shape; their costs are "
                "incomplete\n", (unsigned long long)t->unknown_shape_nodes);
@@ -252,6 +256,7 @@ int cmd_analyze(int argc, char **argv)
                                          {"format", required_argument, NULL, 'f'},
                                          {"top", required_argument, NULL, 't'},
                                          {"help", no_argument, NULL, 'h'},
+                                         {"dim", required_argument, NULL, CLI_OPT_DIM},
                                          {NULL, 0, NULL, 0}};
     analyze_args aa;
     memset(&aa, 0, sizeof aa);
@@ -267,6 +272,10 @@ int cmd_analyze(int argc, char **argv)
             break;
         case 'i':
             if (cli_parse_input(&aa, optarg))
+                return EXIT_USAGE;
+            break;
+        case CLI_OPT_DIM:
+            if (cli_parse_dim(&aa, optarg))
                 return EXIT_USAGE;
             break;
         case 'f':

@@ -23,6 +23,8 @@ static const char annotate_help[] =
     "      --in-place           replace MODEL (atomically)\n"
     "  -b, --batch N            bind the leading symbolic dim (default 1)\n"
     "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
+    CLI_DIM_HELP
+    CLI_STRICT_HELP
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --target SPEC        ort-cpu or torch-cpu (built-in), NAME@MACHINE\n"
     "                           ('onnxcost targets'), or a file: a calibration\n"
@@ -30,7 +32,12 @@ static const char annotate_help[] =
     "      --mode MODE          inference (default) or training (one training\n"
     "                           step on the torch-cpu model, as predict)\n"
     "      --optimizer NAME     training: sgd (default) or adam\n"
-    "  -h, --help               this text\n";
+    "  -h, --help               this text\n"
+    "\n"
+    "A node whose shapes stay unknown (data-dependent sizes) is not counted:\n"
+    "its line reads 'onnxcost: not counted: REASON' and its metadata\n"
+    "'onnxcost.unknown' = REASON; the model's 'onnxcost.uncounted_nodes' says\n"
+    "how many there are.\n";
 
 static oc_status meta_u64(oc_model *m, size_t node, const char *key, uint64_t v,
                           oc_error *err)
@@ -55,6 +62,14 @@ static oc_status annotate(oc_model *m, const oc_analysis *a, const oc_estimate *
                           : k->kind == OC_KERNEL_REMOVED ? " (removed)"
                           : k->main != i                 ? " (fused)"
                                                          : "";
+        if (e->node_unknown[i]) {
+            /* no time: not a zero */
+            snprintf(buf, sizeof buf, "onnxcost: not counted: %s", e->node_unknown[i]);
+            st = oc_model_node_append_doc(m, i, buf, err);
+            if (!st)
+                st = oc_model_node_set_meta(m, i, "onnxcost.unknown", e->node_unknown[i], err);
+            continue;
+        }
         snprintf(buf, sizeof buf,
                  "onnxcost: time_us=%.3f macs=%" PRIu64 " flops=%" PRIu64
                  " bytes=%" PRIu64 " params=%" PRIu64 "%s",
@@ -100,6 +115,10 @@ static oc_status annotate(oc_model *m, const oc_analysis *a, const oc_estimate *
                            "onnxcost.peak_activation_bytes", "onnxcost.version"};
     for (int q = 0; q < 8 && !st; q++)
         st = oc_model_set_meta(m, keys[q], kv[q].val, err);
+    if (!st && e->n_uncounted_nodes) {
+        snprintf(kv[0].val, sizeof kv[0].val, "%zu", e->n_uncounted_nodes);
+        st = oc_model_set_meta(m, "onnxcost.uncounted_nodes", kv[0].val, err);
+    }
     return st;
 }
 
@@ -145,7 +164,8 @@ int cmd_annotate(int argc, char **argv)
         {"threads", required_argument, NULL, 'T'}, {"timing-model", required_argument, NULL, 'm'},
         {"target", required_argument, NULL, 'm'},
         {"mode", required_argument, NULL, 'M'},   {"optimizer", required_argument, NULL, 'O'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'},         CLI_DIM_OPTIONS,
+        {NULL, 0, NULL, 0}};
     cli_mode mode = {0};
     analyze_args aa;
     memset(&aa, 0, sizeof aa);
@@ -162,6 +182,8 @@ int cmd_annotate(int argc, char **argv)
         case 'P': in_place = true; break;
         case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &aa.opts.batch); break;
         case 'i': rc = cli_parse_input(&aa, optarg); break;
+        case CLI_OPT_DIM: rc = cli_parse_dim(&aa, optarg); break;
+        case CLI_OPT_STRICT: aa.strict = true; break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &threads); break;
         case 'm': tmodel = optarg; break;
         case 'M': rc = cli_parse_mode(optarg, &mode); break;
@@ -224,15 +246,18 @@ int cmd_annotate(int argc, char **argv)
     oc_arena *ar = oc_arena_new();
     oc_estimate e;
     if (oc_analyze(m, &aa.opts, &a, &err) != OC_OK ||
-        oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK ||
-        annotate(m, a, &e, tm, &tgt, aa.opts.batch, &err) != OC_OK)
+        oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK)
+        rc = cli_fail(&err, 1);
+    else if ((rc = cli_check_bound(&aa, a)) || (rc = cli_check_uncounted(&aa, a, &e)))
+        ; /* said */
+    else if (annotate(m, a, &e, tm, &tgt, oc_analysis_batch(a), &err) != OC_OK)
         rc = cli_fail(&err, 1);
     else if (oc_model_save(m, out, &err) != OC_OK)
         rc = cli_fail(&err, 0);
     else
         fprintf(stderr, "onnxcost: wrote %s: %zu nodes annotated, %.3f ms at batch %lld\n",
                 out, oc_model_graph(m)->n_nodes, e.total_us / 1e3,
-                (long long)aa.opts.batch);
+                (long long)oc_analysis_batch(a));
     oc_arena_free(ar);
     oc_analysis_free(a);
     oc_model_free(m);

@@ -20,6 +20,8 @@ static const char predict_help[] =
     "  -b, --batch N            bind the leading symbolic dim of the inputs\n"
     "                           (default 1)\n"
     "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
+    CLI_DIM_HELP
+    CLI_STRICT_HELP
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --target SPEC        ort-cpu or torch-cpu (built-in), NAME@MACHINE\n"
     "                           ('onnxcost targets'), or a file: a calibration\n"
@@ -46,7 +48,10 @@ static const char predict_help[] =
     "from constants or removes (Identity) cost 0 and name the kernel that runs\n"
     "them. JSON lists the kernels in run order ('kernels'), named as ONNX\n"
     "Runtime's profiler names them ('onnxcost compare' checks them against a\n"
-    "profile). The range is the spread of the model's ensemble. Training memory\n"
+    "profile). The range is the spread of the model's ensemble. A node whose\n"
+    "shapes stay unknown (data-dependent sizes: NonZero, NonMaxSuppression,\n"
+    "Unique; operators without a shape rule) is not counted: the rest is\n"
+    "predicted and the node marked ('unknown' in JSON). Training memory\n"
     "is the weights, their gradients, the optimizer's state and the\n"
     "activations kept for the backward pass (an estimate from the graph).\n";
 
@@ -73,7 +78,7 @@ static int parse(int argc, char **argv, popts *p)
         {"top", required_argument, NULL, 't'},     {"help", no_argument, NULL, 'h'},
         {"mode", required_argument, NULL, 'o'},    {"optimizer", required_argument, NULL, 'O'},
         {"by", required_argument, NULL, 'y'},      {"nchwc-block", required_argument, NULL, 'n'},
-        {NULL, 0, NULL, 0}};
+        CLI_DIM_OPTIONS,                           {NULL, 0, NULL, 0}};
     memset(p, 0, sizeof *p);
     p->aa.opts.batch = 1;
     p->epochs = 1;
@@ -86,6 +91,8 @@ static int parse(int argc, char **argv, popts *p)
         switch (c) {
         case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &p->aa.opts.batch); break;
         case 'i': rc = cli_parse_input(&p->aa, optarg); break;
+        case CLI_OPT_DIM: rc = cli_parse_dim(&p->aa, optarg); break;
+        case CLI_OPT_STRICT: p->aa.strict = true; break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &p->threads); break;
         case 'm':
             if (p->n_targets == sizeof p->targets / sizeof p->targets[0]) {
@@ -205,6 +212,8 @@ json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
             json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
             json_object_set_new(o, "costed_in", json_string("the blocked op's samples"));
         }
+        if (k->main != OC_PLAN_INSERTED && e->node_unknown[k->main])
+            json_object_set_new(o, "unknown", json_string(e->node_unknown[k->main]));
         json_array_append_new(arr, o);
     }
     return arr;
@@ -233,6 +242,8 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
         const oc_kernel *kn = &e->plan.kernels[e->plan.kernel_of[i]];
         if (kn->main == i && kn->as_op)
             json_object_set_new(o, "runs_as", json_string(kn->as_op));
+        if (e->node_unknown[i])
+            json_object_set_new(o, "unknown", json_string(e->node_unknown[i]));
     }
     json_t *t = json_object_get(j, "totals");
     bool sub = p->baseline != NULL;
@@ -241,6 +252,7 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "time_ms_low", json_real((sub ? total : e->total_low_us) / 1e3));
     json_object_set_new(t, "time_ms_high", json_real((sub ? total : e->total_high_us) / 1e3));
     json_object_set_new(t, "kernels", json_integer((json_int_t)e->plan.n_run));
+    json_object_set_new(t, "uncounted_nodes", json_integer((json_int_t)e->n_uncounted_nodes));
     json_object_set_new(j, "kernels", cli_kernels_json(g, e));
     json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
     json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
@@ -262,7 +274,7 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
                                       (json_int_t)mem.optimizer_state, "activations_bytes",
                                       (json_int_t)mem.activations, "total_bytes",
                                       (json_int_t)mem.total));
-    int64_t batch = p->aa.opts.batch;
+    int64_t batch = oc_analysis_batch(a);
     json_object_set_new(t, "batch", json_integer(batch));
     json_object_set_new(t, "throughput_per_s", json_real(total > 0 ? batch * 1e6 / total : 0));
     if (p->dataset_size) {
@@ -371,14 +383,32 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
                total > 0 ? 100 * pick(p, e, i) / total : 0);
     }
     free(order);
+    if (e->n_uncounted_nodes && !p->by_kernel) {
+        printf("not counted (shapes unknown):\n");
+        size_t shown_u = 0;
+        for (size_t k = 0; k < g->n_nodes && shown_u < (size_t)p->top; k++) {
+            size_t i = (size_t)g->topo[k];
+            if (!e->node_unknown[i])
+                continue;
+            printf("  %-34.34s %-18.18s %s\n", cli_tail(g->nodes[i].name, 34), g->nodes[i].op,
+                   e->node_unknown[i]);
+            shown_u++;
+        }
+        if (shown_u < e->n_uncounted_nodes)
+            printf("  ... %zu more\n", e->n_uncounted_nodes - shown_u);
+    }
     const oc_totals *t = oc_analysis_totals(a);
-    int64_t batch = p->aa.opts.batch;
+    int64_t batch = oc_analysis_batch(a);
     printf("\n%s %lld: %s (range %s to %s), %zu kernels for %llu nodes, "
            "overhead %s\n",
            p->mode.training ? "training step, batch" : "batch", (long long)batch,
            cli_time(total, b1, sizeof b1),
            cli_time(e->total_low_us, b2, sizeof b2), cli_time(e->total_high_us, b3, sizeof b3),
            e->plan.n_run, (unsigned long long)t->nodes, cli_time(e->overhead_us, b4, sizeof b4));
+    if (e->n_uncounted_nodes)
+        printf("not counted: %zu nodes whose shapes are unknown (%zu kernels): the time is "
+               "for the rest\n",
+               e->n_uncounted_nodes, e->n_uncounted);
     printf("throughput: %.1f samples/s; %s, peak activations %s\n",
            total > 0 ? batch * 1e6 / total : 0.0, cli_si((double)t->macs, "MAC", b1, sizeof b1),
            cli_bytes((double)t->peak_activation_bytes, b2, sizeof b2));
@@ -420,8 +450,13 @@ static int predict_compare(const popts *p, const char *path)
         oc_model_free(m);
         return cli_fail(&err, 1);
     }
+    if ((rc = cli_check_bound(&p->aa, a))) {
+        oc_analysis_free(a);
+        oc_model_free(m);
+        return rc;
+    }
     json_t *arr = json_array();
-    int64_t batch = p->aa.opts.batch;
+    int64_t batch = oc_analysis_batch(a);
     if (p->fmt != FMT_JSON)
         printf("%-40s %-8s %10s %22s %12s %10s  %s\n", "target", "threads", "time", "range",
                "samples/s", "memory", "machine");
@@ -437,6 +472,8 @@ static int predict_compare(const popts *p, const char *path)
         oc_estimate e;
         if (!ar || oc_estimate_run(a, tm, &ov, &e, ar, &err) != OC_OK) {
             rc = ar ? cli_fail(&err, 1) : EXIT_IO;
+        } else if (k == 0 && (rc = cli_check_uncounted(&p->aa, a, &e))) {
+            /* the same nodes for every target: said once */
         } else {
             double total = pick_total(p, &e);
             uint64_t mem = cli_step_memory(a, &e.plan, p->mode.optimizer);
@@ -452,6 +489,8 @@ static int predict_compare(const popts *p, const char *path)
                                     json_real(total > 0 ? batch * 1e6 / total : 0));
                 json_object_set_new(o, "memory_bytes", json_integer((json_int_t)mem));
                 json_object_set_new(o, "kernels", json_integer((json_int_t)e.plan.n_run));
+                json_object_set_new(o, "uncounted_nodes",
+                                    json_integer((json_int_t)e.n_uncounted_nodes));
                 json_array_append_new(arr, o);
             } else {
                 char b1[32], b2[32], b3[32], b4[32], range[80], th[16];
@@ -472,6 +511,7 @@ static int predict_compare(const popts *p, const char *path)
         json_t *j = json_object();
         json_object_set_new(j, "model", json_string(oc_model_source(m)));
         json_object_set_new(j, "batch", json_integer(batch));
+        json_object_set_new(j, "unbound_dims", cli_unbound_json(oc_analysis_assumed(a)));
         json_object_set_new(j, "mode", json_string(cli_mode_name(&p->mode)));
         json_object_set_new(j, "targets", arr);
         arr = NULL;
@@ -521,8 +561,9 @@ int cmd_predict(int argc, char **argv)
             const oc_warning *w = oc_analysis_warning(a, i);
             fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
         }
-        rc = p.fmt == FMT_JSON ? predict_json(m, a, &e, &p, tm, &tgt)
-                               : predict_table(m, a, &e, &p, tm, &tgt);
+        if (!(rc = cli_check_bound(&p.aa, a)) && !(rc = cli_check_uncounted(&p.aa, a, &e)))
+            rc = p.fmt == FMT_JSON ? predict_json(m, a, &e, &p, tm, &tgt)
+                                   : predict_table(m, a, &e, &p, tm, &tgt);
     }
     oc_arena_free(ar);
     oc_analysis_free(a);

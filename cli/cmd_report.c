@@ -19,6 +19,8 @@ static const char report_help[] =
     "  -o, --output FILE        where to write (required; never MODEL)\n"
     "  -b, --batch N            the batch of the prediction (default 1)\n"
     "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
+    CLI_DIM_HELP
+    CLI_STRICT_HELP
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --target SPEC        ort-cpu or torch-cpu (built-in), NAME@MACHINE\n"
     "                           ('onnxcost targets'), or a file: a calibration\n"
@@ -50,7 +52,8 @@ static int parse(int argc, char **argv, ropts *p)
         {"target", required_argument, NULL, 'm'}, {"top", required_argument, NULL, 't'},
         {"sweep", required_argument, NULL, 's'},   {"memory-limit", required_argument, NULL, 'M'},
         {"mode", required_argument, NULL, 'D'},    {"optimizer", required_argument, NULL, 'O'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'},          CLI_DIM_OPTIONS,
+        {NULL, 0, NULL, 0}};
     static const int64_t default_sweep[] = {1, 2, 4, 8, 16, 32, 64};
     memset(p, 0, sizeof *p);
     p->aa.opts.batch = 1;
@@ -65,6 +68,8 @@ static int parse(int argc, char **argv, ropts *p)
         case 'o': p->out = optarg; break;
         case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &p->aa.opts.batch); break;
         case 'i': rc = cli_parse_input(&p->aa, optarg); break;
+        case CLI_OPT_DIM: rc = cli_parse_dim(&p->aa, optarg); break;
+        case CLI_OPT_STRICT: p->aa.strict = true; break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &p->threads); break;
         case 'm': p->tmodel = optarg; break;
         case 't': rc = cli_parse_i64("--top", optarg, 1, 1000, &p->top); break;
@@ -143,6 +148,12 @@ int cmd_report(int argc, char **argv)
     /* The sweep rebinds the overrides' batch dim: keep the report's own. */
     analyze_args sweep_aa = p.aa;
     sweep_aa.opts.overrides = sweep_aa.overrides;
+    /* and sets the batch dim per step: a --dim of it is the report's only */
+    sweep_aa.opts.n_dims = 0;
+    for (size_t k = 0; k < p.aa.opts.n_dims; k++)
+        if (!cli_dim_binds_batch(m, p.aa.dims[k].name))
+            sweep_aa.dims[sweep_aa.opts.n_dims++] = p.aa.dims[k];
+    sweep_aa.opts.dims = sweep_aa.dims;
     cli_step steps[CLI_MAX_STEPS];
     report r = {.m = m, .target = oc_tmodel_get_info(tm), .target_label = tgt.label, .batch = p.aa.opts.batch,
                 .top = (size_t)p.top, .steps = steps, .n_steps = p.n_batches,
@@ -161,12 +172,14 @@ int cmd_report(int argc, char **argv)
     } else {
         r.a = a;
         r.e = &e;
+        r.batch = oc_analysis_batch(a);
         for (size_t i = 0; i < oc_analysis_n_warnings(a) && i < 20; i++) {
             const oc_warning *w = oc_analysis_warning(a, i);
             fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
         }
-        rc = cli_sweep_steps(m, &sweep_aa, tm, &ov, p.batches, p.n_batches, p.limit, steps,
-                             &r.fit, &r.best);
+        if (!(rc = cli_check_bound(&p.aa, a)) && !(rc = cli_check_uncounted(&p.aa, a, &e)))
+            rc = cli_sweep_steps(m, &sweep_aa, tm, &ov, p.batches, p.n_batches, p.limit, steps,
+                                 &r.fit, &r.best, false);
         if (!rc && report_group_ops(&r, ar, &err) != OC_OK)
             rc = cli_fail(&err, 0);
         if (!rc)

@@ -17,6 +17,9 @@ static const char sweep_help[] =
     "  -M, --memory-limit SIZE  e.g. 8GiB, 512MB, 1e9 (bytes)\n"
     "  -i, --input NAME=DIMS    other inputs' shapes (the batch dim is set per\n"
     "                           step); repeatable\n"
+    "      --dim NAME=VALUE     bind the symbolic dim NAME (not the batch dim,\n"
+    "                           which each step sets); repeatable\n"
+    CLI_STRICT_HELP
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --target SPEC        ort-cpu or torch-cpu (built-in), NAME@MACHINE\n"
     "                           ('onnxcost targets'), or a file: a calibration\n"
@@ -41,7 +44,7 @@ int cmd_sweep(int argc, char **argv)
         {"mode", required_argument, NULL, 'o'},
         {"optimizer", required_argument, NULL, 'O'},
         {"format", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        CLI_DIM_OPTIONS,                          {NULL, 0, NULL, 0}};
     int64_t batches[CLI_MAX_STEPS] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
     size_t nb = 9;
     uint64_t limit = 0;
@@ -59,6 +62,8 @@ int cmd_sweep(int argc, char **argv)
         case 'b': rc = cli_parse_list("--batch", optarg, batches, &nb); break;
         case 'M': rc = cli_parse_size("--memory-limit", optarg, &limit); break;
         case 'i': rc = cli_parse_input(&aa, optarg); break;
+        case CLI_OPT_DIM: rc = cli_parse_dim(&aa, optarg); break;
+        case CLI_OPT_STRICT: aa.strict = true; break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &threads); break;
         case 'm': tmodel = optarg; break;
         case 'o': rc = cli_parse_mode(optarg, &mode); break;
@@ -90,7 +95,7 @@ int cmd_sweep(int argc, char **argv)
     }
     cli_step steps[CLI_MAX_STEPS];
     size_t fit, best;
-    rc = cli_sweep_steps(m, &aa, tm, &ov, batches, nb, limit, steps, &fit, &best);
+    rc = cli_sweep_steps(m, &aa, tm, &ov, batches, nb, limit, steps, &fit, &best, true);
     if (!rc) {
         if (fmt == FMT_JSON) {
             json_t *j = json_object(), *arr = json_array();
@@ -105,10 +110,12 @@ int cmd_sweep(int argc, char **argv)
                 json_object_set_new(o, "memory_bytes", json_integer((json_int_t)s->memory));
                 json_object_set_new(o, "macs", json_integer((json_int_t)s->macs));
                 json_object_set_new(o, "fits", json_boolean(s->fits));
+                json_object_set_new(o, "uncounted_nodes", json_integer((json_int_t)s->uncounted));
                 json_array_append_new(arr, o);
             }
             json_object_set_new(j, "model", json_string(oc_model_source(m)));
             json_object_set_new(j, "mode", json_string(cli_mode_name(&mode)));
+            json_object_set_new(j, "unbound_dims", cli_unbound_json(steps[0].unbound));
             json_object_set_new(j, "target", cli_target_json(tm, &tgt, &mode));
             if (mode.training)
                 json_object_set_new(j, "optimizer",

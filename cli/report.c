@@ -233,8 +233,12 @@ static void header(FILE *f, const report *r)
     if (assumed[0]) {
         fputs(" &#183; <span class=\"warn\">symbolic dims costed as 1: <code>", f);
         html_escape(f, assumed);
-        fputs("</code> (give them with --input)</span>", f);
+        fputs("</code> (bind them with --dim NAME=VALUE)</span>", f);
     }
+    if (e->n_uncounted_nodes)
+        fprintf(f, " &#183; <span class=\"warn\">%zu node%s not counted: shapes unknown "
+                   "(marked in the table of nodes)</span>",
+                e->n_uncounted_nodes, e->n_uncounted_nodes == 1 ? "" : "s");
     fputs("</p>\n", f);
 
     fputs("<div class=\"cards\">\n", f);
@@ -777,7 +781,11 @@ static void node_table(FILE *f, const report *r)
         fprintf(f, "<td>%s</td><td>%s</td><td class=\"l\">",
                 c->macs ? cli_si((double)c->macs, "", b1, sizeof b1) : "0",
                 cli_bytes((double)(c->bytes_read + c->bytes_written), b2, sizeof b2));
-        if (k->kind == OC_KERNEL_FOLDED)
+        if (e->node_unknown[i]) {
+            fputs("<span class=\"warn\">not counted: ", f);
+            html_escape(f, e->node_unknown[i]);
+            fputs("</span>", f);
+        } else if (k->kind == OC_KERNEL_FOLDED)
             fputs("folded (constant)", f);
         else if (k->kind == OC_KERNEL_REMOVED)
             fputs("removed", f);

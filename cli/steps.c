@@ -5,6 +5,7 @@
 #include "predictor/estimate.h"
 #include "predictor/memory.h"
 
+
 uint64_t cli_step_memory(const oc_analysis *a, const oc_plan *plan, oc_optimizer o)
 {
     if (o == OC_OPT_NONE) {
@@ -18,7 +19,7 @@ uint64_t cli_step_memory(const oc_analysis *a, const oc_plan *plan, oc_optimizer
 
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
                     const oc_overhead *ov, const int64_t *batches, size_t n,
-                    uint64_t limit, cli_step *steps, size_t *fit, size_t *best)
+                    uint64_t limit, cli_step *steps, size_t *fit, size_t *best, bool warn)
 {
     oc_error err;
     oc_error_clear(&err);
@@ -27,6 +28,12 @@ int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
         cli_error("at most %d batch sizes", CLI_MAX_STEPS);
         return EXIT_USAGE;
     }
+    for (size_t k = 0; k < aa->opts.n_dims; k++)
+        if (cli_dim_binds_batch(m, aa->dims[k].name)) {
+            cli_error("--dim %s binds the batch dim, which the sweep sets to each batch "
+                      "size: drop it", aa->dims[k].name);
+            return EXIT_USAGE;
+        }
     oc_analysis *an[CLI_MAX_STEPS] = {0};
     oc_estimate est[CLI_MAX_STEPS];
     oc_arena *ar = oc_arena_new();
@@ -43,10 +50,19 @@ int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
                 aa->overrides[q].dims[0] = batches[k];
         if (oc_analyze(m, &aa->opts, &an[k], &err) != OC_OK)
             rc = cli_fail(&err, 1);
+        else if (k == 0 && warn)
+            rc = cli_check_bound(aa, an[0]);
     }
     if (!rc && oc_estimate_run_many((const oc_analysis *const *)an, n, tm, ov, est, ar,
                                     &err) != OC_OK)
         rc = cli_fail(&err, 1);
+    /* the step that leaves out most (the same nodes, as a rule) */
+    size_t worst = 0;
+    for (size_t k = 1; k < n && !rc; k++)
+        if (est[k].n_uncounted_nodes > est[worst].n_uncounted_nodes)
+            worst = k;
+    if (!rc && warn && n)
+        rc = cli_check_uncounted(aa, an[worst], &est[worst]);
     for (size_t k = 0; k < n && !rc; k++) {
         const oc_totals *t = oc_analysis_totals(an[k]);
         const oc_estimate *e = &est[k];
@@ -58,6 +74,8 @@ int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
         s->throughput = e->total_us > 0 ? batches[k] * 1e6 / e->total_us : 0;
         s->memory = cli_step_memory(an[k], &e->plan, oc_tmodel_get_info(tm)->optimizer);
         s->macs = t->macs;
+        s->uncounted = e->n_uncounted_nodes;
+        snprintf(s->unbound, sizeof s->unbound, "%s", oc_analysis_assumed(an[k]));
         s->fits = !limit || s->memory <= limit;
         if (s->fits && (*fit == SIZE_MAX || s->batch > steps[*fit].batch))
             *fit = k;

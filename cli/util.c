@@ -93,6 +93,37 @@ int cli_parse_input(analyze_args *a, const char *spec)
     return 0;
 }
 
+int cli_parse_dim(analyze_args *a, const char *spec)
+{
+    const char *eq = strrchr(spec, '=');
+    if (!eq || eq == spec || !eq[1]) {
+        cli_error("--dim: expected NAME=VALUE (e.g. batch_size=8), got '%s'", spec);
+        return EXIT_USAGE;
+    }
+    size_t n = a->opts.n_dims, nl = (size_t)(eq - spec);
+    if (n >= sizeof a->dims / sizeof a->dims[0]) {
+        cli_error("--dim: at most %zu", sizeof a->dims / sizeof a->dims[0]);
+        return EXIT_USAGE;
+    }
+    if (nl >= sizeof a->dim_names[0]) {
+        cli_error("--dim: name too long");
+        return EXIT_USAGE;
+    }
+    char *end;
+    errno = 0;
+    long long v = strtoll(eq + 1, &end, 10);
+    if (errno || *end || v < 0 || v > ((int64_t)1 << 40)) {
+        cli_error("--dim %.*s: '%s' is not an integer in [0, 2^40]", (int)nl, spec, eq + 1);
+        return EXIT_USAGE;
+    }
+    memcpy(a->dim_names[n], spec, nl);
+    a->dim_names[n][nl] = '\0';
+    a->dims[n] = (oc_dim_binding){a->dim_names[n], v};
+    a->opts.n_dims = n + 1;
+    a->opts.dims = a->dims;
+    return 0;
+}
+
 int cli_parse_format(const char *s, out_format *f, int allow_csv)
 {
     if (strcmp(s, "table") == 0)

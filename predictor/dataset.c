@@ -2,6 +2,7 @@
  * dataset.c - gzip JSON Lines datasets, appended one member per chunk.
  */
 #include "predictor/dataset.h"
+#include "onnx/model.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -90,14 +91,22 @@ oc_status oc_dataset_append(const char *path, const char *const *lines, size_t n
     if (st)
         return st;
 
-    /* 1. the member, durable in a file of its own */
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 20);
+    /* Only to a regular file (or a new one): a FIFO or device would block
+     * or swallow the chunk. */
+    if ((st = oc_check_output_path(path, err))) {
+        free(gz);
+        return st;
+    }
+    /* 1. the member, durable in a file of its own, beside the dataset with
+     * a short name (whatever name fits the folder, it does) */
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    char *tmp = malloc(dl + 20);
     if (!tmp) {
         free(gz);
         return nomem(err);
     }
-    snprintf(tmp, pl + 20, "%s.chunk.XXXXXX", path);
+    snprintf(tmp, dl + 20, "%.*s.oc-chunk-XXXXXX", (int)dl, path);
     int tfd = mkstemp(tmp);
     if (tfd < 0) {
         st = oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot create a file beside it: %s",
@@ -425,6 +434,9 @@ oc_status oc_dataset_truncate(const char *path, uint64_t size, oc_error *err)
 
 oc_status oc_dataset_lock(const char *path, int *fd, oc_error *err)
 {
+    oc_status cst = oc_check_output_path(path, err);
+    if (cst)
+        return cst;
     size_t pl = strlen(path);
     char *lp = malloc(pl + 6);
     if (!lp)

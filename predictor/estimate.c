@@ -64,6 +64,38 @@ static bool is_small(const oc_analysis *a, const oc_kernel *k)
     return true;
 }
 
+/* Why a kernel's time cannot be predicted: the first node of it (main,
+ * then fused) without a shape rule, or with a value of unknown shape. */
+static const char *unknown_reason(const oc_analysis *a, const oc_kernel *k, oc_arena *arena)
+{
+    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    for (size_t f = 0; f <= k->n_fused; f++) {
+        const oc_node *n = &g->nodes[kernel_node(k, f)];
+        if (!oc_analysis_node_cost(a, kernel_node(k, f))->supported)
+            return oc_arena_printf(arena, "%s%s%s has no shape rule: its outputs are unknown",
+                                   n->domain, n->domain[0] ? "." : "", n->op);
+        for (size_t io = 0; io < 2; io++) {
+            size_t cnt = io ? n->n_outputs : n->n_inputs;
+            const int *vs = io ? n->outputs : n->inputs;
+            for (size_t q = 0; q < cnt; q++) {
+                const oc_tinfo *t = vs[q] >= 0 ? oc_analysis_value(a, vs[q]) : NULL;
+                uint64_t ne;
+                if (!t || oc_tinfo_numel(t, &ne))
+                    continue;
+                const char *what = t->kind == OC_KIND_SEQUENCE   ? "a sequence"
+                                   : t->kind == OC_KIND_OPTIONAL ? "an optional"
+                                   : t->kind == OC_KIND_MAP      ? "a map"
+                                   : t->rank < 0 ? "of unknown rank" : "of unknown shape";
+                return oc_arena_printf(arena, "%s%s%s %zu '%s' is %s%s",
+                                       f ? n->op : "", f ? ": " : "", io ? "output" : "input",
+                                       q, g->values[vs[q]].name, what,
+                                       io && f == 0 ? " (its size depends on the data)" : "");
+            }
+        }
+    }
+    return "its shapes are unknown";
+}
+
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes).  x and run have room for every kernel. */
@@ -111,16 +143,22 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
             d.n_fused = 0;
         }
         if ((st = oc_features_from_desc(&d, tgt, x + out->n_run * OC_N_FEATURES, err))) {
-            /* The reason is copied out first: formatting err->msg into
-             * itself overlapped (undefined behaviour; it garbled every
-             * such message). */
-            if (st == OC_ERR_INPUT && err) {
-                char why[sizeof err->msg];
-                snprintf(why, sizeof why, "%s", err->msg);
-                oc_error_set(err, OC_ERR_INPUT, g->nodes[kn->main].name, "node '%s' (%s): %s",
-                             g->nodes[kn->main].name, g->nodes[kn->main].op, why);
-            }
-            return st;
+            if (st != OC_ERR_INPUT)
+                return st;
+            /* Shapes unknown: the kernel is left out, its nodes marked,
+             * and the rest predicted. */
+            if (err)
+                oc_error_clear(err);
+            const char *why = unknown_reason(a, kn, arena);
+            if (!why)
+                return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+            for (size_t f = 0; f <= kn->n_fused; f++)
+                out->node_unknown[kernel_node(kn, f)] = why;
+            if (!out->n_uncounted)
+                out->first_uncounted = kn->main;
+            out->n_uncounted++;
+            out->n_uncounted_nodes += 1 + kn->n_fused;
+            continue;
         }
         double lin = 0, roof = 0;
         oc_tmodel_baselines_desc(tm, &d, &lin, &roof);
@@ -205,8 +243,10 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
         out[i].node_high_us = oc_arena_calloc(arena, nn, sizeof(double));
         out[i].node_linear_us = oc_arena_calloc(arena, nn, sizeof(double));
         out[i].node_roofline_us = oc_arena_calloc(arena, nn, sizeof(double));
+        out[i].node_unknown = oc_arena_calloc(arena, nn, sizeof(const char *));
+        out[i].first_uncounted = SIZE_MAX;
         if (!out[i].node_us || !out[i].node_low_us || !out[i].node_high_us ||
-            !out[i].node_linear_us || !out[i].node_roofline_us) {
+            !out[i].node_linear_us || !out[i].node_roofline_us || !out[i].node_unknown) {
             oc_analysis_free(own);
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         }

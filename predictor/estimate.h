@@ -39,6 +39,14 @@ typedef struct oc_estimate {
     double overhead_us;
     double total_us, total_low_us, total_high_us;
     double linear_us, roofline_us; /* baselines over the same kernels */
+    /* Kernels whose shapes stay unknown (data-dependent sizes such as
+     * NonZero's or NonMaxSuppression's, operators without a shape rule,
+     * what reads their outputs) are not predicted: their nodes get no time
+     * and a reason, and the totals cover the rest. */
+    const char **node_unknown;  /* per graph node: why it is not counted, or NULL */
+    size_t n_uncounted;         /* kernels not predicted */
+    size_t n_uncounted_nodes;   /* graph nodes in them */
+    size_t first_uncounted;     /* the main node of the first (SIZE_MAX: none) */
     /* The timing model's rows: n_run feature rows (OC_N_FEATURES each),
      * the plan kernel of each, and its prediction before the in-graph fit
      * (us).  In the arena, like the rest. */
@@ -47,8 +55,9 @@ typedef struct oc_estimate {
     const double *x_us;
 } oc_estimate;
 
-/* Errors: OC_ERR_INPUT when a kernel's shapes are unknown (bind symbolic
- * dims), OC_ERR_NOMEM. */
+/* A kernel of unknown shapes is not an error: it is left out and counted
+ * (n_uncounted).  Errors: OC_ERR_INPUT when a kernel cannot be described
+ * for another reason, OC_ERR_NOMEM. */
 oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,
                           const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
                           oc_error *err);

@@ -90,7 +90,7 @@ if [ "$n1" -ge 1 ] && [ $((n1 + d1)) -eq 8 ] && [ "$(lines "$DS")" -eq "$n1" ]; 
     tail -20 "$TMP/err"
 fi
 gzip -t "$DS" && ok || bad "the dataset is valid gzip"
-ls "$TMP"/ds.jsonl.gz.chunk.* >/dev/null 2>&1 && bad "temporary chunk files left" || ok
+ls "$TMP"/.oc-chunk-* >/dev/null 2>&1 && bad "temporary chunk files left" || ok
 
 # Every line has the brief's fields with sane values.
 cat >"$TMP/check.js" <<'EOF'
@@ -194,7 +194,7 @@ if [ $rc -eq 130 ]; then
     [ "$k" -ge 1 ] && [ "$k" -lt 6 ] && ok || bad "Ctrl-C: $k lines"
     grep -q interrupted "$TMP/int.err" && ok || bad "Ctrl-C reported"
 fi
-ls "$TMP"/int.jsonl.gz.chunk.* >/dev/null 2>&1 && bad "Ctrl-C left a chunk file" || ok
+ls "$TMP"/.oc-chunk-* >/dev/null 2>&1 && bad "Ctrl-C left a chunk file" || ok
 
 echo "collect_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -37,6 +37,8 @@ run "$BIN" annotate "$SQ" -o "$TMP/sock.onnx"
 ok '[ $rc -eq 3 ] && one_line && says "socket" && [ -S "$TMP/sock.onnx" ]' "annotate -o socket: exit 3"
 run "$BIN" report "$SQ" -o "$TMP/fifo.onnx"
 ok '[ $rc -eq 3 ] && one_line && [ -p "$TMP/fifo.onnx" ]' "report -o FIFO: exit 3"
+run "$BIN" collect --target ort-cpu --threads 1 --family conv --count 1 --dataset "$TMP/fifo.onnx"
+ok '[ $rc -eq 3 ] && one_line && [ -p "$TMP/fifo.onnx" ]' "collect --dataset FIFO: exit 3, at once"
 ok 'no_temps "$TMP"' "no temporary file left by the refusals"
 
 # ---- --in-place through a symbolic link: the real file is written ----

@@ -1,0 +1,40 @@
+#!/usr/bin/python3
+"""node_tests_predict.py ONNXCOST [NODE_DIR] - how many ONNX backend node
+tests (Debian libonnx-testdata) `onnxcost predict` refuses, and why.
+
+Prints one line per refusal reason (the error line with node names and
+numbers stripped), then the totals: models tried, predicted, refused, and
+predicted with some nodes left uncounted (totals.uncounted_nodes > 0).
+"""
+import json, os, re, subprocess, sys
+from collections import Counter
+
+bin_ = sys.argv[1]
+root = sys.argv[2] if len(sys.argv) > 2 else "/usr/share/libonnx-testdata/data/node"
+tried = ok = partial = 0
+refused = Counter()
+examples = {}
+for name in sorted(os.listdir(root)):
+    path = os.path.join(root, name, "model.onnx")
+    if not os.path.isfile(path):
+        continue
+    tried += 1
+    p = subprocess.run([bin_, "predict", "--format", "json", path],
+                       capture_output=True, text=True)
+    if p.returncode == 0:
+        ok += 1
+        t = json.loads(p.stdout)["totals"]
+        if t.get("uncounted_nodes", 0):
+            partial += 1
+        continue
+    line = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
+    why = re.sub(r"^onnxcost: \S+: ", "", line)
+    why = re.sub(r"node '[^']*' \(([^)]*)\)", r"node (\1)", why)
+    why = re.sub(r"'[^']*'", "'...'", why)
+    why = re.sub(r"\d+", "N", why)
+    refused[f"exit {p.returncode}: {why}"] += 1
+    examples.setdefault(f"exit {p.returncode}: {why}", name)
+for why, n in refused.most_common():
+    print(f"{n:5d}  {why}  (e.g. {examples[why]})")
+print(f"models {tried}, predicted {ok} ({partial} with nodes not counted), "
+      f"refused {sum(refused.values())}")

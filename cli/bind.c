@@ -1,0 +1,98 @@
+/* bind.c - what a prediction leaves out, said once: symbolic dims still
+ * unbound (costed as 1), a --batch that bound nothing, nodes whose shapes
+ * stay unknown (not counted).  Warnings, or errors with --strict. */
+#include "cli/cli.h"
+#include "predictor/estimate.h"
+
+#include <string.h>
+
+/* "H,W" -> "H, W"; "--dim H=... --dim W=..." as the hint. */
+static void unbound_lists(const char *assumed, char *names, size_t nn, char *hint, size_t nh)
+{
+    size_t pn = 0, ph = 0;
+    names[0] = hint[0] = '\0';
+    for (const char *p = assumed; *p;) {
+        size_t l = strcspn(p, ",");
+        if (pn < nn)
+            pn += (size_t)snprintf(names + pn, nn - pn, "%s%.*s", pn ? ", " : "", (int)l, p);
+        if (ph < nh)
+            ph += (size_t)snprintf(hint + ph, nh - ph, "%s--dim %.*s=...", ph ? " " : "",
+                                   (int)l, p);
+        p += l;
+        if (*p)
+            p++;
+    }
+}
+
+int cli_check_bound(const analyze_args *aa, const oc_analysis *a)
+{
+    const char *assumed = oc_analysis_assumed(a);
+    const char *src = oc_model_source(oc_analysis_model(a));
+    int64_t batch = oc_analysis_batch(a);
+    if (aa->opts.batch > 1 && batch != aa->opts.batch)
+        fprintf(stderr, "onnxcost: warning: --batch %lld binds no dim of %s (its inputs have "
+                        "no symbolic leading dim, or another option bound it): the batch is "
+                        "%lld\n",
+                (long long)aa->opts.batch, src, (long long)batch);
+    if (!assumed[0])
+        return 0;
+    char names[512], hint[768];
+    unbound_lists(assumed, names, sizeof names, hint, sizeof hint);
+    bool one = !strchr(assumed, ',');
+    if (aa->strict) {
+        cli_error("%s: symbolic dim%s %s %s unbound (--strict): bind %s with --dim NAME=VALUE "
+                  "(%s)",
+                  src, one ? "" : "s", names, one ? "is" : "are", one ? "it" : "them", hint);
+        return EXIT_INPUT;
+    }
+    fprintf(stderr, "onnxcost: warning: symbolic dim%s %s %s unbound and costed as 1: bind %s "
+                    "with --dim NAME=VALUE (%s)\n",
+            one ? "" : "s", names, one ? "is" : "are", one ? "it" : "them", hint);
+    return 0;
+}
+
+bool cli_dim_binds_batch(const oc_model *m, const char *name)
+{
+    const oc_graph *g = oc_model_graph(m);
+    for (size_t q = 0; q < g->n_inputs; q++) {
+        const oc_value *v = &g->values[g->inputs[q]];
+        if (v->rank > 0 && v->dims[0].sym && !strcmp(v->dims[0].sym, name))
+            return true;
+    }
+    return false;
+}
+
+json_t *cli_unbound_json(const char *assumed)
+{
+    json_t *arr = json_array();
+    for (const char *p = assumed; *p;) {
+        size_t l = strcspn(p, ",");
+        json_array_append_new(arr, json_stringn(p, l));
+        p += l;
+        if (*p)
+            p++;
+    }
+    return arr;
+}
+
+int cli_check_uncounted(const analyze_args *aa, const oc_analysis *a, const oc_estimate *e)
+{
+    if (!e->n_uncounted)
+        return 0;
+    const oc_model *m = oc_analysis_model(a);
+    const oc_graph *g = oc_model_graph(m);
+    const oc_node *n = &g->nodes[e->first_uncounted];
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "%zu of %zu nodes %s not counted in the time: %s shapes are unknown (first: "
+             "node '%s' (%s): %s)",
+             e->n_uncounted_nodes, g->n_nodes, e->n_uncounted_nodes == 1 ? "is" : "are",
+             e->n_uncounted_nodes == 1 ? "its" : "their", n->name, n->op,
+             e->node_unknown[e->first_uncounted]);
+    if (aa->strict) {
+        cli_error("%s: %s (--strict)", oc_model_source(m), msg);
+        return EXIT_INPUT;
+    }
+    fprintf(stderr, "onnxcost: warning: %s\n", msg);
+    return 0;
+}
