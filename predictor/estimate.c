@@ -89,7 +89,9 @@ static const char *unknown_reason(const oc_analysis *a, const oc_kernel *k, oc_a
                 return oc_arena_printf(arena, "%s%s%s %zu '%s' is %s%s",
                                        f ? n->op : "", f ? ": " : "", io ? "output" : "input",
                                        q, g->values[vs[q]].name, what,
-                                       io && f == 0 ? " (its size depends on the data)" : "");
+                                       io && f == 0 && t->kind == OC_KIND_TENSOR
+                                           ? " (its size depends on the values of its inputs)"
+                                           : "");
             }
         }
     }
