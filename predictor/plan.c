@@ -426,18 +426,19 @@ static bool count_uses(pctx *p)
                     edges++;
                 }
             }
+    p->cons = oc_arena_alloc(p->ar, (edges + 1) * sizeof(int));
+    int *fill = oc_arena_calloc(p->ar, p->nv + 1, sizeof(int));
+    if (!p->cons || !fill)
+        return false;
+    /* consumers only: a graph output is a use with no consumer node */
+    p->cons_start[0] = 0;
+    for (size_t v = 0; v < p->nv; v++)
+        p->cons_start[v + 1] = p->cons_start[v] + p->uses[v];
     for (size_t k = 0; k < g->n_outputs; k++) {
         int v = A(p, g->outputs[k]);
         if (v >= 0)
             p->uses[v]++;
     }
-    p->cons = oc_arena_alloc(p->ar, (edges + 1) * sizeof(int));
-    int *fill = oc_arena_calloc(p->ar, p->nv + 1, sizeof(int));
-    if (!p->cons || !fill)
-        return false;
-    p->cons_start[0] = 0;
-    for (size_t v = 0; v < p->nv; v++)
-        p->cons_start[v + 1] = p->cons_start[v] + p->uses[v];
     for (size_t i = 0; i < p->nn; i++)
         if (live(p, i) || p->owner[i] != (int)i)
             for (size_t k = 0; k < g->nodes[i].n_inputs; k++) {
