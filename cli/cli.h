@@ -208,6 +208,8 @@ int cli_json_print(json_t *j);
 /* analyze's JSON document (model, inputs, outputs, nodes in topological
  * order, totals, warnings); a new reference. */
 json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a);
+/* --nchwc-block N into *out: 0, 8 or 16; EXIT_USAGE (one line) otherwise. */
+int cli_parse_nchwc_block(const char *arg, int64_t *out);
 /* The kernels of an estimate that run, in run order: name (as ONNX
  * Runtime names them), op (as its profiler does), nodes, times. */
 struct oc_estimate;

@@ -76,12 +76,7 @@ static int parse(int argc, char **argv, copts *p)
         case 'f': rc = cli_parse_format(optarg, &p->fmt, 0); break;
         case 't': rc = cli_parse_i64("--top", optarg, 1, INT32_MAX, &p->top); break;
         case 'n':
-            rc = cli_parse_i64("--nchwc-block", optarg, 0, 16, &p->nchwc_block);
-            if (!rc && p->nchwc_block != 0 && p->nchwc_block != 8 && p->nchwc_block != 16) {
-                cli_error("--nchwc-block: %lld is not one of 0, 8, 16",
-                          (long long)p->nchwc_block);
-                rc = EXIT_USAGE;
-            }
+            rc = cli_parse_nchwc_block(optarg, &p->nchwc_block);
             break;
         case 'h': fputs(compare_help, stdout); return -1;
         default: fputs(compare_help, stderr); return EXIT_USAGE;

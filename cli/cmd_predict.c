@@ -123,12 +123,7 @@ static int parse(int argc, char **argv, popts *p)
             p->by_kernel = !strcmp(optarg, "kernel");
             break;
         case 'n':
-            rc = cli_parse_i64("--nchwc-block", optarg, 0, 16, &p->nchwc_block);
-            if (!rc && p->nchwc_block != 0 && p->nchwc_block != 8 && p->nchwc_block != 16) {
-                cli_error("--nchwc-block: %lld is not one of 0, 8, 16",
-                          (long long)p->nchwc_block);
-                rc = EXIT_USAGE;
-            }
+            rc = cli_parse_nchwc_block(optarg, &p->nchwc_block);
             break;
         case 'h': fputs(predict_help, stdout); return -1;
         default: fputs(predict_help, stderr); return EXIT_USAGE;

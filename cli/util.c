@@ -391,3 +391,13 @@ int cli_mkdir_p(const char *path)
     }
     return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
+
+int cli_parse_nchwc_block(const char *arg, int64_t *out)
+{
+    int rc = cli_parse_i64("--nchwc-block", arg, 0, 16, out);
+    if (!rc && *out != 0 && *out != 8 && *out != 16) {
+        cli_error("--nchwc-block: %lld is not one of 0, 8, 16", (long long)*out);
+        rc = EXIT_USAGE;
+    }
+    return rc;
+}

@@ -1,5 +1,7 @@
 #include "onnx/common.h"
 
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,3 +204,13 @@ char *oc_arena_printf(oc_arena *a, const char *fmt, ...)
 }
 
 size_t oc_arena_used(const oc_arena *a) { return a ? a->total : 0; }
+
+const char *oc_file_kind(unsigned mode)
+{
+    return S_ISCHR(mode)    ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISDIR(mode)  ? "a directory"
+                            : "not a regular file";
+}

@@ -110,4 +110,8 @@ char *oc_arena_printf(oc_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 size_t oc_arena_used(const oc_arena *a);
 
+/* What a file that is not a regular file is, for messages ("a FIFO
+ * (named pipe)", "a directory", ...), from its st_mode. */
+const char *oc_file_kind(unsigned mode);
+
 #endif

@@ -19,16 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *kind_of(mode_t mode)
-{
-    return S_ISCHR(mode)    ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-           : S_ISFIFO(mode) ? "a FIFO (named pipe)"
-           : S_ISSOCK(mode) ? "a socket"
-           : S_ISDIR(mode)  ? "a directory"
-                            : "not a regular file";
-}
-
 /* Whether the relative path p, normalised ("a/./b", "a/../b"), stays
  * below its starting folder. */
 static bool stays_inside(const char *p)
@@ -94,7 +84,7 @@ oc_status oc__check_external(oc_model *m, const Onnx__TensorProto *t, oc_tensor 
             st = oc_error_set(err, OC_ERR_INPUT, name,
                               "%s: tensor '%s': external data location '%s' is %s, "
                               "not a regular file",
-                              src, name, loc, kind_of(sb.st_mode));
+                              src, name, loc, oc_file_kind(sb.st_mode));
         else if (rd && rp &&
                  !(strncmp(rp, rd, rl) == 0 && (rp[rl] == '/' || (rl == 1 && rd[0] == '/'))))
             st = oc_error_set(err, OC_ERR_INPUT, name,

@@ -302,16 +302,6 @@ oc_status oc_model_load_buffer(const void *data, size_t size, const char *label,
     return finish(m, m->owned, size, limit_of(NULL), out, err);
 }
 
-static const char *file_kind(mode_t mode)
-{
-    return S_ISCHR(mode)    ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-           : S_ISFIFO(mode) ? "a FIFO (named pipe)"
-           : S_ISSOCK(mode) ? "a socket"
-           : S_ISDIR(mode)  ? "a directory"
-                            : "not a regular file";
-}
-
 /* Read fd to its end, refusing more than `limit` bytes as they arrive. */
 static oc_status read_stream(int fd, const char *label, uint64_t limit,
                              unsigned char **out, size_t *out_len, oc_error *err)
@@ -391,7 +381,7 @@ oc_status oc_model_load(const char *path, const oc_load_opts *opts, oc_model **o
         return oc_error_set(err, OC_ERR_IO, NULL,
                             "%s: is %s, not a regular file (give - to read a model "
                             "from standard input)",
-                            path, file_kind(sb.st_mode));
+                            path, oc_file_kind(sb.st_mode));
     }
     if (streamed && S_ISDIR(sb.st_mode))
         return oc_error_set(err, OC_ERR_IO, NULL,

@@ -183,17 +183,6 @@ static oc_status write_all(int fd, const void *data, size_t size,
     return OC_OK;
 }
 
-static const char *kind_of(mode_t mode)
-{
-    return S_ISCHR(mode)    ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-           : S_ISFIFO(mode) ? "a FIFO (named pipe)"
-           : S_ISSOCK(mode) ? "a socket"
-           : S_ISDIR(mode)  ? "a directory"
-           : S_ISLNK(mode)  ? "a symbolic link"
-                            : "not a regular file";
-}
-
 /* The file a write to `path` lands in: path itself, or the file its
  * symbolic links lead to (the links stay links; a dangling one is written
  * through, as a shell's > does).  *exists says whether it is there (then
@@ -251,7 +240,7 @@ static oc_status output_target(const char *path, char **real, struct stat *sb,
         oc_status st = oc_error_set(err, OC_ERR_IO, NULL,
                                     "%s: is %s, not a regular file; refusing to "
                                     "write over it",
-                                    path, kind_of(sb->st_mode));
+                                    path, oc_file_kind(sb->st_mode));
         free(cur);
         return st;
     }
