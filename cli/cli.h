@@ -3,13 +3,14 @@
 #define OC_CLI_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "analyzer/analyzer.h"
 #include "predictor/hw.h"
 #include "predictor/machine.h"
 
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3 };
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3, EXIT_INTERRUPTED = 130 };
 
 typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV } out_format;
 
@@ -218,6 +219,32 @@ json_t *cli_kernels_json(const oc_graph *g, const struct oc_estimate *e);
  * kernels of e: meas[k] for plan kernel k, its median over the profile's
  * runs, or -1 when the profile did not run it.  A profile of another model,
  * or an unreadable one, fails with one line (cmd_compare.c). */
+/* Run a timing driver: argv[0] the interpreter (looked up on PATH), argv[1]
+ * the driver script; its stdout and stderr go to `log`, in its own process
+ * group.  *interrupted (may be NULL) is polled: 1 says so once, 2 kills
+ * the driver.  0, EXIT_IO (one line and the log's tail printed) or
+ * EXIT_INTERRUPTED. */
+int cli_run_driver(char *const argv[], const char *log, const volatile sig_atomic_t *interrupted);
+
+/* ---- calibrate's anchors (anchors.c): whole networks timed here ---- */
+enum { CLI_N_ANCHORS = 3, CLI_N_ANCHOR_BATCHES = 2 };
+extern const char *const cli_anchor_names[CLI_N_ANCHORS];
+extern const int64_t cli_anchor_batches[CLI_N_ANCHOR_BATCHES];
+typedef struct cli_anchor_run {
+    const char *name; /* one of cli_anchor_names */
+    int64_t batch, threads;
+    double wall_us, spread;
+} cli_anchor_run;
+/* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */
+int cli_anchor_path(const char *name, char *buf, size_t n);
+/* Time every anchor at every anchor batch with ONNX Runtime at `threads`
+ * (models with random weights made under workdir/anchors); runs needs
+ * room for CLI_N_ANCHORS * CLI_N_ANCHOR_BATCHES.  0 or an exit status
+ * (one line printed). */
+int cli_anchors_measure(int64_t threads, const char *workdir,
+                        const volatile sig_atomic_t *interrupted, cli_anchor_run *runs,
+                        size_t *n_runs);
+
 int cli_profile_kernel_times(const char *model_path, const char *prof_path, const oc_graph *g,
                              const struct oc_estimate *e, double *meas);
 

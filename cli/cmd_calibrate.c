@@ -10,6 +10,7 @@
  * then atomically. */
 #include "cli/cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -54,6 +55,11 @@ static const char calibrate_help[] =
     "  -p, --probe FILE       keep the probe's samples in this dataset (measured\n"
     "                         ones are not measured again: resume, or reuse)\n"
     "      --no-measure       fit from --probe FILE alone, measuring nothing\n"
+    "      --anchors FILE     keep the whole networks' runs in this file (JSON\n"
+    "                         Lines; runs in it are not measured again; with\n"
+    "                         --no-measure, the runs to fit the in-graph scale on)\n"
+    "      --no-anchors       time no whole network: keep the timing model's\n"
+    "                         in-graph scale\n"
     "      --profile MODEL=PROFILE.json\n"
     "                         also fit on the kernels of an ONNX Runtime profile\n"
     "                         of MODEL (enableProfiling; run at batch 1, symbolic\n"
@@ -66,6 +72,11 @@ static const char calibrate_help[] =
     "\n"
     "Exit status: 0 done, 1 usage error, 2 bad probe data, 3 I/O, driver or\n"
     "internal error, 130 interrupted (nothing written).\n";
+
+/* Seconds to time the anchor networks at one thread count (three networks
+ * at batch 1 and 4, two passes of five; measured on
+ * cpu-AuthenticAMD-f26-m2). */
+#define ANCHOR_COST 15.0
 
 /* Probe weights: samples per family per unit of budget.  Convolutions and
  * matrix products carry most of a network's time. */
@@ -96,7 +107,8 @@ static volatile sig_atomic_t stop;
 static void on_signal(int sig)
 {
     (void)sig;
-    stop = 1;
+    if (stop < 2)
+        stop = stop + 1;
 }
 
 static double now_s(void)
@@ -115,12 +127,12 @@ static const char *mmss(double s, char *buf, size_t n)
 }
 
 typedef struct copts {
-    bool training, no_measure;
+    bool training, no_measure, no_anchors;
     oc_optimizer optimizer;
     int64_t threads[16];
     size_t n_threads;
     double budget;
-    const char *output, *probe, *base;
+    const char *output, *probe, *base, *anchors;
     const char *profiles[16]; /* MODEL=PROFILE */
     size_t n_profiles;
     int64_t profile_threads;
@@ -128,7 +140,8 @@ typedef struct copts {
 
 static int parse(int argc, char **argv, copts *o)
 {
-    enum { O_MODE = 256, O_OPT, O_NO_MEASURE, O_PROFILE, O_PROFILE_THREADS };
+    enum { O_MODE = 256, O_OPT, O_NO_MEASURE, O_PROFILE, O_PROFILE_THREADS, O_ANCHORS,
+           O_NO_ANCHORS };
     static const struct option opts[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"optimizer", required_argument, NULL, O_OPT},
@@ -137,6 +150,8 @@ static int parse(int argc, char **argv, copts *o)
         {"output", required_argument, NULL, 'o'},
         {"probe", required_argument, NULL, 'p'},
         {"no-measure", no_argument, NULL, O_NO_MEASURE},
+        {"anchors", required_argument, NULL, O_ANCHORS},
+        {"no-anchors", no_argument, NULL, O_NO_ANCHORS},
         {"profile", required_argument, NULL, O_PROFILE},
         {"profile-threads", required_argument, NULL, O_PROFILE_THREADS},
         {"timing-model", required_argument, NULL, 'm'},
@@ -162,6 +177,8 @@ static int parse(int argc, char **argv, copts *o)
         case 'o': o->output = optarg; break;
         case 'p': o->probe = optarg; break;
         case O_NO_MEASURE: o->no_measure = true; break;
+        case O_ANCHORS: o->anchors = optarg; break;
+        case O_NO_ANCHORS: o->no_anchors = true; break;
         case O_PROFILE:
             if (!strchr(optarg, '=') || optarg[0] == '=' || !strchr(optarg, '=')[1]) {
                 cli_error("--profile: '%s' is not MODEL=PROFILE.json", optarg);
@@ -200,6 +217,16 @@ static int parse(int argc, char **argv, copts *o)
         cli_error("calibrate: --profile takes ONNX Runtime profiles (inference)");
         return EXIT_USAGE;
     }
+    if (o->anchors && o->no_anchors) {
+        cli_error("calibrate: --anchors and --no-anchors contradict each other");
+        return EXIT_USAGE;
+    }
+    if (o->anchors && o->training) {
+        cli_error("calibrate: --anchors takes ONNX Runtime runs (inference)");
+        return EXIT_USAGE;
+    }
+    if (o->training)
+        o->no_anchors = true; /* the anchors are ONNX Runtime inference runs */
     if (o->no_measure && !o->probe) {
         cli_error("calibrate: --no-measure needs --probe FILE");
         return EXIT_USAGE;
@@ -396,6 +423,253 @@ static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_cal
     return 0;
 }
 
+/* ---- anchors: whole networks, for the in-graph scale (cli/anchors.c) ---- */
+
+/* Remove the files of a folder we made, then the folder. */
+static void remove_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char p[PATH_MAX];
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < (int)sizeof p)
+            remove(p);
+    closedir(d);
+    rmdir(dir);
+}
+
+enum { MAX_ANCHOR_RUNS = 64 };
+/* The spread between passes above which an anchor run is measured again
+ * (the quiet machine's whole-model runs spread 5-7%). */
+#define MAX_ANCHOR_SPREAD 0.25
+
+typedef struct anchor_set {
+    cli_anchor_run r[MAX_ANCHOR_RUNS];
+    size_t n;
+} anchor_set;
+
+static const char *anchor_name(const char *model)
+{
+    for (int a = 0; model && a < CLI_N_ANCHORS; a++)
+        if (!strcmp(model, cli_anchor_names[a]))
+            return cli_anchor_names[a];
+    return NULL;
+}
+
+static bool anchor_batch(int64_t b)
+{
+    for (int i = 0; i < CLI_N_ANCHOR_BATCHES; i++)
+        if (cli_anchor_batches[i] == b)
+            return true;
+    return false;
+}
+
+static size_t anchor_count(const anchor_set *s, int64_t threads)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        k += s->r[i].threads == threads;
+    return k;
+}
+
+/* The anchor runs of a file (calibrate --anchors, or whole-model runs of
+ * scripts/measure_models.py: lines {"model", "batch", "threads",
+ * "wall_us": {"median"}}; other networks and batches are skipped).  A
+ * missing file is an empty one. */
+static int anchors_load(const char *path, const char *machine, anchor_set *s)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno == ENOENT)
+            return 0;
+        cli_error("cannot read %s: %s", path, strerror(errno));
+        return EXIT_IO;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, rc = 0;
+    while (!rc && getline(&line, &cap, f) > 0) {
+        lineno++;
+        json_error_t je;
+        json_t *j = json_loads(line, 0, &je);
+        const char *name = anchor_name(json_string_value(json_object_get(j, "model")));
+        const char *mach = json_string_value(json_object_get(j, "machine"));
+        json_t *b = json_object_get(j, "batch"), *t = json_object_get(j, "threads");
+        double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
+        if (!json_is_object(j) || !json_is_integer(b) || !json_is_integer(t) || !(w > 0)) {
+            cli_error("%s:%d: not a whole-network run (model, batch, threads, wall_us)", path,
+                      lineno);
+            rc = EXIT_INPUT;
+        } else if (mach && strcmp(mach, machine)) {
+            cli_error("%s:%d: measured on %s, not %s", path, lineno, mach, machine);
+            rc = EXIT_INPUT;
+        } else if (name && anchor_batch(json_integer_value(b))) {
+            if (s->n == MAX_ANCHOR_RUNS) {
+                cli_error("%s: more than %d anchor runs", path, MAX_ANCHOR_RUNS);
+                rc = EXIT_INPUT;
+            } else {
+                double sp = json_number_value(json_object_get(j, "spread"));
+                s->r[s->n++] = (cli_anchor_run){name, json_integer_value(b),
+                                                json_integer_value(t), w, sp};
+            }
+        }
+        json_decref(j);
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* Append runs to `path` (one line each, whole lines at once). */
+static int anchors_append(const char *path, const char *machine, const cli_anchor_run *r,
+                          size_t n)
+{
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        cli_error("cannot write %s: %s", path, strerror(errno));
+        return EXIT_IO;
+    }
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *j = json_pack("{s:s, s:I, s:I, s:s, s:{s:f}, s:f}", "model", r[i].name,
+                              "batch", (json_int_t)r[i].batch, "threads",
+                              (json_int_t)r[i].threads, "machine", machine, "wall_us",
+                              "median", r[i].wall_us, "spread", r[i].spread);
+        char *t = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(7)) : NULL;
+        bad |= !t || fprintf(f, "%s\n", t) < 0;
+        free(t);
+        json_decref(j);
+    }
+    bad |= fclose(f) != 0;
+    if (bad) {
+        cli_error("cannot write %s", path);
+        return EXIT_IO;
+    }
+    return 0;
+}
+
+/* Time the anchors at `threads` unless --anchors FILE has them; what is
+ * measured goes to the file, or to `mem` without one. */
+static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
+                           const char *machine, anchor_set *mem, double t0, double total_est,
+                           double *done_est)
+{
+    enum { ALL = CLI_N_ANCHORS * CLI_N_ANCHOR_BATCHES };
+    anchor_set *have = calloc(1, sizeof *have);
+    if (!have) {
+        cli_error("out of memory");
+        return EXIT_IO;
+    }
+    int rc = o->anchors ? anchors_load(o->anchors, machine, have) : 0;
+    bool done = !rc && anchor_count(o->anchors ? have : mem, threads) >= ALL;
+    free(have);
+    if (rc || done)
+        return rc;
+    char eta[16], el[16];
+    fprintf(stderr, "calibrate: %lld thread%s: %-13s %2d networks  %s elapsed, eta %s\n",
+            (long long)threads, threads == 1 ? "" : "s", "whole nets", ALL,
+            mmss(now_s() - t0, el, sizeof el), mmss(total_est - *done_est, eta, sizeof eta));
+    /* A busy machine shows as spread between the interleaved passes: such
+     * runs are measured again (once), and the steadier of the two kept. */
+    cli_anchor_run runs[ALL], again[ALL];
+    size_t n = 0, n2 = 0;
+    rc = cli_anchors_measure(threads, workdir, &stop, runs, &n);
+    *done_est += ANCHOR_COST;
+    size_t unsteady = 0;
+    for (size_t i = 0; !rc && i < n; i++)
+        unsteady += runs[i].spread > MAX_ANCHOR_SPREAD;
+    if (!rc && unsteady && !stop) {
+        fprintf(stderr, "calibrate: %zu of the whole-network runs varied by more than %.0f%% "
+                        "between passes (a busy machine?): measuring them again\n",
+                unsteady, 100 * MAX_ANCHOR_SPREAD);
+        rc = cli_anchors_measure(threads, workdir, &stop, again, &n2);
+        for (size_t i = 0; !rc && i < n && i < n2; i++)
+            if (again[i].spread < runs[i].spread)
+                runs[i] = again[i];
+        unsteady = 0;
+        for (size_t i = 0; !rc && i < n; i++)
+            unsteady += runs[i].spread > MAX_ANCHOR_SPREAD;
+        if (!rc && unsteady)
+            fprintf(stderr, "onnxcost: warning: %zu whole-network run%s still varied by more "
+                            "than %.0f%%: the in-graph scale at %lld thread%s is uncertain "
+                            "(calibrate on a quiet machine)\n",
+                    unsteady, unsteady == 1 ? "" : "s", 100 * MAX_ANCHOR_SPREAD,
+                    (long long)threads, threads == 1 ? "" : "s");
+    }
+    if (rc)
+        return rc;
+    if (o->anchors)
+        return anchors_append(o->anchors, machine, runs, n);
+    for (size_t i = 0; i < n && mem->n < MAX_ANCHOR_RUNS; i++)
+        mem->r[mem->n++] = runs[i];
+    return 0;
+}
+
+/* The in-graph scale at `threads` from the anchor runs there: each network
+ * predicted by the base model with the calibration just fitted. */
+static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_t threads,
+                       const anchor_set *as)
+{
+    oc_calib_fit *f = (oc_calib_fit *)oc_calib_fit_for(cal, (int)threads);
+    if (!f || !anchor_count(as, threads))
+        return 0;
+    oc_error err;
+    oc_error_clear(&err);
+    oc_tmodel *tm = NULL;
+    oc_overhead ov;
+    oc_status st = o->base ? oc_tmodel_load(o->base, &tm, &err)
+                           : oc_default_tmodel(target, &tm, &ov, &err);
+    if (!st)
+        st = oc_tmodel_set_calib(tm, cal, &err);
+    if (!st)
+        st = oc_tmodel_set_threads(tm, (int)threads, &err);
+    if (st) {
+        oc_tmodel_free(tm);
+        return cli_fail(&err, 0);
+    }
+    oc_default_tmodel_overhead(target, &ov, (int)threads);
+    ov.kernel_scale = 1;
+    ov.per_kernel_us = 0;
+    oc_calib_anchor a[MAX_ANCHOR_RUNS];
+    size_t k = 0;
+    int rc = 0;
+    for (size_t i = 0; i < as->n && !rc; i++) {
+        const cli_anchor_run *r = &as->r[i];
+        if (r->threads != threads)
+            continue;
+        char path[PATH_MAX];
+        oc_model *m = NULL;
+        oc_analysis *an = NULL;
+        oc_arena *ar = oc_arena_new();
+        oc_estimate e;
+        oc_analyze_opts ao = {.batch = r->batch};
+        if (cli_anchor_path(r->name, path, sizeof path)) {
+            cli_error("calibrate: the anchor network %s is missing (set ONNXCOST_ANCHORS)",
+                      path);
+            rc = EXIT_IO;
+        } else if (!ar) {
+            cli_error("out of memory");
+            rc = EXIT_IO;
+        } else if (!(rc = cli_load(path, &m)) &&
+                   (oc_analyze(m, &ao, &an, &err) != OC_OK ||
+                    oc_estimate_run(an, tm, &ov, &e, ar, &err) != OC_OK)) {
+            rc = cli_fail(&err, 0);
+        }
+        if (!rc)
+            a[k++] = (oc_calib_anchor){r->name, e.kernels_raw_us, e.plan.n_run, r->wall_us};
+        oc_arena_free(ar);
+        oc_analysis_free(an);
+        oc_model_free(m);
+    }
+    oc_tmodel_free(tm);
+    if (!rc && oc_calib_fit_in_graph(f, a, k, &err) != OC_OK)
+        rc = cli_fail(&err, 0);
+    return rc;
+}
+
 static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_set *s,
                int64_t threads)
 {
@@ -513,10 +787,10 @@ int cmd_calibrate(int argc, char **argv)
     }
 
     /* Where the probe's samples go: --probe, else a temporary dataset. */
+    /* A work folder for what is measured (the probe unless --probe, the
+     * anchor networks), removed at the end. */
     char tmpdir[PATH_MAX] = "", probe[PATH_MAX];
-    if (o.probe) {
-        snprintf(probe, sizeof probe, "%s", o.probe);
-    } else {
+    if (!o.no_measure || !o.probe) {
         const char *t = getenv("TMPDIR");
         snprintf(tmpdir, sizeof tmpdir, "%s/onnxcost-calibrate.XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(tmpdir)) {
@@ -524,7 +798,16 @@ int cmd_calibrate(int argc, char **argv)
             oc_tmodel_free(base);
             return EXIT_IO;
         }
+    }
+    if (o.probe)
+        snprintf(probe, sizeof probe, "%s", o.probe);
+    else
         snprintf(probe, sizeof probe, "%s/probe.jsonl.gz", tmpdir);
+    anchor_set *anchors = calloc(1, sizeof *anchors);
+    if (!anchors) {
+        cli_error("out of memory");
+        oc_tmodel_free(base);
+        return EXIT_IO;
     }
 
     struct sigaction sa, old_int, old_term;
@@ -542,26 +825,33 @@ int cmd_calibrate(int argc, char **argv)
                 weights += probe_families[f].weight;
                 fams++;
             }
-        double per_thread = o.budget / (double)o.n_threads;
+        double per_thread = o.budget / (double)o.n_threads -
+                            (o.no_anchors ? 0 : ANCHOR_COST);
         int units = (int)((per_thread - fams * family_cost(o.training)) /
                           (weights * sample_cost(o.training)));
         if (units < 1)
             units = 1;
         double total = (double)o.n_threads *
-                       (fams * family_cost(o.training) + units * weights * sample_cost(o.training));
+                       (fams * family_cost(o.training) + units * weights * sample_cost(o.training) +
+                        (o.no_anchors ? 0 : ANCHOR_COST));
         char eb[16];
         fprintf(stderr, "calibrate: %s on %s (%s), %s: %d probe kernels per thread count, "
                         "about %s\n", info->target, here.id,
                 here.model_name[0] ? here.model_name : "?", mode_name, units * weights,
                 mmss(total, eb, sizeof eb));
         double done = 0;
-        for (size_t i = 0; i < o.n_threads && !rc; i++)
+        for (size_t i = 0; i < o.n_threads && !rc; i++) {
             rc = measure(&o, o.threads[i], units, probe, t0, total, &done);
+            if (!rc && !stop && !o.no_anchors)
+                rc = measure_anchors(&o, o.threads[i], tmpdir, here.id, anchors, t0, total,
+                                     &done);
+        }
         if (rc == 130 || stop) {
-            cli_error("calibrate: interrupted; nothing written%s%s",
-                      o.probe ? " (the probe so far is in " : "", o.probe ? o.probe : "");
             if (o.probe)
-                fputs(")\n", stderr);
+                cli_error("calibrate: interrupted; nothing written (the probe so far is in %s)",
+                          o.probe);
+            else
+                cli_error("calibrate: interrupted; nothing written");
             rc = 130;
         }
     }
@@ -607,6 +897,10 @@ int cmd_calibrate(int argc, char **argv)
         cal->probe_seconds = now_s() - t0;
     for (size_t i = 0; i < o.n_threads && !rc; i++)
         rc = fit(&o, cal, base, &s, o.threads[i]);
+    if (!rc && o.anchors)
+        rc = anchors_load(o.anchors, mach.id, anchors);
+    for (size_t i = 0; i < o.n_threads && !rc && !o.no_anchors; i++)
+        rc = fit_anchors(&o, cal, info->target, o.threads[i], anchors);
 
     char path[4096];
     if (!rc) {
@@ -643,19 +937,40 @@ int cmd_calibrate(int argc, char **argv)
         for (int k = 0; k < cal->n_fits; k++)
             printf("%s %.2fx at %d thread%s", k ? "," : "", exp(cal->fits[k].global[0]),
                    cal->fits[k].threads, cal->fits[k].threads == 1 ? "" : "s");
-        printf("\nwrote %s\n", path);
+        printf("\n");
+        for (int k = 0; k < cal->n_fits; k++) {
+            const oc_calib_fit *f = &cal->fits[k];
+            if (f->n_anchors)
+                printf("in-graph scale at %d thread%s: %.2f (the timing model's %.2f), fitted "
+                       "on %d whole-network runs: mean error %.1f%% -> %.1f%% "
+                       "(leave-one-network-out)\n",
+                       f->threads, f->threads == 1 ? "" : "s", f->kernel_scale,
+                       f->base_kernel_scale, f->n_anchors, 100 * f->anchor_err_before,
+                       100 * f->anchor_err_after);
+            else
+                printf("in-graph scale at %d thread%s: %.2f, the timing model's (no whole "
+                       "network timed)\n",
+                       f->threads, f->threads == 1 ? "" : "s", f->kernel_scale);
+        }
+        printf("wrote %s\n", path);
         if (!o.output)
             printf("predict, sweep, annotate and report use it on this machine from now on\n");
     }
     oc_train_set_free(&s);
+    free(anchors);
     free(cal);
     oc_tmodel_free(base);
     if (tmpdir[0]) {
-        /* The temporary probe and the collector's leftovers. */
-        char lock[PATH_MAX + 8];
-        snprintf(lock, sizeof lock, "%s.lock", probe);
-        remove(probe);
-        remove(lock);
+        /* The temporary probe, the collector's leftovers, the anchors. */
+        if (!o.probe) {
+            char lock[PATH_MAX + 8];
+            snprintf(lock, sizeof lock, "%s.lock", probe);
+            remove(probe);
+            remove(lock);
+        }
+        char sub[PATH_MAX];
+        if (snprintf(sub, sizeof sub, "%s/anchors", tmpdir) < (int)sizeof sub)
+            remove_files(sub);
         rmdir(tmpdir);
     }
     return rc;

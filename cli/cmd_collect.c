@@ -34,10 +34,6 @@
 #define OC_SOURCE_DIR "."
 #endif
 
-extern char **environ;
-
-enum { EXIT_INTERRUPTED = 130 };
-
 static const char collect_help[] =
     "usage: onnxcost collect --family F[,F...] --count N --dataset FILE [options]\n"
     "\n"
@@ -238,34 +234,6 @@ static int write_lines(const char *path, json_t *const *lines, size_t n)
 }
 
 /* The last `max` lines of a log file on stderr. */
-static void print_tail(const char *path, int max)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    char *lines[64] = {0};
-    int n = 0;
-    char *line = NULL;
-    size_t cap = 0;
-    if (max > 64)
-        max = 64;
-    while (getline(&line, &cap, f) > 0) {
-        free(lines[n % max]);
-        lines[n % max] = strdup(line);
-        n++;
-    }
-    free(line);
-    fclose(f);
-    int start = n > max ? n - max : 0;
-    for (int i = start; i < n; i++) {
-        fprintf(stderr, "  | %s", lines[i % max] ? lines[i % max] : "\n");
-        free(lines[i % max]);
-        lines[i % max] = NULL;
-    }
-    for (int i = 0; i < max; i++)
-        free(lines[i]);
-}
-
 /* ---- the driver ---- */
 
 /* Run the driver; 0, EXIT_IO (message printed) or EXIT_INTERRUPTED when a
@@ -293,62 +261,7 @@ static int spawn_driver(const collect *c, const char *manifest, const char *resu
         argv[k++] = c->driver_argv[i];
     argv[k] = NULL;
 
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawnattr_init(&at);
-    /* Its own process group: the terminal's Ctrl-C reaches only us, and we
-     * let the chunk finish. */
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&at, 0);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, c->node, &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
-    if (rc != 0) {
-        cli_error("cannot run '%s': %s (set ONNXCOST_NODE to the Node.js binary)",
-                  c->node, strerror(rc));
-        return EXIT_IO;
-    }
-    /* Poll rather than block: the handler uses SA_RESTART (so no write or
-     * read elsewhere fails with EINTR), which would also restart a blocking
-     * waitpid and leave a second Ctrl-C unanswered. */
-    int status;
-    bool killed = false, told = false;
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            cli_error("waitpid: %s", strerror(errno));
-            return EXIT_IO;
-        }
-        if (interrupted == 1 && !told) {
-            fprintf(stderr, "\nonnxcost: interrupted: finishing the current chunk "
-                            "(Ctrl-C again abandons it)\n");
-            told = true;
-        }
-        if (interrupted >= 2 && !killed) {
-            kill(-pid, SIGTERM);
-            killed = true;
-        }
-        struct timespec ts = {0, 20 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    if (killed || interrupted >= 2)
-        return EXIT_INTERRUPTED;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    if (WIFEXITED(status))
-        cli_error("driver %s exited with status %d; its output (%s):", c->driver,
-                  WEXITSTATUS(status), log);
-    else
-        cli_error("driver %s was killed by signal %d; its output (%s):", c->driver,
-                  WIFSIGNALED(status) ? WTERMSIG(status) : -1, log);
-    print_tail(log, 30);
-    return EXIT_IO;
+    return cli_run_driver(argv, log, &interrupted);
 }
 
 static bool stats_ok(const json_t *o)

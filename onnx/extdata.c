@@ -38,14 +38,34 @@ static bool stays_inside(const char *p)
     return true;
 }
 
+/* A non-negative decimal number, else 0. */
+static uint64_t decimal(const char *s)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
+            return 0;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    return v;
+}
+
 oc_status oc__check_external(oc_model *m, const Onnx__TensorProto *t, oc_tensor *o,
                              oc_error *err)
 {
     const char *loc = NULL;
     for (size_t i = 0; i < t->n_external_data; i++) {
         const Onnx__StringStringEntryProto *e = t->external_data[i];
-        if (e && e->key && strcmp(e->key, "location") == 0)
+        if (!e || !e->key)
+            continue;
+        if (strcmp(e->key, "location") == 0)
             loc = e->value ? e->value : "";
+        else if (strcmp(e->key, "offset") == 0)
+            o->ext_offset = decimal(e->value);
+        else if (strcmp(e->key, "length") == 0)
+            o->ext_length = decimal(e->value);
     }
     if (!loc)
         return OC_OK; /* nothing to resolve: the weights are never read */

@@ -62,6 +62,8 @@ typedef struct oc_tensor {
     bool external;     /* data in an external file (not needed to analyse) */
     const char *location; /* external: its file, relative to the model's folder
                              (checked: inside it); NULL when not given */
+    uint64_t ext_offset, ext_length; /* external: its "offset" and "length"
+                                        keys (0 when absent or not a number) */
     bool has_data;     /* numel elements are available in the file */
     /* Decoded values for small tensors (numel <= OC_SMALL_TENSOR), else NULL.
      * Integer and bool dtypes fill ivals; float dtypes fill fvals. */

@@ -249,6 +249,50 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
     return OC_OK;
 }
 
+/* The scale minimising sum(((s k + p n - m) / m)^2) over the anchors not
+ * named `skip` (NULL: none); 0 when none is left. */
+static double in_graph_scale(const oc_calib_anchor *a, size_t n, double per_kernel_us,
+                             const char *skip)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (skip && !strcmp(a[i].name, skip))
+            continue;
+        double k = a[i].kernels_us / a[i].meas_us;
+        num += k * (1 - per_kernel_us * (double)a[i].kernels / a[i].meas_us);
+        den += k * k;
+    }
+    if (!(den > 0))
+        return 0;
+    double sc = num / den;
+    return sc < 0.25 ? 0.25 : sc > 4 ? 4 : sc;
+}
+
+oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_t n,
+                                oc_error *err)
+{
+    if (!n)
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "no whole network to fit the scale on");
+    for (size_t i = 0; i < n; i++)
+        if (!(a[i].kernels_us > 0) || !(a[i].meas_us > 0) || !a[i].name)
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "network %zu has no time", i);
+    double before = 0, after = 0;
+    for (size_t i = 0; i < n; i++) {
+        double ov = f->per_kernel_us * (double)a[i].kernels;
+        before += fabs(f->kernel_scale * a[i].kernels_us + ov - a[i].meas_us) / a[i].meas_us;
+        double loo = in_graph_scale(a, n, f->per_kernel_us, a[i].name);
+        if (!(loo > 0))
+            loo = f->kernel_scale; /* one network: nothing else to fit on */
+        after += fabs(loo * a[i].kernels_us + ov - a[i].meas_us) / a[i].meas_us;
+    }
+    f->base_kernel_scale = f->kernel_scale;
+    f->kernel_scale = in_graph_scale(a, n, f->per_kernel_us, NULL);
+    f->n_anchors = (int)n;
+    f->anchor_err_before = before / (double)n;
+    f->anchor_err_after = after / (double)n;
+    return OC_OK;
+}
+
 const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads)
 {
     for (int i = 0; c && i < c->n_fits; i++)
@@ -267,6 +311,19 @@ static json_t *vec(const double *v, int n)
     return a;
 }
 
+static json_t *overhead_json(const oc_calib_fit *f)
+{
+    json_t *o = json_pack("{s:f, s:f}", "kernel_scale", f->kernel_scale, "per_kernel_us",
+                          f->per_kernel_us);
+    if (o && f->n_anchors)
+        json_object_set_new(o, "anchors",
+                            json_pack("{s:i, s:f, s:f, s:f}", "runs", f->n_anchors,
+                                      "base_kernel_scale", f->base_kernel_scale,
+                                      "mean_error_before", f->anchor_err_before,
+                                      "mean_error_after_lono", f->anchor_err_after));
+    return o;
+}
+
 json_t *oc_calib_to_json(const oc_calib *c)
 {
     json_t *fits = json_array();
@@ -283,9 +340,7 @@ json_t *oc_calib_to_json(const oc_calib *c)
                             f->err_before, "median_error_after_loo", f->err_after,
                             "residual", f->residual, "mean", vec(f->mu, 2), "std",
                             vec(f->sd, 2), "global", vec(f->global, 3), "groups", groups,
-                            "overhead",
-                            json_pack("{s:f, s:f}", "kernel_scale", f->kernel_scale,
-                                      "per_kernel_us", f->per_kernel_us)));
+                            "overhead", overhead_json(f)));
     }
     return json_pack("{s:s, s:i, s:s, s:o, s:s, s:s, s:s, s:{s:s, s:s}, s:s, s:f, s:o}",
                      "format", "onnxcost-calibration", "version", c->version, "fingerprint",
@@ -384,6 +439,14 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
         !json_is_object(ov) || !get_num(ov, "kernel_scale", 1e-3, 1e3, &f->kernel_scale) ||
         !get_num(ov, "per_kernel_us", 0, 1e6, &f->per_kernel_us))
         return BAD("%s: corrupt calibration: bad entry in \"threads\"", label);
+    const json_t *an = json_object_get(ov, "anchors");
+    double na = 0;
+    if (an && (!get_num(an, "runs", 1, 1e6, &na) ||
+               !get_num(an, "base_kernel_scale", 1e-3, 1e3, &f->base_kernel_scale) ||
+               !get_num(an, "mean_error_before", 0, 1e9, &f->anchor_err_before) ||
+               !get_num(an, "mean_error_after_lono", 0, 1e9, &f->anchor_err_after)))
+        return BAD("%s: corrupt calibration: bad \"anchors\" in \"overhead\"", label);
+    f->n_anchors = (int)na;
     f->threads = (int)th;
     f->n = (int)n;
     for (int g = 0; g < OC_CALIB_GROUPS; g++) {

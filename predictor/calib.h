@@ -56,6 +56,13 @@ typedef struct oc_calib_fit {
     double err_before;            /* median abs. relative error, base model */
     double err_after;             /* the same, calibrated, leave-one-out */
     double kernel_scale, per_kernel_us; /* the in-graph fit used with it */
+    /* Whole networks timed here (calibrate's anchors): the kernel_scale
+     * above is fitted on them when n_anchors > 0, else it is the base
+     * model's.  Mean abs. relative error of their totals with the base
+     * model's scale and with the fitted one (leave-one-network-out). */
+    int n_anchors;
+    double base_kernel_scale;
+    double anchor_err_before, anchor_err_after;
 } oc_calib_fit;
 
 typedef struct oc_calib {
@@ -96,6 +103,22 @@ void oc_calib_init(oc_calib *c, const oc_machine *machine, const char *target,
  * thread counts), OC_ERR_NOMEM. */
 oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *rows, size_t n,
                                double kernel_scale, double per_kernel_us, oc_error *err);
+
+/* One whole network timed on the machine: the calibrated timing model's
+ * kernels of it as timed alone (sum, count) and its measured wall time. */
+typedef struct oc_calib_anchor {
+    const char *name;   /* the network (the leave-out groups by it) */
+    double kernels_us;  /* predicted, calibrated, before any in-graph scale */
+    size_t kernels;     /* kernels run (each costs per_kernel_us) */
+    double meas_us;
+} oc_calib_anchor;
+
+/* Fit f's in-graph scale on n anchors: total = scale * kernels_us +
+ * per_kernel_us * kernels, least squares in relative error, per_kernel_us
+ * kept; the scale is kept in [0.25, 4].  Errors: OC_ERR_USAGE (no anchor,
+ * a non-positive time). */
+oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_t n,
+                                oc_error *err);
 
 /* The fit for a thread count, or NULL when the calibration has none. */
 const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads);

@@ -171,6 +171,31 @@ static void calibrations(void)
     CHECK(bf && fabs(oc_calib_factor(bf, X[0], rows[0].pred_us) - fc) < 1e-6);
     CHECK(bf && fabs(bf->kernel_scale - 0.98) < 1e-9 && fabs(bf->per_kernel_us - 3.8) < 1e-9);
 
+    /* The in-graph scale from whole networks: measured = 1.2 x kernels +
+     * 3.8 us a kernel is found exactly; the base scale and both errors are
+     * kept, and survive the file. */
+    oc_calib_fit *wf = (oc_calib_fit *)oc_calib_fit_for(&c, 1);
+    oc_calib_anchor an[4] = {{"a", 1000, 20, 0}, {"a", 4000, 20, 0}, {"b", 500, 60, 0},
+                             {"c", 9000, 30, 0}};
+    for (int i = 0; i < 4; i++)
+        an[i].meas_us = 1.2 * an[i].kernels_us + 3.8 * (double)an[i].kernels;
+    CHECK_EQ_INT(oc_calib_fit_in_graph(wf, an, 0, &e), OC_ERR_USAGE);
+    CHECK_EQ_INT(oc_calib_fit_in_graph(wf, an, 4, &e), OC_OK);
+    CHECK(fabs(wf->kernel_scale - 1.2) < 1e-9 && fabs(wf->base_kernel_scale - 0.98) < 1e-9);
+    CHECK(wf->n_anchors == 4 && wf->anchor_err_before > 0.15 && wf->anchor_err_after < 1e-9);
+    CHECK_EQ_INT(oc_calib_save(&c, path, &e), OC_OK);
+    CHECK_EQ_INT(oc_calib_load(path, &back, &e), OC_OK);
+    bf = oc_calib_fit_for(&back, 1);
+    CHECK(bf && fabs(bf->kernel_scale - 1.2) < 1e-6 && bf->n_anchors == 4 &&
+          fabs(bf->base_kernel_scale - 0.98) < 1e-6 && bf->anchor_err_before > 0.15);
+    /* One network alone: nothing to leave it out for; an absurd ratio is
+     * kept within [0.25, 4]. */
+    an[0].meas_us = 100 * an[0].kernels_us;
+    CHECK_EQ_INT(oc_calib_fit_in_graph(wf, an, 1, &e), OC_OK);
+    CHECK(fabs(wf->kernel_scale - 4) < 1e-9 && fabs(wf->anchor_err_after - wf->anchor_err_before) < 1e-9);
+    an[1].meas_us = 0;
+    CHECK_EQ_INT(oc_calib_fit_in_graph(wf, an, 2, &e), OC_ERR_USAGE);
+
     /* Refusals: corrupt, foreign, another version, not one at all. */
     json_t *j = oc_calib_to_json(&c);
     char *good = json_dumps(j, 0);

@@ -1,0 +1,107 @@
+/* driver.c - running a timing driver (collector/ort_bench.js, torch_bench.py)
+ * as a child process: collect's chunks and calibrate's anchors. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* The last `max` lines of a log, indented, on stderr. */
+static void print_tail(const char *path, int max)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *lines[64] = {0};
+    int n = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    if (max > 64)
+        max = 64;
+    while (getline(&line, &cap, f) > 0) {
+        free(lines[n % max]);
+        lines[n % max] = strdup(line);
+        n++;
+    }
+    free(line);
+    fclose(f);
+    int start = n > max ? n - max : 0;
+    for (int i = start; i < n; i++) {
+        fprintf(stderr, "  | %s", lines[i % max] ? lines[i % max] : "\n");
+        free(lines[i % max]);
+        lines[i % max] = NULL;
+    }
+    for (int i = 0; i < max; i++)
+        free(lines[i]);
+}
+
+int cli_run_driver(char *const argv[], const char *log, const volatile sig_atomic_t *interrupted)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawnattr_init(&at);
+    /* Its own process group: the terminal's Ctrl-C reaches only us, and we
+     * let the run finish. */
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    if (rc != 0) {
+        cli_error("cannot run '%s': %s (set ONNXCOST_NODE or ONNXCOST_PYTHON to the "
+                  "interpreter)", argv[0], strerror(rc));
+        return EXIT_IO;
+    }
+    /* Poll rather than block: the handlers use SA_RESTART (so no write or
+     * read elsewhere fails with EINTR), which would also restart a blocking
+     * waitpid and leave a second Ctrl-C unanswered. */
+    int status;
+    bool killed = false, told = false;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            cli_error("waitpid: %s", strerror(errno));
+            return EXIT_IO;
+        }
+        sig_atomic_t intr = interrupted ? *interrupted : 0;
+        if (intr == 1 && !told) {
+            fprintf(stderr, "\nonnxcost: interrupted: finishing the current run "
+                            "(Ctrl-C again abandons it)\n");
+            told = true;
+        }
+        if (intr >= 2 && !killed) {
+            kill(-pid, SIGTERM);
+            killed = true;
+        }
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (killed || (interrupted && *interrupted >= 2))
+        return EXIT_INTERRUPTED;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    const char *drv = argv[1] ? argv[1] : argv[0];
+    if (WIFEXITED(status))
+        cli_error("driver %s exited with status %d; its output (%s):", drv,
+                  WEXITSTATUS(status), log);
+    else
+        cli_error("driver %s was killed by signal %d; its output (%s):", drv,
+                  WIFSIGNALED(status) ? WTERMSIG(status) : -1, log);
+    print_tail(log, 30);
+    return EXIT_IO;
+}
