@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "onnx/build.h"
 #include "predictor/mlp.h"
 
 #ifndef OC_SOURCE_DIR
@@ -33,6 +34,8 @@
 const char *const cli_anchor_names[CLI_N_ANCHORS] = {"squeezenet1_1", "mobilenet_v2",
                                                      "resnet18"};
 const int64_t cli_anchor_batches[CLI_N_ANCHOR_BATCHES] = {1, 4};
+const char cli_output_probe[] = "expand_output";
+const uint64_t cli_output_probe_bytes[CLI_N_OUTPUT_PROBES] = {16000000, 64000000};
 
 /* Where the anchors' graphs are: $ONNXCOST_ANCHORS or the source tree's. */
 static const char *anchor_dir(void)
@@ -186,9 +189,29 @@ static int materialize(const char *name, const char *dir, char *model, size_t n,
     return rc;
 }
 
+/* The output probe of `bytes`: Expand of one float, written to `path`. */
+static int output_probe(uint64_t bytes, const char *path)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t one = 1, n = (int64_t)(bytes / 4);
+    oc_error err;
+    oc_error_clear(&err);
+    if (!b) {
+        cli_error("out of memory");
+        return EXIT_IO;
+    }
+    oc_builder_input(b, "x", OC_DT_FLOAT, 1, &one);
+    oc_builder_ints(b, "size", 1, &one, &n);
+    oc_builder_node(b, "Expand", "expand", "x,size", "y");
+    oc_builder_output(b, "y", OC_DT_FLOAT, 1, &n);
+    oc_status st = oc_builder_save(b, path, &err);
+    oc_builder_free(b);
+    return st ? cli_fail(&err, 0) : 0;
+}
+
 /* The run of `id` in a driver's result lines, or a reason it has none. */
 static const char *result_of(const char *results, const char *id, double *wall_us,
-                             double *spread)
+                             double *spread, double *kernel_us)
 {
     json_error_t je;
     FILE *f = fopen(results, "r");
@@ -211,6 +234,8 @@ static const char *result_of(const char *results, const char *id, double *wall_u
             else if (!(w > 0) || !isfinite(w))
                 why = "no wall time";
             else {
+                *kernel_us = json_number_value(
+                    json_object_get(json_object_get(r, "kernel_us"), "median"));
                 *wall_us = w;
                 *spread = s >= 0 && isfinite(s) ? s : 0;
                 why = NULL;
@@ -283,6 +308,25 @@ int cli_anchors_measure(int64_t threads, const char *workdir,
             json_decref(line);
         }
     }
+    for (int p = 0; !rc && p < CLI_N_OUTPUT_PROBES; p++) {
+        char model[PATH_MAX], id[64];
+        snprintf(id, sizeof id, "output/%" PRIu64, cli_output_probe_bytes[p]);
+        if (snprintf(model, sizeof model, "%s/output%d.onnx", dir, p) >= (int)sizeof model) {
+            cli_error("calibrate: %s: path too long", dir);
+            rc = EXIT_IO;
+        } else if (!(rc = output_probe(cli_output_probe_bytes[p], model))) {
+            json_t *line = json_pack("{s:s, s:s, s:[{s:s, s:s, s:[i]}]}", "id", id, "model",
+                                     model, "inputs", "name", "x", "dtype", "float32",
+                                     "shape", 1);
+            char *s = line ? json_dumps(line, JSON_COMPACT) : NULL;
+            if (!s || fprintf(mf, "%s\n", s) < 0) {
+                cli_error("cannot write %s", manifest);
+                rc = EXIT_IO;
+            }
+            free(s);
+            json_decref(line);
+        }
+    }
     if (fclose(mf) != 0 && !rc) {
         cli_error("cannot write %s: %s", manifest, strerror(errno));
         rc = EXIT_IO;
@@ -308,7 +352,7 @@ int cli_anchors_measure(int64_t threads, const char *workdir,
             r->threads = threads;
             char id[96];
             snprintf(id, sizeof id, "anchor/%s/b%" PRId64, r->name, r->batch);
-            const char *why = result_of(results, id, &r->wall_us, &r->spread);
+            const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
             if (why) {
                 cli_error("calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
                           threads == 1 ? "" : "s", why, log);
@@ -316,5 +360,21 @@ int cli_anchors_measure(int64_t threads, const char *workdir,
             }
             (*n_runs)++;
         }
+    for (int p = 0; p < CLI_N_OUTPUT_PROBES; p++) {
+        cli_anchor_run *r = &runs[*n_runs];
+        memset(r, 0, sizeof *r);
+        r->name = cli_output_probe;
+        r->threads = threads;
+        r->output_bytes = cli_output_probe_bytes[p];
+        char id[64];
+        snprintf(id, sizeof id, "output/%" PRIu64, r->output_bytes);
+        const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
+        if (why) {
+            cli_error("calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
+                      threads == 1 ? "" : "s", why, log);
+            return EXIT_IO;
+        }
+        (*n_runs)++;
+    }
     return 0;
 }

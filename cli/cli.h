@@ -225,22 +225,34 @@ json_t *cli_kernels_json(const oc_graph *g, const struct oc_estimate *e);
  * the driver.  0, EXIT_IO (one line and the log's tail printed) or
  * EXIT_INTERRUPTED. */
 int cli_run_driver(char *const argv[], const char *log, const volatile sig_atomic_t *interrupted);
+/* path made absolute against the working directory (it need not exist; no
+ * symlink is resolved); 0, or -1 when it does not fit in n. */
+int cli_absolute(const char *path, char *out, size_t n);
+/* Remove a folder we made, with everything in it (links not followed). */
+void cli_rm_tree(const char *path);
 
 /* ---- calibrate's anchors (anchors.c): whole networks timed here ---- */
-enum { CLI_N_ANCHORS = 3, CLI_N_ANCHOR_BATCHES = 2 };
+enum { CLI_N_ANCHORS = 3, CLI_N_ANCHOR_BATCHES = 2, CLI_N_OUTPUT_PROBES = 2,
+       CLI_N_ANCHOR_RUNS = CLI_N_ANCHORS * CLI_N_ANCHOR_BATCHES + CLI_N_OUTPUT_PROBES };
+/* The network that measures handing outputs back: Expand of one float to
+ * output_bytes / 4 of them. */
+extern const char cli_output_probe[];
+extern const uint64_t cli_output_probe_bytes[CLI_N_OUTPUT_PROBES];
 extern const char *const cli_anchor_names[CLI_N_ANCHORS];
 extern const int64_t cli_anchor_batches[CLI_N_ANCHOR_BATCHES];
 typedef struct cli_anchor_run {
-    const char *name; /* one of cli_anchor_names */
+    const char *name; /* one of cli_anchor_names, or cli_output_probe */
     int64_t batch, threads;
     double wall_us, spread;
+    uint64_t output_bytes; /* cli_output_probe: its output's size */
+    double kernel_us;      /* cli_output_probe: its kernels' time */
 } cli_anchor_run;
 /* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */
 int cli_anchor_path(const char *name, char *buf, size_t n);
-/* Time every anchor at every anchor batch with ONNX Runtime at `threads`
- * (models with random weights made under workdir/anchors); runs needs
- * room for CLI_N_ANCHORS * CLI_N_ANCHOR_BATCHES.  0 or an exit status
- * (one line printed). */
+/* Time every anchor at every anchor batch, and the output probes, with
+ * ONNX Runtime at `threads` (models with random weights made under
+ * workdir/anchors); runs needs room for CLI_N_ANCHOR_RUNS.  0 or an exit
+ * status (one line printed). */
 int cli_anchors_measure(int64_t threads, const char *workdir,
                         const volatile sig_atomic_t *interrupted, cli_anchor_run *runs,
                         size_t *n_runs);

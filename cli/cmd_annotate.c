@@ -231,7 +231,7 @@ int cmd_annotate(int argc, char **argv)
     if (in_place)
         out = in;
     oc_tmodel *tm = NULL;
-    oc_overhead ov = {1, 0, 0};
+    oc_overhead ov = {.kernel_scale = 1};
     cli_target tgt;
     rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov, &tgt);
     if (rc)

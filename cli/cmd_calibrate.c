@@ -10,7 +10,6 @@
  * then atomically. */
 #include "cli/cli.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -369,7 +368,7 @@ static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_cal
         oc_arena *ar = oc_arena_new();
         oc_error err;
         oc_error_clear(&err);
-        oc_overhead ov = {1, 0, 0};
+        oc_overhead ov = {.kernel_scale = 1};
         oc_estimate e;
         double *meas = NULL;
         int rc = cli_load(model, &m);
@@ -425,22 +424,6 @@ static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_cal
 
 /* ---- anchors: whole networks, for the in-graph scale (cli/anchors.c) ---- */
 
-/* Remove the files of a folder we made, then the folder. */
-static void remove_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char p[PATH_MAX];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < (int)sizeof p)
-            remove(p);
-    closedir(d);
-    rmdir(dir);
-}
-
 enum { MAX_ANCHOR_RUNS = 64 };
 /* The spread between passes above which an anchor run is measured again
  * (the quiet machine's whole-model runs spread 5-7%). */
@@ -456,7 +439,7 @@ static const char *anchor_name(const char *model)
     for (int a = 0; model && a < CLI_N_ANCHORS; a++)
         if (!strcmp(model, cli_anchor_names[a]))
             return cli_anchor_names[a];
-    return NULL;
+    return model && !strcmp(model, cli_output_probe) ? cli_output_probe : NULL;
 }
 
 static bool anchor_batch(int64_t b)
@@ -498,22 +481,30 @@ static int anchors_load(const char *path, const char *machine, anchor_set *s)
         const char *name = anchor_name(json_string_value(json_object_get(j, "model")));
         const char *mach = json_string_value(json_object_get(j, "machine"));
         json_t *b = json_object_get(j, "batch"), *t = json_object_get(j, "threads");
+        json_t *ob = json_object_get(j, "output_bytes");
         double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
-        if (!json_is_object(j) || !json_is_integer(b) || !json_is_integer(t) || !(w > 0)) {
-            cli_error("%s:%d: not a whole-network run (model, batch, threads, wall_us)", path,
-                      lineno);
+        double k = json_number_value(json_object_get(json_object_get(j, "kernel_us"), "median"));
+        bool probe = name == cli_output_probe;
+        if (!json_is_object(j) || !json_is_integer(t) || !(w > 0) ||
+            (probe ? !json_is_integer(ob) || json_integer_value(ob) <= 0 || !(k >= 0)
+                   : !json_is_integer(b))) {
+            cli_error("%s:%d: not a whole-network run (model, batch or output_bytes, threads, "
+                      "wall_us)", path, lineno);
             rc = EXIT_INPUT;
         } else if (mach && strcmp(mach, machine)) {
             cli_error("%s:%d: measured on %s, not %s", path, lineno, mach, machine);
             rc = EXIT_INPUT;
-        } else if (name && anchor_batch(json_integer_value(b))) {
+        } else if (name && (probe || anchor_batch(json_integer_value(b)))) {
             if (s->n == MAX_ANCHOR_RUNS) {
                 cli_error("%s: more than %d anchor runs", path, MAX_ANCHOR_RUNS);
                 rc = EXIT_INPUT;
             } else {
                 double sp = json_number_value(json_object_get(j, "spread"));
-                s->r[s->n++] = (cli_anchor_run){name, json_integer_value(b),
-                                                json_integer_value(t), w, sp};
+                s->r[s->n++] = (cli_anchor_run){
+                    .name = name, .batch = probe ? 0 : json_integer_value(b),
+                    .threads = json_integer_value(t), .wall_us = w, .spread = sp,
+                    .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
+                    .kernel_us = probe ? k : 0};
             }
         }
         json_decref(j);
@@ -534,10 +525,15 @@ static int anchors_append(const char *path, const char *machine, const cli_ancho
     }
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
-        json_t *j = json_pack("{s:s, s:I, s:I, s:s, s:{s:f}, s:f}", "model", r[i].name,
-                              "batch", (json_int_t)r[i].batch, "threads",
+        json_t *j = json_pack("{s:s, s:I, s:s, s:{s:f}, s:f}", "model", r[i].name, "threads",
                               (json_int_t)r[i].threads, "machine", machine, "wall_us",
                               "median", r[i].wall_us, "spread", r[i].spread);
+        if (j && r[i].output_bytes) {
+            json_object_set_new(j, "output_bytes", json_integer((json_int_t)r[i].output_bytes));
+            json_object_set_new(j, "kernel_us", json_pack("{s:f}", "median", r[i].kernel_us));
+        } else if (j) {
+            json_object_set_new(j, "batch", json_integer((json_int_t)r[i].batch));
+        }
         char *t = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(7)) : NULL;
         bad |= !t || fprintf(f, "%s\n", t) < 0;
         free(t);
@@ -557,7 +553,7 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
                            const char *machine, anchor_set *mem, double t0, double total_est,
                            double *done_est)
 {
-    enum { ALL = CLI_N_ANCHORS * CLI_N_ANCHOR_BATCHES };
+    enum { ALL = CLI_N_ANCHOR_RUNS };
     anchor_set *have = calloc(1, sizeof *have);
     if (!have) {
         cli_error("out of memory");
@@ -569,7 +565,7 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     if (rc || done)
         return rc;
     char eta[16], el[16];
-    fprintf(stderr, "calibrate: %lld thread%s: %-13s %2d networks  %s elapsed, eta %s\n",
+    fprintf(stderr, "calibrate: %lld thread%s: %-13s %2d runs      %s elapsed, eta %s\n",
             (long long)threads, threads == 1 ? "" : "s", "whole nets", ALL,
             mmss(now_s() - t0, el, sizeof el), mmss(total_est - *done_est, eta, sizeof eta));
     /* A busy machine shows as spread between the interleaved passes: such
@@ -634,12 +630,20 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
     ov.kernel_scale = 1;
     ov.per_kernel_us = 0;
     oc_calib_anchor a[MAX_ANCHOR_RUNS];
-    size_t k = 0;
+    double per_mb[MAX_ANCHOR_RUNS];
+    size_t k = 0, n_mb = 0;
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
         const cli_anchor_run *r = &as->r[i];
         if (r->threads != threads)
             continue;
+        if (r->name == cli_output_probe) {
+            /* what the wall time holds beyond the kernels: the outputs
+             * handed back */
+            double x = (r->wall_us - r->kernel_us) / ((double)r->output_bytes / 1e6);
+            per_mb[n_mb++] = x > 0 ? x : 0;
+            continue;
+        }
         char path[PATH_MAX];
         oc_model *m = NULL;
         oc_analysis *an = NULL;
@@ -665,8 +669,19 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
         oc_model_free(m);
     }
     oc_tmodel_free(tm);
-    if (!rc && oc_calib_fit_in_graph(f, a, k, &err) != OC_OK)
+    if (!rc && k && oc_calib_fit_in_graph(f, a, k, &err) != OC_OK)
         rc = cli_fail(&err, 0);
+    if (!rc && n_mb) {
+        /* the median of the probes */
+        for (size_t i = 1; i < n_mb; i++)
+            for (size_t j = i; j > 0 && per_mb[j] < per_mb[j - 1]; j--) {
+                double t = per_mb[j];
+                per_mb[j] = per_mb[j - 1];
+                per_mb[j - 1] = t;
+            }
+        f->output_us_per_mb = n_mb % 2 ? per_mb[n_mb / 2]
+                                       : (per_mb[n_mb / 2 - 1] + per_mb[n_mb / 2]) / 2;
+    }
     return rc;
 }
 
@@ -895,6 +910,17 @@ int cmd_calibrate(int argc, char **argv)
                       mode_name, info->machine, info->created);
     if (cal)
         cal->probe_seconds = now_s() - t0;
+    /* A calibration of a timing-model file names it: --target CAL then
+     * loads that file as its base. */
+    char real[PATH_MAX];
+    if (!rc && o.base) {
+        if (cli_absolute(o.base, real, sizeof real) || strlen(real) >= sizeof cal->base_path) {
+            cli_error("calibrate: %s: path too long", o.base);
+            rc = EXIT_IO;
+        } else {
+            snprintf(cal->base_path, sizeof cal->base_path, "%s", real);
+        }
+    }
     for (size_t i = 0; i < o.n_threads && !rc; i++)
         rc = fit(&o, cal, base, &s, o.threads[i]);
     if (!rc && o.anchors)
@@ -951,6 +977,9 @@ int cmd_calibrate(int argc, char **argv)
                 printf("in-graph scale at %d thread%s: %.2f, the timing model's (no whole "
                        "network timed)\n",
                        f->threads, f->threads == 1 ? "" : "s", f->kernel_scale);
+            if (f->output_us_per_mb > 0)
+                printf("handing outputs back at %d thread%s: %.2f ms per MB\n", f->threads,
+                       f->threads == 1 ? "" : "s", f->output_us_per_mb / 1e3);
         }
         printf("wrote %s\n", path);
         if (!o.output)
@@ -960,18 +989,7 @@ int cmd_calibrate(int argc, char **argv)
     free(anchors);
     free(cal);
     oc_tmodel_free(base);
-    if (tmpdir[0]) {
-        /* The temporary probe, the collector's leftovers, the anchors. */
-        if (!o.probe) {
-            char lock[PATH_MAX + 8];
-            snprintf(lock, sizeof lock, "%s.lock", probe);
-            remove(probe);
-            remove(lock);
-        }
-        char sub[PATH_MAX];
-        if (snprintf(sub, sizeof sub, "%s/anchors", tmpdir) < (int)sizeof sub)
-            remove_files(sub);
-        rmdir(tmpdir);
-    }
+    if (tmpdir[0]) /* the temporary probe and its lock, the anchors */
+        cli_rm_tree(tmpdir);
     return rc;
 }

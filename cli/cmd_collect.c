@@ -147,45 +147,10 @@ static void on_signal(int sig)
 
 /* ---- small helpers ---- */
 
-/* path made absolute against the working directory (it need not exist
- * yet; no symlinks are resolved). */
-static int absolute(const char *path, char *out, size_t n)
-{
-    if (path[0] == '/')
-        return snprintf(out, n, "%s", path) < (int)n ? 0 : -1;
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return -1;
-    return snprintf(out, n, "%s/%s", cwd, path) < (int)n ? 0 : -1;
-}
-
 static int io_error(const char *what, const char *path)
 {
     cli_error("%s %s: %s", what, path, strerror(errno));
     return EXIT_IO;
-}
-
-/* Remove a directory tree the collector made (files and subdirectories). */
-static void rm_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            char p[PATH_MAX];
-            if (snprintf(p, sizeof p, "%s/%s", path, e->d_name) >= (int)sizeof p)
-                continue;
-            struct stat sb;
-            if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
-                rm_tree(p);
-            else
-                unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(path);
 }
 
 static void utc_now(char *buf, size_t n)
@@ -796,7 +761,7 @@ out:
     free(items), free(ptrs), free(res), free(best);
     if (!c->dry_run && !rc) {
         if (c->own_workdir)
-            rm_tree(dir);
+            cli_rm_tree(dir);
         else if (!c->keep)
             for (size_t i = 0; i < n; i++) {
                 char p[PATH_MAX + 64];
@@ -1132,7 +1097,7 @@ int cmd_collect(int argc, char **argv)
             rc = io_error("cannot create", workdir);
             goto done;
         }
-        if (absolute(workdir, c.workdir, sizeof c.workdir) != 0) {
+        if (cli_absolute(workdir, c.workdir, sizeof c.workdir) != 0) {
             rc = io_error("cannot resolve", workdir);
             goto done;
         }
@@ -1145,7 +1110,7 @@ int cmd_collect(int argc, char **argv)
             rc = io_error("cannot create a directory like", tmpl);
             goto done;
         }
-        if (absolute(tmpl, c.workdir, sizeof c.workdir) != 0) {
+        if (cli_absolute(tmpl, c.workdir, sizeof c.workdir) != 0) {
             rc = io_error("cannot resolve", tmpl);
             goto done;
         }
@@ -1197,7 +1162,7 @@ int cmd_collect(int argc, char **argv)
 
 done:
     if (c.own_workdir && (rc == 0 || rc == EXIT_INTERRUPTED))
-        rm_tree(c.workdir);
+        cli_rm_tree(c.workdir);
     else if (c.own_workdir)
         fprintf(stderr, "onnxcost: the workdir %s is kept for inspection\n", c.workdir);
     if (lock_fd >= 0)

@@ -761,7 +761,7 @@ int cmd_compare(int argc, char **argv)
     oc_error err;
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
-    oc_overhead ov = {1, 0, 0};
+    oc_overhead ov = {.kernel_scale = 1};
     cli_target tgt;
     oc_model *m = NULL;
     oc_analysis *a = NULL;

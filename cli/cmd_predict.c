@@ -250,6 +250,8 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "uncounted_nodes", json_integer((json_int_t)e->n_uncounted_nodes));
     json_object_set_new(j, "kernels", cli_kernels_json(g, e));
     json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
+    json_object_set_new(t, "output_bytes", json_integer((json_int_t)e->output_bytes));
+    json_object_set_new(t, "output_ms", json_real(e->output_us / 1e3));
     json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
     json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
     json_object_set_new(t, "roofline_ms", json_real((e->roofline_us + e->overhead_us) / 1e3));
@@ -400,6 +402,10 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
            cli_time(total, b1, sizeof b1),
            cli_time(e->total_low_us, b2, sizeof b2), cli_time(e->total_high_us, b3, sizeof b3),
            e->plan.n_run, (unsigned long long)t->nodes, cli_time(e->overhead_us, b4, sizeof b4));
+    if (e->output_us > 0)
+        printf("of which handing back the outputs (%s): %s\n",
+               cli_bytes((double)e->output_bytes, b1, sizeof b1),
+               cli_time(e->output_us, b2, sizeof b2));
     if (e->n_uncounted_nodes)
         printf("not counted: %zu nodes whose shapes are unknown (%zu kernels): the time is "
                "for the rest\n",
@@ -457,7 +463,7 @@ static int predict_compare(const popts *p, const char *path)
                "samples/s", "memory", "machine");
     for (size_t k = 0; k < p->n_targets && !rc; k++) {
         oc_tmodel *tm = NULL;
-        oc_overhead ov = {1, 0, 0};
+        oc_overhead ov = {.kernel_scale = 1};
         cli_target tgt;
         if ((rc = cli_load_tmodel(p->targets[k], p->threads, &p->mode, &tm, &ov, &tgt)))
             break;
@@ -533,7 +539,7 @@ int cmd_predict(int argc, char **argv)
     oc_error err;
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
-    oc_overhead ov = {1, 0, 0};
+    oc_overhead ov = {.kernel_scale = 1};
     cli_target tgt;
     rc = cli_load_tmodel(p.n_targets ? p.targets[0] : NULL, p.threads, &p.mode, &tm, &ov, &tgt);
     if (rc)

@@ -136,7 +136,7 @@ int cmd_report(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     oc_tmodel *tm = NULL;
-    oc_overhead ov = {1, 0, 0};
+    oc_overhead ov = {.kernel_scale = 1};
     cli_target tgt;
     if ((rc = cli_load_tmodel(p.tmodel, p.threads, &p.mode, &tm, &ov, &tgt)))
         return rc;

@@ -82,7 +82,7 @@ int cmd_sweep(int argc, char **argv)
     if (cli_mode_resolve(&mode))
         return EXIT_USAGE;
     oc_tmodel *tm = NULL;
-    oc_overhead ov = {1, 0, 0};
+    oc_overhead ov = {.kernel_scale = 1};
     cli_target tgt;
     int rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov, &tgt);
     if (rc)

@@ -1,19 +1,55 @@
 /* driver.c - running a timing driver (collector/ort_bench.js, torch_bench.py)
- * as a child process: collect's chunks and calibrate's anchors. */
+ * as a child process, and the work folders it fills: collect's chunks and
+ * calibrate's anchors. */
 #include "cli/cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 extern char **environ;
+
+int cli_absolute(const char *path, char *out, size_t n)
+{
+    if (path[0] == '/')
+        return snprintf(out, n, "%s", path) < (int)n ? 0 : -1;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return -1;
+    return snprintf(out, n, "%s/%s", cwd, path) < (int)n ? 0 : -1;
+}
+
+void cli_rm_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char p[PATH_MAX];
+            if (snprintf(p, sizeof p, "%s/%s", path, e->d_name) >= (int)sizeof p)
+                continue;
+            struct stat sb;
+            if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+                cli_rm_tree(p);
+            else
+                unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(path);
+}
 
 /* The last `max` lines of a log, indented, on stderr. */
 static void print_tail(const char *path, int max)

@@ -153,6 +153,8 @@ int cli_load_tmodel(const char *spec, int64_t threads, const cli_mode *mode, oc_
         return EXIT_USAGE;
     }
     const char *base = have_calib ? calib.target : builtin;
+    if (have_calib && calib.base_path[0])
+        tm_path = calib.base_path; /* a calibration of a timing-model file */
     oc_status st = tm_path ? oc_tmodel_load(tm_path, tm, &err)
                            : oc_default_tmodel(base, tm, ov, &err);
     if (st)
@@ -220,6 +222,8 @@ int cli_load_tmodel(const char *spec, int64_t threads, const cli_mode *mode, oc_
     if (cf) {
         ov->kernel_scale = cf->kernel_scale;
         ov->per_kernel_us = cf->per_kernel_us;
+        if (cf->output_us_per_mb > 0)
+            ov->output_us_per_mb = cf->output_us_per_mb;
     }
     if (threads && !oc_tmodel_has_threads(*tm, (int)threads))
         fprintf(stderr, "onnxcost: warning: the timing model was not trained at %lld "

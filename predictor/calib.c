@@ -313,8 +313,8 @@ static json_t *vec(const double *v, int n)
 
 static json_t *overhead_json(const oc_calib_fit *f)
 {
-    json_t *o = json_pack("{s:f, s:f}", "kernel_scale", f->kernel_scale, "per_kernel_us",
-                          f->per_kernel_us);
+    json_t *o = json_pack("{s:f, s:f, s:f}", "kernel_scale", f->kernel_scale, "per_kernel_us",
+                          f->per_kernel_us, "output_us_per_mb", f->output_us_per_mb);
     if (o && f->n_anchors)
         json_object_set_new(o, "anchors",
                             json_pack("{s:i, s:f, s:f, s:f}", "runs", f->n_anchors,
@@ -342,12 +342,15 @@ json_t *oc_calib_to_json(const oc_calib *c)
                             vec(f->sd, 2), "global", vec(f->global, 3), "groups", groups,
                             "overhead", overhead_json(f)));
     }
-    return json_pack("{s:s, s:i, s:s, s:o, s:s, s:s, s:s, s:{s:s, s:s}, s:s, s:f, s:o}",
+    json_t *base = json_pack("{s:s, s:s}", "machine", c->base_machine, "created",
+                             c->base_created);
+    if (base && c->base_path[0])
+        json_object_set_new(base, "path", json_string(c->base_path));
+    return json_pack("{s:s, s:i, s:s, s:o, s:s, s:s, s:s, s:o, s:s, s:f, s:o}",
                      "format", "onnxcost-calibration", "version", c->version, "fingerprint",
                      c->machine.id, "machine", oc_machine_to_json(&c->machine), "target",
-                     c->target, "runtime", c->runtime, "mode", c->mode, "base", "machine",
-                     c->base_machine, "created", c->base_created, "created", c->created,
-                     "probe_seconds", c->probe_seconds, "threads", fits);
+                     c->target, "runtime", c->runtime, "mode", c->mode, "base", base,
+                     "created", c->created, "probe_seconds", c->probe_seconds, "threads", fits);
 }
 
 #define BAD(...) oc_error_set(err, OC_ERR_INPUT, NULL, __VA_ARGS__)
@@ -447,6 +450,9 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
                !get_num(an, "mean_error_after_lono", 0, 1e9, &f->anchor_err_after)))
         return BAD("%s: corrupt calibration: bad \"anchors\" in \"overhead\"", label);
     f->n_anchors = (int)na;
+    if (json_object_get(ov, "output_us_per_mb") &&
+        !get_num(ov, "output_us_per_mb", 0, 1e6, &f->output_us_per_mb))
+        return BAD("%s: corrupt calibration: bad \"output_us_per_mb\"", label);
     f->threads = (int)th;
     f->n = (int)n;
     for (int g = 0; g < OC_CALIB_GROUPS; g++) {
@@ -485,6 +491,8 @@ oc_status oc_calib_from_json(const json_t *j, const char *label, oc_calib *out,
         !json_is_object(base) ||
         !get_str(base, "machine", out->base_machine, sizeof out->base_machine) ||
         !get_str(base, "created", out->base_created, sizeof out->base_created) ||
+        (json_object_get(base, "path") &&
+         !get_str(base, "path", out->base_path, sizeof out->base_path)) ||
         !get_num(j, "probe_seconds", 0, 1e9, &out->probe_seconds))
         return BAD("%s: corrupt calibration: a field of the header is missing or wrong",
                    label);

@@ -62,6 +62,9 @@ typedef struct oc_calib_fit {
      * model's scale and with the fitted one (leave-one-network-out). */
     int n_anchors;
     double base_kernel_scale;
+    /* handing outputs back per MB (estimate.h), measured on a network whose
+     * output is large; 0 when not measured */
+    double output_us_per_mb;
     double anchor_err_before, anchor_err_after;
 } oc_calib_fit;
 
@@ -73,6 +76,8 @@ typedef struct oc_calib {
     char mode[16];          /* "inference" or "training" */
     char base_machine[64];  /* fingerprint of the base model's data */
     char base_created[32];  /* the base model's creation time */
+    char base_path[512];    /* the base model's file when it is not a
+                               built-in one (calibrate -m FILE), else "" */
     char created[32];       /* UTC, ISO 8601 */
     double probe_seconds;   /* wall time of the probe */
     int n_fits;

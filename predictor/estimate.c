@@ -177,6 +177,21 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
 
 /* Phase 2: the kernels' times (us, lo, hi: one per row of phase 1) into
  * per-node times and totals, with the in-graph fit. */
+/* Bytes of the graph's outputs whose sizes are known. */
+static uint64_t output_bytes(const oc_analysis *a)
+{
+    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    uint64_t sum = 0;
+    for (size_t i = 0; i < g->n_outputs; i++) {
+        const oc_tinfo *t = oc_analysis_value(a, g->outputs[i]);
+        uint64_t n;
+        size_t es = t ? oc_dtype_size(t->dtype) : 0;
+        if (es && oc_tinfo_numel(t, &n) && n <= UINT64_MAX / es && sum + n * es >= sum)
+            sum += n * es;
+    }
+    return sum;
+}
+
 static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
                     const double *us, const double *lo, const double *hi,
                     const oc_overhead *ov)
@@ -206,9 +221,12 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     }
     /* every kernel that runs, those the runtime inserts included */
     out->overhead_us = ov ? ov->per_kernel_us * (double)out->plan.n_run : 0;
-    out->total_us = out->kernels_us + out->overhead_us;
-    out->total_low_us = out->kernels_low_us + out->overhead_us;
-    out->total_high_us = out->kernels_high_us + out->overhead_us;
+    out->output_bytes = output_bytes(a);
+    out->output_us = ov ? ov->output_us_per_mb * (double)out->output_bytes / 1e6 : 0;
+    double fixed = out->overhead_us + out->output_us;
+    out->total_us = out->kernels_us + fixed;
+    out->total_low_us = out->kernels_low_us + fixed;
+    out->total_high_us = out->kernels_high_us + fixed;
 }
 
 oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_tmodel *tm,
@@ -346,6 +364,7 @@ void oc_default_tmodel_overhead(const char *target, oc_overhead *ov, int threads
     ov->kernel_scale = 1;
     ov->per_kernel_us = 0;
     ov->small_kernel_us = 0;
+    ov->output_us_per_mb = 0;
     const oc_builtin_tmodel *b = builtin(target);
     json_t *j = b ? json_loads(b->overhead_json, 0, NULL) : NULL;
     if (!j)
@@ -367,6 +386,7 @@ void oc_default_tmodel_overhead(const char *target, oc_overhead *ov, int threads
         ov->kernel_scale = sc > 0 ? sc : 1;
         ov->per_kernel_us = json_number_value(json_object_get(best, "per_kernel_us"));
         ov->small_kernel_us = json_number_value(json_object_get(best, "small_kernel_us"));
+        ov->output_us_per_mb = json_number_value(json_object_get(best, "output_us_per_mb"));
     }
     json_decref(j);
 }

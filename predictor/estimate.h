@@ -22,6 +22,11 @@ typedef struct oc_overhead {
     /* shape arithmetic and view kernels in graph context: one measured
      * time each (0: the timing model predicts them like any kernel) */
     double small_kernel_us;
+    /* handing the graph's outputs back to the caller, per MB (10^6 bytes)
+     * of outputs: the runtime's binding copies them out (onnxruntime-node
+     * 1.30: 2.8-4 ms per MB measured on cpu-AuthenticAMD-f26-m2); 0 when
+     * not measured on the machine (calibrate measures it) */
+    double output_us_per_mb;
 } oc_overhead;
 
 typedef struct oc_estimate {
@@ -37,6 +42,8 @@ typedef struct oc_estimate {
     double kernels_raw_us;      /* sum of the kernels as timed alone */
     double kernels_us, kernels_low_us, kernels_high_us; /* scaled */
     double overhead_us;
+    uint64_t output_bytes;      /* the graph's outputs (known shapes) */
+    double output_us;           /* handing them back (oc_overhead) */
     double total_us, total_low_us, total_high_us;
     double linear_us, roofline_us; /* baselines over the same kernels */
     /* Kernels whose shapes stay unknown (data-dependent sizes such as
