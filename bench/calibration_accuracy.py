@@ -27,11 +27,16 @@ WEIGHTS = {"conv": 4, "matmul": 2, "gemm": 2, "pool": 1, "batchnorm": 1, "layern
 LABEL = {"batchnormalization": "batchnorm", "layernormalization": "layernorm"}
 
 
-def units_for(budget, n_threads, training):
+# cli/cmd_calibrate.c's ANCHOR_COST: seconds of whole networks a thread count.
+ANCHOR_COST = 15.0
+
+
+def units_for(budget, n_threads, training, anchors=True):
     fams = [f for f in WEIGHTS if not (training and f == "swish")]
     w = sum(WEIGHTS[f] for f in fams)
     sample, family = (1.0, 2.0) if training else (0.8, 1.5)
-    return max(1, int((budget / n_threads - len(fams) * family) / (w * sample)))
+    per_thread = budget / n_threads - (ANCHOR_COST if anchors and not training else 0)
+    return max(1, int((per_thread - len(fams) * family) / (w * sample)))
 
 
 def cut(probe, out, units, threads):
@@ -76,13 +81,21 @@ def main():
                                                     "ort-cpu-models.jsonl"))
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--budgets", default="30,90,180,480")
+    ap.add_argument("--anchors", help="whole-network runs for the in-graph scale (calibrate "
+                    "--anchors; default: the machine's ort-cpu-anchors.jsonl when there is one)")
+    ap.add_argument("--no-anchors", action="store_true")
     a = ap.parse_args()
     training = a.mode == "training"
+    if a.anchors is None and not a.no_anchors and not training:
+        d = os.path.join(os.path.dirname(a.probe), "ort-cpu-anchors.jsonl")
+        a.anchors = d if os.path.exists(d) else None
+    if a.no_anchors:
+        a.anchors = None
     threads = [int(t) for t in a.threads.split(",")]
     tmp = tempfile.mkdtemp(prefix="oc-calacc-")
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
     os.environ.update(env)
-    print(f"probe {a.probe}\nwhole models {a.models}\n")
+    print(f"probe {a.probe}\nanchors {a.anchors or '(none)'}\nwhole models {a.models}\n")
     print(f"{'budget':>8s} {'thr':>3s} {'kernels':>7s} {'probe err':>10s} {'after (LOO)':>11s}"
           f"   {'held-out models: MAPE':32s} {'fit models':s}")
     for th in threads:
@@ -90,13 +103,14 @@ def main():
         print(f"{'none':>8s} {th:3d} {'-':>7s} {'-':>10s} {'-':>11s}   {summ(s['held-out']):32s} "
               f"{summ(s['fit'])}")
         for b in [int(x) for x in a.budgets.split(",")]:
-            u = units_for(b, len(threads), training)
+            u = units_for(b, len(threads), training, a.anchors is not None)
             sub = os.path.join(tmp, f"p{b}.jsonl.gz")
             n = cut(a.probe, sub, u, {th})
             cal = os.path.join(tmp, f"c{b}-{th}.json")
             p = subprocess.run([a.binary, "calibrate", "--no-measure", "--probe", sub,
                                 "--threads", str(th), "-o", cal]
-                               + (["--mode", "training"] if training else []),
+                               + (["--mode", "training"] if training else [])
+                               + (["--anchors", a.anchors] if a.anchors else ["--no-anchors"]),
                                capture_output=True, text=True)
             if p.returncode != 0:
                 print(f"{b:8d} {th:3d} calibrate failed: {p.stderr.strip()}")

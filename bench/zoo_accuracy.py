@@ -31,6 +31,8 @@ def main():
     ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--set", default="zoo", help="ort-cpu-SET.jsonl (zoo, holdout)")
+    ap.add_argument("--target", help="predict's --target (a calibration file, ...); default: "
+                    "what predict takes on that machine")
     args = ap.parse_args()
     machine = args.machine or subprocess.run([args.bin, "hw", "--fingerprint"],
                                              capture_output=True, text=True,
@@ -48,6 +50,8 @@ def main():
                   file=sys.stderr)
             continue
         cmd = [args.bin, "predict", model, "-T", str(r["threads"]), "-f", "json"]
+        if args.target:
+            cmd += ["--target", args.target]
         for s in r["inputs"]:
             cmd += ["--input", s["name"] + "=" + "x".join(str(d) for d in s["shape"])]
         p = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -78,6 +82,24 @@ def main():
             x["model"], x["family"], x["batch"], x["threads"], x["measured_ms"],
             x["predicted_ms"], 100 * x["error"], "in" if inside else "out", x["planned"],
             x["ran"]))
+    def summary(sel):
+        n = len(sel)
+        mae = sum(abs(x["error"]) for x in sel) / n
+        within = sum(abs(x["error"]) <= 0.10 for x in sel)
+        cover = sum(x["low_ms"] <= x["measured_ms"] <= x["high_ms"] for x in sel)
+        return f"{100 * mae:6.1f}%  {within:3d}/{n:<3d}   {cover:3d}/{n:<3d}"
+
+    print(f"\n%-22s %-24s %-24s %s" % ("family", "1 thread: MAE, ±10%, in range",
+                                       "2 threads", "kernel count exact"))
+    fams = sorted({x["family"] for x in rows})
+    for fam in fams + ["all"]:
+        sel = [x for x in rows if fam in ("all", x["family"])]
+        cells = []
+        for th in (1, 2):
+            st = [x for x in sel if x["threads"] == th]
+            cells.append(summary(st) if st else "-")
+        kern = sum(x["planned"] == x["ran"] for x in sel)
+        print("%-22s %-24s %-24s %d/%d" % (fam or "?", cells[0], cells[1], kern, len(sel)))
     n = len(rows)
     mae = sum(abs(x["error"]) for x in rows) / n
     within = sum(abs(x["error"]) <= 0.10 for x in rows) / n
