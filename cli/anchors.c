@@ -250,6 +250,67 @@ static const char *result_of(const char *results, const char *id, double *wall_u
     return why;
 }
 
+/* One manifest line: the model at `model` fed one float32 input. */
+static int manifest_line(FILE *mf, const char *id, const char *model, const char *input,
+                         json_t *shape)
+{
+    json_t *line = json_pack("{s:s, s:s, s:[{s:s, s:s, s:o}]}", "id", id, "model", model,
+                             "inputs", "name", input, "dtype", "float32", "shape", shape);
+    char *s = line ? json_dumps(line, JSON_COMPACT) : NULL;
+    int rc = !s || fprintf(mf, "%s\n", s) < 0;
+    free(s);
+    json_decref(line);
+    if (rc)
+        cli_error("cannot write the anchors' manifest");
+    return rc ? EXIT_IO : 0;
+}
+
+/* The anchor networks (random weights) and the output probes in `dir`,
+ * listed in `manifest` for the driver. */
+static int write_manifest(const char *dir, const char *manifest)
+{
+    FILE *mf = fopen(manifest, "w");
+    if (!mf) {
+        cli_error("cannot write %s: %s", manifest, strerror(errno));
+        return EXIT_IO;
+    }
+    int rc = 0;
+    for (int a = 0; a < CLI_N_ANCHORS && !rc; a++) {
+        char model[PATH_MAX], input[256];
+        int64_t shape[8];
+        int rank = 0;
+        rc = materialize(cli_anchor_names[a], dir, model, sizeof model, input, sizeof input,
+                         shape, &rank);
+        for (int b = 0; !rc && b < CLI_N_ANCHOR_BATCHES; b++) {
+            json_t *dims = json_array();
+            json_array_append_new(dims, json_integer(cli_anchor_batches[b]));
+            for (int d = 1; d < rank; d++)
+                json_array_append_new(dims, json_integer(shape[d]));
+            char id[96];
+            snprintf(id, sizeof id, "anchor/%s/b%" PRId64, cli_anchor_names[a],
+                     cli_anchor_batches[b]);
+            rc = manifest_line(mf, id, model, input, dims);
+        }
+    }
+    for (int p = 0; !rc && p < CLI_N_OUTPUT_PROBES; p++) {
+        char model[PATH_MAX], id[64];
+        snprintf(id, sizeof id, "output/%" PRIu64, cli_output_probe_bytes[p]);
+        if (snprintf(model, sizeof model, "%s/output%d.onnx", dir, p) >= (int)sizeof model) {
+            cli_error("calibrate: %s: path too long", dir);
+            rc = EXIT_IO;
+        } else if (!(rc = output_probe(cli_output_probe_bytes[p], model))) {
+            rc = manifest_line(mf, id, model, "x", json_pack("[i]", 1));
+        }
+    }
+    if (fclose(mf) != 0 && !rc) {
+        cli_error("cannot write %s: %s", manifest, strerror(errno));
+        rc = EXIT_IO;
+    }
+    if (rc)
+        remove(manifest); /* made again by the next call */
+    return rc;
+}
+
 int cli_anchors_measure(int64_t threads, const char *workdir,
                         const volatile sig_atomic_t *interrupted, cli_anchor_run *runs,
                         size_t *n_runs)
@@ -276,61 +337,9 @@ int cli_anchors_measure(int64_t threads, const char *workdir,
         cli_error("cannot create %s: %s", dir, strerror(errno));
         return EXIT_IO;
     }
-    FILE *mf = fopen(manifest, "w");
-    if (!mf) {
-        cli_error("cannot write %s: %s", manifest, strerror(errno));
-        return EXIT_IO;
-    }
-    int rc = 0;
-    for (int a = 0; a < CLI_N_ANCHORS && !rc; a++) {
-        char model[PATH_MAX], input[256];
-        int64_t shape[8];
-        int rank = 0;
-        rc = materialize(cli_anchor_names[a], dir, model, sizeof model, input, sizeof input,
-                         shape, &rank);
-        for (int b = 0; !rc && b < CLI_N_ANCHOR_BATCHES; b++) {
-            json_t *dims = json_array();
-            json_array_append_new(dims, json_integer(cli_anchor_batches[b]));
-            for (int d = 1; d < rank; d++)
-                json_array_append_new(dims, json_integer(shape[d]));
-            char id[96];
-            snprintf(id, sizeof id, "anchor/%s/b%" PRId64, cli_anchor_names[a],
-                     cli_anchor_batches[b]);
-            json_t *line = json_pack("{s:s, s:s, s:[{s:s, s:s, s:o}]}", "id", id, "model",
-                                     model, "inputs", "name", input, "dtype", "float32",
-                                     "shape", dims);
-            char *s = line ? json_dumps(line, JSON_COMPACT) : NULL;
-            if (!s || fprintf(mf, "%s\n", s) < 0) {
-                cli_error("cannot write %s", manifest);
-                rc = EXIT_IO;
-            }
-            free(s);
-            json_decref(line);
-        }
-    }
-    for (int p = 0; !rc && p < CLI_N_OUTPUT_PROBES; p++) {
-        char model[PATH_MAX], id[64];
-        snprintf(id, sizeof id, "output/%" PRIu64, cli_output_probe_bytes[p]);
-        if (snprintf(model, sizeof model, "%s/output%d.onnx", dir, p) >= (int)sizeof model) {
-            cli_error("calibrate: %s: path too long", dir);
-            rc = EXIT_IO;
-        } else if (!(rc = output_probe(cli_output_probe_bytes[p], model))) {
-            json_t *line = json_pack("{s:s, s:s, s:[{s:s, s:s, s:[i]}]}", "id", id, "model",
-                                     model, "inputs", "name", "x", "dtype", "float32",
-                                     "shape", 1);
-            char *s = line ? json_dumps(line, JSON_COMPACT) : NULL;
-            if (!s || fprintf(mf, "%s\n", s) < 0) {
-                cli_error("cannot write %s", manifest);
-                rc = EXIT_IO;
-            }
-            free(s);
-            json_decref(line);
-        }
-    }
-    if (fclose(mf) != 0 && !rc) {
-        cli_error("cannot write %s: %s", manifest, strerror(errno));
-        rc = EXIT_IO;
-    }
+    /* The models and the manifest, made once for every thread count and
+     * repeat of this calibration. */
+    int rc = access(manifest, R_OK) == 0 ? 0 : write_manifest(dir, manifest);
     if (rc)
         return rc;
     /* As the reference runs (scripts/measure_models.py) and the probe: five

@@ -630,18 +630,15 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
     ov.kernel_scale = 1;
     ov.per_kernel_us = 0;
     oc_calib_anchor a[MAX_ANCHOR_RUNS];
-    double per_mb[MAX_ANCHOR_RUNS];
-    size_t k = 0, n_mb = 0;
+    oc_calib_output out[MAX_ANCHOR_RUNS];
+    size_t k = 0, n_out = 0;
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
         const cli_anchor_run *r = &as->r[i];
         if (r->threads != threads)
             continue;
         if (r->name == cli_output_probe) {
-            /* what the wall time holds beyond the kernels: the outputs
-             * handed back */
-            double x = (r->wall_us - r->kernel_us) / ((double)r->output_bytes / 1e6);
-            per_mb[n_mb++] = x > 0 ? x : 0;
+            out[n_out++] = (oc_calib_output){r->wall_us, r->kernel_us, r->output_bytes};
             continue;
         }
         char path[PATH_MAX];
@@ -671,17 +668,8 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
     oc_tmodel_free(tm);
     if (!rc && k && oc_calib_fit_in_graph(f, a, k, &err) != OC_OK)
         rc = cli_fail(&err, 0);
-    if (!rc && n_mb) {
-        /* the median of the probes */
-        for (size_t i = 1; i < n_mb; i++)
-            for (size_t j = i; j > 0 && per_mb[j] < per_mb[j - 1]; j--) {
-                double t = per_mb[j];
-                per_mb[j] = per_mb[j - 1];
-                per_mb[j - 1] = t;
-            }
-        f->output_us_per_mb = n_mb % 2 ? per_mb[n_mb / 2]
-                                       : (per_mb[n_mb / 2 - 1] + per_mb[n_mb / 2]) / 2;
-    }
+    if (!rc && n_out && oc_calib_fit_output(f, out, n_out, &err) != OC_OK)
+        rc = cli_fail(&err, 0);
     return rc;
 }
 
@@ -801,7 +789,6 @@ int cmd_calibrate(int argc, char **argv)
         return cli_fail(&err, 0);
     }
 
-    /* Where the probe's samples go: --probe, else a temporary dataset. */
     /* A work folder for what is measured (the probe unless --probe, the
      * anchor networks), removed at the end. */
     char tmpdir[PATH_MAX] = "", probe[PATH_MAX];

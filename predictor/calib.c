@@ -293,6 +293,23 @@ oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_
     return OC_OK;
 }
 
+oc_status oc_calib_fit_output(oc_calib_fit *f, const oc_calib_output *p, size_t n,
+                              oc_error *err)
+{
+    enum { MAX = 64 };
+    double v[MAX];
+    if (!n || n > MAX)
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "%zu output probes (1 to %d)", n, MAX);
+    for (size_t i = 0; i < n; i++) {
+        if (!p[i].bytes || !(p[i].wall_us > 0) || !(p[i].kernel_us >= 0))
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "output probe %zu has no time", i);
+        double x = (p[i].wall_us - p[i].kernel_us) / ((double)p[i].bytes / 1e6);
+        v[i] = x > 0 ? x : 0;
+    }
+    f->output_us_per_mb = median(v, n);
+    return OC_OK;
+}
+
 const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads)
 {
     for (int i = 0; c && i < c->n_fits; i++)

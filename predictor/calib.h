@@ -125,6 +125,19 @@ typedef struct oc_calib_anchor {
 oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_t n,
                                 oc_error *err);
 
+/* A network whose wall time is mostly handing its output back: its
+ * measured wall time, its kernels' time, its outputs' size. */
+typedef struct oc_calib_output {
+    double wall_us, kernel_us;
+    uint64_t bytes;
+} oc_calib_output;
+
+/* f's output_us_per_mb: the median over n probes of what their wall time
+ * holds beyond their kernels, per MB (10^6 bytes) of output, at least 0.
+ * Errors: OC_ERR_USAGE (no probe, one without output or time). */
+oc_status oc_calib_fit_output(oc_calib_fit *f, const oc_calib_output *p, size_t n,
+                              oc_error *err);
+
 /* The fit for a thread count, or NULL when the calibration has none. */
 const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads);
 

@@ -195,6 +195,18 @@ static void calibrations(void)
     CHECK(fabs(wf->kernel_scale - 4) < 1e-9 && fabs(wf->anchor_err_after - wf->anchor_err_before) < 1e-9);
     an[1].meas_us = 0;
     CHECK_EQ_INT(oc_calib_fit_in_graph(wf, an, 2, &e), OC_ERR_USAGE);
+    /* Handing outputs back: the median per MB beyond the kernels, never
+     * below 0. */
+    oc_calib_output op[3] = {{5000, 1000, 1000000}, {9000, 1000, 2000000}, {100, 900, 1000000}};
+    CHECK_EQ_INT(oc_calib_fit_output(wf, op, 0, &e), OC_ERR_USAGE);
+    CHECK_EQ_INT(oc_calib_fit_output(wf, op, 2, &e), OC_OK);
+    CHECK(fabs(wf->output_us_per_mb - 4000) < 1e-9);
+    CHECK_EQ_INT(oc_calib_fit_output(wf, op, 3, &e), OC_OK);
+    CHECK(fabs(wf->output_us_per_mb - 4000) < 1e-9);
+    CHECK_EQ_INT(oc_calib_fit_output(wf, op + 2, 1, &e), OC_OK);
+    CHECK(wf->output_us_per_mb == 0);
+    op[0].bytes = 0;
+    CHECK_EQ_INT(oc_calib_fit_output(wf, op, 1, &e), OC_ERR_USAGE);
 
     /* Refusals: corrupt, foreign, another version, not one at all. */
     json_t *j = oc_calib_to_json(&c);
