@@ -125,17 +125,20 @@ void oc_arena_free(oc_arena *a)
     free(a);
 }
 
-void *oc_arena_alloc(oc_arena *a, size_t size)
+/* `size` bytes aligned to `align` (8 or 16) from the current block, or
+ * from a new one. */
+static void *arena_take(oc_arena *a, size_t size, size_t align)
 {
     if (!a)
         return NULL;
     if (size > SIZE_MAX - 32)
         return NULL;
-    size = (size + 15) & ~(size_t)15;
+    size = (size + 7) & ~(size_t)7;
     if (size == 0)
-        size = 16;
+        size = 8;
     oc_block *b = a->head;
-    if (!b || b->cap - b->used < size) {
+    size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+    if (!b || at > b->cap || b->cap - at < size) {
         size_t cap = size > OC_ARENA_BLOCK / 4 ? size : OC_ARENA_BLOCK;
         oc_block *nb = malloc(sizeof(oc_block) + cap);
         if (!nb)
@@ -152,11 +155,22 @@ void *oc_arena_alloc(oc_arena *a, size_t size)
             a->head = nb;
         }
         b = nb;
+        at = 0;
     }
-    void *p = b->data + b->used;
-    b->used += size;
-    a->total += size;
+    void *p = b->data + at;
+    a->total += size + (at - b->used);
+    b->used = at + size;
     return p;
+}
+
+void *oc_arena_alloc(oc_arena *a, size_t size)
+{
+    return arena_take(a, size, 16);
+}
+
+void *oc_arena_alloc8(oc_arena *a, size_t size)
+{
+    return arena_take(a, size, 8);
 }
 
 void *oc_arena_calloc(oc_arena *a, size_t n, size_t size)

@@ -103,6 +103,9 @@ oc_arena *oc_arena_new(void);
 void oc_arena_free(oc_arena *a);
 /* 16-byte aligned; NULL on exhaustion or size overflow. */
 void *oc_arena_alloc(oc_arena *a, size_t size);
+/* 8-byte aligned (enough for pointers, int64_t and double), for the many
+ * small allocations of protobuf-c: a 5-byte name takes 8 bytes, not 16. */
+void *oc_arena_alloc8(oc_arena *a, size_t size);
 void *oc_arena_calloc(oc_arena *a, size_t n, size_t size);
 char *oc_arena_strdup(oc_arena *a, const char *s);
 char *oc_arena_strndup(oc_arena *a, const char *s, size_t n);

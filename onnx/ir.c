@@ -75,6 +75,26 @@ static bool index_grow(gbuild *b)
     return true;
 }
 
+/* Room for n values and their index at once: a graph knows how many it
+ * declares, and growing by doubling in an arena leaves every smaller copy
+ * behind (twice the final size). */
+static bool reserve_values(gbuild *b, size_t n)
+{
+    oc_value *nv = oc_arena_calloc(b->m->arena, n + 1, sizeof *nv);
+    if (!nv)
+        return false;
+    b->g->values = nv;
+    b->cap_values = n + 1;
+    size_t cap = 64;
+    while (cap < (n + 2) * 2)
+        cap *= 2;
+    b->idx->slots = oc_arena_calloc(b->m->arena, cap, sizeof(int));
+    if (!b->idx->slots)
+        return false;
+    b->idx->cap = cap;
+    return true;
+}
+
 /* Append a value named `name`; returns its index or -1 on OOM. */
 static int add_value(gbuild *b, const char *name)
 {
@@ -570,6 +590,13 @@ static int node_opset(const oc_model *m, const char *domain)
     return v > 0 && v < 100000 ? (int)v : 0;
 }
 
+/* Implicit dependencies of node i (only nodes with subgraphs have any:
+ * the arrays are made when the first such node is met). */
+static size_t n_deps_of(const gbuild *b, size_t i)
+{
+    return b->n_deps ? b->n_deps[i] : 0;
+}
+
 static oc_status topo_sort(gbuild *b)
 {
     oc_graph *g = b->g;
@@ -579,7 +606,7 @@ static oc_status topo_sort(gbuild *b)
     /* consumers: CSR over edges producer -> consumer */
     size_t n_edges = 0;
     for (size_t i = 0; i < n; i++)
-        n_edges += g->nodes[i].n_inputs + b->n_deps[i];
+        n_edges += g->nodes[i].n_inputs + n_deps_of(b, i);
     int *start = calloc(n + 2, sizeof *start);
     int *edges = malloc((n_edges + 1) * sizeof *edges);
     int *queue = malloc((n + 1) * sizeof *queue);
@@ -589,7 +616,7 @@ static oc_status topo_sort(gbuild *b)
         goto done;
     }
 #define FOR_DEPS(i, body)                                                     \
-    for (size_t k_ = 0; k_ < g->nodes[i].n_inputs + b->n_deps[i]; k_++) {      \
+    for (size_t k_ = 0; k_ < g->nodes[i].n_inputs + n_deps_of(b, i); k_++) {   \
         int v_ = k_ < g->nodes[i].n_inputs ? g->nodes[i].inputs[k_]            \
                                            : b->deps[i][k_ - g->nodes[i].n_inputs]; \
         int p = v_ >= 0 ? g->values[v_].producer : -1;                         \
@@ -678,6 +705,12 @@ static oc_status build_graph(oc_model *m, const Onnx__GraphProto *gp,
     oc_status st = OC_OK;
     const char *src = m->source;
 
+    size_t declared = gp->n_initializer + gp->n_input;
+    for (size_t i = 0; i < gp->n_node; i++)
+        declared += gp->node[i]->n_output;
+    if (!reserve_values(&b, declared))
+        return nomem(&b);
+
     /* Initializers. */
     for (size_t i = 0; i < gp->n_initializer; i++) {
         const Onnx__TensorProto *t = gp->initializer[i];
@@ -734,9 +767,7 @@ static oc_status build_graph(oc_model *m, const Onnx__GraphProto *gp,
     size_t nn = gp->n_node;
     g->n_nodes = nn;
     g->nodes = oc_arena_calloc(ar, nn + 1, sizeof *g->nodes);
-    b.deps = oc_arena_calloc(ar, nn + 1, sizeof *b.deps);
-    b.n_deps = oc_arena_calloc(ar, nn + 1, sizeof *b.n_deps);
-    if (!g->nodes || !b.deps || !b.n_deps)
+    if (!g->nodes)
         return nomem(&b);
     for (size_t i = 0; i < nn; i++) {
         const Onnx__NodeProto *np = gp->node[i];
@@ -785,14 +816,19 @@ static oc_status build_graph(oc_model *m, const Onnx__GraphProto *gp,
     for (size_t i = 0; i < nn; i++) {
         const Onnx__NodeProto *np = gp->node[i];
         oc_node *n = &g->nodes[i];
-        oc_attr *attrs = oc_arena_calloc(ar, np->n_attribute + 1, sizeof *attrs);
-        if (!attrs)
+        /* Most nodes have no attributes: they share one empty array (an
+         * oc_attr each would be a third of the IR of a large graph). */
+        static const oc_attr no_attrs[1];
+        oc_attr *attrs = np->n_attribute
+                             ? oc_arena_calloc(ar, np->n_attribute, sizeof *attrs)
+                             : NULL;
+        if (np->n_attribute && !attrs)
             return nomem(&b);
         size_t before = g->n_values;
         for (size_t j = 0; j < np->n_attribute; j++)
             if ((st = decode_attr(&b, np->attribute[j], &attrs[j], n->name)))
                 return st;
-        n->attrs = attrs;
+        n->attrs = attrs ? attrs : no_attrs;
         n->n_attrs = np->n_attribute;
         if ((st = check_attr_names(&b, n)))
             return st;
@@ -828,6 +864,12 @@ static oc_status build_graph(oc_model *m, const Onnx__GraphProto *gp,
                             deps[nd++] = r;
                     }
                 }
+            }
+            if (!b.deps) {
+                b.deps = oc_arena_calloc(ar, nn + 1, sizeof *b.deps);
+                b.n_deps = oc_arena_calloc(ar, nn + 1, sizeof *b.n_deps);
+                if (!b.deps || !b.n_deps)
+                    return nomem(&b);
             }
             b.deps[i] = deps;
             b.n_deps[i] = nd;

@@ -17,7 +17,7 @@ enum { OC_ELIDE_THRESHOLD = 4096 };
 
 static void *pb_alloc(void *data, size_t size)
 {
-    return oc_arena_alloc(data, size);
+    return oc_arena_alloc8(data, size);
 }
 static void pb_free(void *data, void *ptr)
 {

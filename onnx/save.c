@@ -1,6 +1,7 @@
 /*
  * save.c - annotations and writing a model back, atomically.
  */
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED): posix_madvise's is a no-op */
 #include "onnx/model-impl.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -258,10 +260,11 @@ oc_status oc_check_output_path(const char *path, oc_error *err)
     return st;
 }
 
-/* Write data over the file open as fd in place (its inode, and so its
- * other hard links, owner and permissions, stay).  Room is reserved
- * first: a full disk fails before a byte of the old contents changes. */
-static oc_status overwrite_in_place(int fd, off_t old_size, const void *data, size_t size,
+/* Copy the temporary (open as src, `size` bytes) over the file open as fd
+ * in place (its inode, and so its other hard links, owner and permissions,
+ * stay).  Room is reserved first: a full disk fails before a byte of the
+ * old contents changes. */
+static oc_status overwrite_in_place(int fd, off_t old_size, int src, size_t size,
                                     const char *path, bool *touched, oc_error *err)
 {
     *touched = false;
@@ -274,18 +277,38 @@ static oc_status overwrite_in_place(int fd, off_t old_size, const void *data, si
                                 path, size, strerror(e));
         }
     }
+    enum { CHUNK = 1 << 20 };
+    unsigned char *buf = malloc(CHUNK);
+    if (!buf)
+        return nomem(err);
     *touched = true;
-    const unsigned char *p = data;
+    oc_status st = OC_OK;
     size_t done = 0;
-    while (done < size) {
-        ssize_t w = pwrite(fd, p + done, size - done, (off_t)done);
-        if (w < 0 && errno == EINTR)
+    while (done < size && !st) {
+        size_t want = size - done < CHUNK ? size - done : CHUNK;
+        ssize_t r = pread(src, buf, want, (off_t)done);
+        if (r < 0 && errno == EINTR)
             continue;
-        if (w < 0)
-            return oc_error_set(err, OC_ERR_IO, NULL, "%s: write failed: %s", path,
-                                strerror(errno));
-        done += (size_t)w;
+        if (r <= 0) {
+            st = oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot read back the new contents: %s",
+                              path, r < 0 ? strerror(errno) : "file shrank");
+            break;
+        }
+        for (size_t w = 0; w < (size_t)r && !st;) {
+            ssize_t k = pwrite(fd, buf + w, (size_t)r - w, (off_t)(done + w));
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k < 0)
+                st = oc_error_set(err, OC_ERR_IO, NULL, "%s: write failed: %s", path,
+                                  strerror(errno));
+            else
+                w += (size_t)k;
+        }
+        done += (size_t)r;
     }
+    free(buf);
+    if (st)
+        return st;
     if (ftruncate(fd, (off_t)size) != 0)
         return oc_error_set(err, OC_ERR_IO, NULL, "%s: truncate failed: %s", path,
                             strerror(errno));
@@ -295,8 +318,23 @@ static oc_status overwrite_in_place(int fd, off_t old_size, const void *data, si
     return OC_OK;
 }
 
-oc_status oc_write_file_atomic(const char *path, const void *data, size_t size,
-                               oc_error *err)
+/* What writes a file's contents to the temporary (open as fd). */
+typedef oc_status (*emit_fn)(int fd, void *ctx, const char *path, oc_error *err);
+
+typedef struct {
+    const void *data;
+    size_t size;
+} mem_src;
+
+static oc_status emit_mem(int fd, void *ctx, const char *path, oc_error *err)
+{
+    const mem_src *m = ctx;
+    return write_all(fd, m->data, m->size, path, err);
+}
+
+/* The atomic writer (oc_write_file_atomic's contract) around any emitter
+ * of the contents. */
+static oc_status write_atomic(const char *path, emit_fn emit, void *ctx, oc_error *err)
 {
     char *real;
     struct stat sb;
@@ -333,7 +371,7 @@ oc_status oc_write_file_atomic(const char *path, const void *data, size_t size,
         umask(mask);
         mode = 0666 & ~mask;
     }
-    st = write_all(fd, data, size, path, err);
+    st = emit(fd, ctx, path, err);
     if (!st && fchmod(fd, mode) != 0)
         st = oc_error_set(err, OC_ERR_IO, NULL, "%s: chmod failed: %s", path,
                           strerror(errno));
@@ -343,9 +381,6 @@ oc_status oc_write_file_atomic(const char *path, const void *data, size_t size,
     }
     if (!st && fsync(fd) != 0)
         st = oc_error_set(err, OC_ERR_IO, NULL, "%s: fsync failed: %s", path,
-                          strerror(errno));
-    if (close(fd) != 0 && !st)
-        st = oc_error_set(err, OC_ERR_IO, NULL, "%s: close failed: %s", path,
                           strerror(errno));
     bool keep_tmp = false;
     if (!st && exists && sb.st_nlink > 1) {
@@ -360,8 +395,15 @@ oc_status oc_write_file_atomic(const char *path, const void *data, size_t size,
         else if (now.st_dev != sb.st_dev || now.st_ino != sb.st_ino || !S_ISREG(now.st_mode))
             st = oc_error_set(err, OC_ERR_IO, NULL, "%s: changed while being written",
                               path);
-        else
-            st = overwrite_in_place(ofd, now.st_size, data, size, path, &touched, err);
+        else {
+            struct stat ts;
+            if (fstat(fd, &ts) != 0)
+                st = oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot stat its temporary: %s",
+                                  path, strerror(errno));
+            else
+                st = overwrite_in_place(ofd, now.st_size, fd, (size_t)ts.st_size, path,
+                                        &touched, err);
+        }
         if (ofd >= 0 && close(ofd) != 0 && !st)
             st = oc_error_set(err, OC_ERR_IO, NULL, "%s: close failed: %s", path,
                               strerror(errno));
@@ -375,7 +417,11 @@ oc_status oc_write_file_atomic(const char *path, const void *data, size_t size,
         }
         if (!st)
             unlink(tmp);
-    } else if (!st && rename(tmp, real) != 0) {
+    }
+    if (close(fd) != 0 && !st)
+        st = oc_error_set(err, OC_ERR_IO, NULL, "%s: close failed: %s", path,
+                          strerror(errno));
+    if (!st && !(exists && sb.st_nlink > 1) && rename(tmp, real) != 0) {
         st = oc_error_set(err, OC_ERR_IO, NULL, "%s: rename failed: %s", path,
                           strerror(errno));
     }
@@ -396,70 +442,131 @@ oc_status oc_write_file_atomic(const char *path, const void *data, size_t size,
     return st;
 }
 
-static oc_status gzip_buffer(const uint8_t *in, size_t n, uint8_t **out,
-                             size_t *out_len, oc_error *err)
+oc_status oc_write_file_atomic(const char *path, const void *data, size_t size,
+                               oc_error *err)
 {
+    mem_src m = {data, size};
+    return write_atomic(path, emit_mem, &m, err);
+}
+
+/* protobuf-c's output, written as it is packed: the bytes fields that
+ * point into the model's mapped file (the weights) go from the mapping
+ * to the file a piece at a time, each piece's pages dropped once written,
+ * so that saving costs the graph's size in memory, not the weights'. */
+typedef struct {
+    ProtobufCBuffer base;
+    int fd;
+    const char *path;
+    oc_error *err;
+    oc_status st;
+    unsigned char *buf; /* staging for small appends and deflate's output */
+    size_t len;
+    bool gz;
     z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    if (deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return oc_error_set(err, OC_ERR_INTERNAL, NULL, "zlib init failed");
-    size_t cap = deflateBound(&zs, n) + 64;
-    uint8_t *buf = malloc(cap);
-    if (!buf) {
-        deflateEnd(&zs);
-        return nomem(err);
+    const unsigned char *map; /* the model's mapping, or NULL */
+    size_t map_size;
+} sink;
+
+enum { SINK_BUF = 1 << 20, SINK_PIECE = 16 << 20 };
+
+static void sink_flush(sink *s)
+{
+    if (!s->st && s->len)
+        s->st = write_all(s->fd, s->buf, s->len, s->path, s->err);
+    s->len = 0;
+}
+
+/* The mapping's pages under [p, p + n): read again from the file if ever
+ * needed (a read-only private mapping holds nothing else). */
+static void sink_drop(const sink *s, const unsigned char *p, size_t n)
+{
+    if (!s->map || p < s->map || p >= s->map + s->map_size)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        return;
+    uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1);
+    uintptr_t end = (uintptr_t)p + n, map_end = (uintptr_t)s->map + s->map_size;
+    if (end > map_end)
+        end = map_end;
+    if (madvise((void *)lo, end - lo, MADV_DONTNEED) != 0) { /* only memory */
     }
-    zs.next_in = (uint8_t *)in;
-    zs.next_out = buf;
-    size_t in_left = n, out_left = cap;
+}
+
+static void sink_deflate(sink *s, const unsigned char *p, size_t n, int flush)
+{
+    s->zs.next_in = (unsigned char *)p;
+    s->zs.avail_in = (unsigned)n;
     int rc;
     do {
-        if (!zs.avail_in && in_left) {
-            zs.avail_in = in_left > (1u << 30) ? (1u << 30) : (unsigned)in_left;
-            in_left -= zs.avail_in;
+        s->zs.next_out = s->buf + s->len;
+        s->zs.avail_out = (unsigned)(SINK_BUF - s->len);
+        rc = deflate(&s->zs, flush);
+        s->len = SINK_BUF - s->zs.avail_out;
+        if (s->len == SINK_BUF)
+            sink_flush(s);
+        if (rc == Z_STREAM_ERROR) {
+            if (!s->st)
+                s->st = oc_error_set(s->err, OC_ERR_INTERNAL, NULL,
+                                     "%s: zlib compression failed", s->path);
+            return;
         }
-        if (!zs.avail_out) {
-            zs.avail_out = out_left > (1u << 30) ? (1u << 30) : (unsigned)out_left;
-            out_left -= zs.avail_out;
+    } while (!s->st && (s->zs.avail_in || (flush == Z_FINISH && rc != Z_STREAM_END)));
+}
+
+static void sink_append(ProtobufCBuffer *b, size_t n, const uint8_t *data)
+{
+    sink *s = (sink *)b;
+    while (n && !s->st) {
+        size_t piece = n < SINK_PIECE ? n : SINK_PIECE;
+        if (s->gz) {
+            sink_deflate(s, data, piece, Z_NO_FLUSH);
+        } else if (piece >= SINK_BUF / 4) {
+            sink_flush(s);
+            if (!s->st)
+                s->st = write_all(s->fd, data, piece, s->path, s->err);
+        } else {
+            if (s->len + piece > SINK_BUF)
+                sink_flush(s);
+            memcpy(s->buf + s->len, data, piece);
+            s->len += piece;
         }
-        rc = deflate(&zs, in_left || zs.avail_in ? Z_NO_FLUSH : Z_FINISH);
-    } while (rc == Z_OK || rc == Z_BUF_ERROR);
-    size_t len = zs.total_out;
-    deflateEnd(&zs);
-    if (rc != Z_STREAM_END) {
-        free(buf);
-        return oc_error_set(err, OC_ERR_INTERNAL, NULL, "zlib compression failed");
+        if (piece >= SINK_BUF / 4)
+            sink_drop(s, data, piece);
+        data += piece;
+        n -= piece;
     }
-    *out = buf;
-    *out_len = len;
-    return OC_OK;
+}
+
+static oc_status emit_model(int fd, void *ctx, const char *path, oc_error *err)
+{
+    const oc_model *m = ctx;
+    sink s = {.base = {.append = sink_append}, .fd = fd, .path = path, .err = err,
+              .gz = ends_with(path, ".gz"), .map = m->map, .map_size = m->map_size};
+    s.buf = malloc(SINK_BUF);
+    if (!s.buf)
+        return nomem(err);
+    if (s.gz && deflateInit2(&s.zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
+                    Z_OK) {
+        free(s.buf);
+        return oc_error_set(err, OC_ERR_INTERNAL, NULL, "zlib init failed");
+    }
+    size_t want = onnx__model_proto__get_packed_size(m->proto);
+    size_t packed = onnx__model_proto__pack_to_buffer(m->proto, &s.base);
+    if (s.gz) {
+        sink_deflate(&s, NULL, 0, Z_FINISH);
+        deflateEnd(&s.zs);
+    }
+    sink_flush(&s);
+    free(s.buf);
+    if (!s.st && packed != want)
+        s.st = oc_error_set(err, OC_ERR_INTERNAL, NULL,
+                            "%s: protobuf packing wrote %zu of %zu bytes", path, packed,
+                            want);
+    return s.st;
 }
 
 oc_status oc_model_save(const oc_model *m, const char *path, oc_error *err)
 {
-    size_t n = onnx__model_proto__get_packed_size(m->proto);
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf)
-        return nomem(err);
-    size_t packed = onnx__model_proto__pack(m->proto, buf);
-    if (packed != n) {
-        free(buf);
-        return oc_error_set(err, OC_ERR_INTERNAL, NULL,
-                            "%s: protobuf packing wrote %zu of %zu bytes", path,
-                            packed, n);
-    }
-    oc_status st;
-    if (ends_with(path, ".gz")) {
-        uint8_t *gz = NULL;
-        size_t gz_len = 0;
-        st = gzip_buffer(buf, n, &gz, &gz_len, err);
-        free(buf);
-        if (st)
-            return st;
-        buf = gz;
-        n = gz_len;
-    }
-    st = oc_write_file_atomic(path, buf, n, err);
-    free(buf);
-    return st;
+    return write_atomic(path, emit_model, (void *)m, err);
 }

@@ -10,6 +10,7 @@
 #include "predictor/plan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct inserted {
@@ -215,34 +216,64 @@ static bool fold_shape(const pctx *p, size_t i)
     return t && t->rank >= 0 && dims_concrete(t, 0, t->rank);
 }
 
+/* One attribute of x against the same-named one of y (NULL: none). */
+static bool attr_eq(const oc_attr *u, const oc_attr *w)
+{
+    if (!w || u->type != w->type || u->i != w->i || u->n != w->n ||
+        !(u->f == w->f || (u->f != u->f && w->f != w->f)))
+        return false;
+    if ((u->s || w->s) && (!u->s || !w->s || strcmp(u->s, w->s) != 0))
+        return false;
+    if (u->n && u->ints && (!w->ints || memcmp(u->ints, w->ints, u->n * sizeof *u->ints)))
+        return false;
+    if (u->n && u->floats &&
+        (!w->floats || memcmp(u->floats, w->floats, u->n * sizeof *u->floats)))
+        return false;
+    if (u->n && u->strings) {
+        if (!w->strings)
+            return false;
+        for (size_t e = 0; e < u->n; e++)
+            if (strcmp(u->strings[e], w->strings[e]) != 0)
+                return false;
+    }
+    return !(u->type == OC_ATTR_TENSOR || u->type == OC_ATTR_TENSORS ||
+             u->type == OC_ATTR_GRAPH || u->type == OC_ATTR_GRAPHS);
+}
+
+static int attr_by_name(const void *a, const void *b)
+{
+    return strcmp((*(const oc_attr *const *)a)->name, (*(const oc_attr *const *)b)->name);
+}
+
+/* Names are unique within a node (the loader refuses a repeated one), so
+ * the same attributes in another order match pairwise once sorted: a node
+ * with 10^5 attributes is not 10^10 name comparisons. */
 static bool attrs_eq(const oc_node *x, const oc_node *y)
 {
-    if (x->n_attrs != y->n_attrs)
+    size_t n = x->n_attrs;
+    if (n != y->n_attrs)
         return false;
-    for (size_t q = 0; q < x->n_attrs; q++) {
-        const oc_attr *u = &x->attrs[q], *w = oc_node_attr(y, u->name);
-        if (!w || u->type != w->type || u->i != w->i || u->n != w->n ||
-            !(u->f == w->f || (u->f != u->f && w->f != w->f)))
-            return false;
-        if ((u->s || w->s) && (!u->s || !w->s || strcmp(u->s, w->s) != 0))
-            return false;
-        if (u->n && u->ints && (!w->ints || memcmp(u->ints, w->ints, u->n * sizeof *u->ints)))
-            return false;
-        if (u->n && u->floats &&
-            (!w->floats || memcmp(u->floats, w->floats, u->n * sizeof *u->floats)))
-            return false;
-        if (u->n && u->strings) {
-            if (!w->strings)
+    if (n <= 8) {
+        for (size_t q = 0; q < n; q++)
+            if (!attr_eq(&x->attrs[q], oc_node_attr(y, x->attrs[q].name)))
                 return false;
-            for (size_t e = 0; e < u->n; e++)
-                if (strcmp(u->strings[e], w->strings[e]) != 0)
-                    return false;
-        }
-        if (u->type == OC_ATTR_TENSOR || u->type == OC_ATTR_TENSORS ||
-            u->type == OC_ATTR_GRAPH || u->type == OC_ATTR_GRAPHS)
-            return false;
+        return true;
     }
-    return true;
+    const oc_attr **a = malloc(2 * n * sizeof *a);
+    if (!a)
+        return false; /* not merged: a kernel too many, never a wrong one */
+    const oc_attr **b = a + n;
+    for (size_t q = 0; q < n; q++) {
+        a[q] = &x->attrs[q];
+        b[q] = &y->attrs[q];
+    }
+    qsort(a, n, sizeof *a, attr_by_name);
+    qsort(b, n, sizeof *b, attr_by_name);
+    bool eq = true;
+    for (size_t q = 0; q < n && eq; q++)
+        eq = strcmp(a[q]->name, b[q]->name) == 0 && attr_eq(a[q], b[q]);
+    free(a);
+    return eq;
 }
 
 static uint64_t mix(uint64_t h, uint64_t x)
@@ -259,6 +290,44 @@ static uint64_t str_hash(const char *s)
     return h;
 }
 
+static uint64_t double_hash(double f)
+{
+    if (f != f)
+        return 0x7ff8;
+    if (f == 0)
+        f = 0; /* -0.0 == 0.0 */
+    uint64_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static uint64_t bytes_hash(const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t q = 0; q < n; q++)
+        h = (h ^ c[q]) * 1099511628211ULL;
+    return h;
+}
+
+static uint64_t attr_hash(const oc_attr *a)
+{
+    uint64_t h = mix(str_hash(a->name), (uint64_t)a->type);
+    h = mix(h, (uint64_t)a->i);
+    h = mix(h, double_hash(a->f));
+    h = mix(h, a->n);
+    if (a->s)
+        h = mix(h, str_hash(a->s));
+    if (a->n && a->ints)
+        h = mix(h, bytes_hash(a->ints, a->n * sizeof *a->ints));
+    if (a->n && a->floats)
+        h = mix(h, bytes_hash(a->floats, a->n * sizeof *a->floats));
+    if (a->n && a->strings)
+        for (size_t e = 0; e < a->n; e++)
+            h = mix(h, str_hash(a->strings[e]));
+    return h;
+}
+
 static uint64_t node_key(const pctx *p, size_t i)
 {
     const oc_node *n = &p->g->nodes[i];
@@ -268,7 +337,14 @@ static uint64_t node_key(const pctx *p, size_t i)
         int v = in(p, i, k);
         h = mix(h, (uint64_t)(v < 0 ? -1 : p->canon[v]));
     }
-    return mix(h, n->n_attrs);
+    h = mix(h, n->n_attrs);
+    /* The attributes' values too, in any order (attrs_eq's equality:
+     * 0.0 and -0.0 alike, every NaN alike): 10^5 nodes that differ only in
+     * an attribute must not share one hash chain. */
+    uint64_t sum = 0;
+    for (size_t q = 0; q < n->n_attrs; q++)
+        sum += attr_hash(&n->attrs[q]);
+    return mix(h, sum);
 }
 
 static bool same_node(const pctx *p, size_t i, size_t j)
@@ -893,8 +969,8 @@ static void fuse_gelu(pctx *p, size_t m)
             bt->dims[0].v != xt->dims[xt->rank - 1].v)
             return;
         bool all_here = true;
-        for (int e = p->cons_start[x]; e < p->cons_start[x + 1]; e++)
-            all_here &= p->owner[p->cons[e]] == (int)m;
+        for (int e = p->cons_start[x]; e < p->cons_start[x + 1] && all_here; e++)
+            all_here = p->owner[p->cons[e]] == (int)m;
         if (p->constant[b] && bt && bt->rank == 1 && all_here) {
             absorb(p, m, (size_t)pr);
             p->nk[m].op = "BiasGelu";

@@ -627,8 +627,9 @@ static oc_status fold_vals(oc_op_ctx *c, const bspec *sp, int fmod_,
      * data, not worth n * OC_SMALL_TENSOR offsets. */
     if (!o || n > 16 || sp->b == B_NONE)
         return OC_OK;
-    vals *v = oc_ctx_alloc(c, sizeof *v * n);
-    if (!v || !load_all(c, sp, n, v))
+    vals v[16]; /* on the stack: most nodes have no known contents, and an
+                 * arena allocation per node would stay for the analysis */
+    if (!load_all(c, sp, n, v))
         return OC_OK;
     if (op_is(c, "Mean") && !v[0].is_f)
         return OC_OK; /* Mean is defined on floats only */
