@@ -9,6 +9,7 @@
 #include "analyzer/analyzer.h"
 #include "predictor/hw.h"
 #include "predictor/machine.h"
+#include "predictor/target.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3, EXIT_INTERRUPTED = 130 };
 
@@ -131,24 +132,12 @@ int cli_parse_optimizer(const char *s, cli_mode *m); /* 0 or EXIT_USAGE */
 int cli_mode_resolve(cli_mode *m);
 const char *cli_mode_name(const cli_mode *m); /* "inference", "training" */
 
-/* The target of predict, sweep, annotate and report: `spec` is NULL (the
- * built-in model of the mode: ort-cpu for inference, torch-cpu for
- * training steps, with this machine's cached calibration when
- * 'onnxcost calibrate' made one), a built-in name ("ort-cpu"), a shipped
- * calibration ("ort-cpu@FINGERPRINT", 'onnxcost targets'), or a file: a
- * timing model from 'onnxcost train' or a calibration.  The model is set
- * to `threads` (0: the model's own) and the optimizer, with its in-graph
- * fit in *ov.  A model of the other mode is refused.  When the
- * predictions are not for this machine and the user did not ask for
- * another, one warning line says so and names the command that fixes it.
- * Returns 0 or an exit code (message printed). */
-typedef struct cli_target {
-    char label[192];   /* "calibrated on this machine, 2026-12-03", "measured on ..." */
-    char machine[64];  /* the fingerprint the predictions are for ("" unknown) */
-    char source[4160]; /* the calibration's file or name; "" without one */
-    bool calibrated;   /* a calibration's fit applies at this thread count */
-    bool this_machine; /* machine is this machine's fingerprint */
-} cli_target;
+/* The target of predict, sweep, annotate and report, chosen by the
+ * library (predictor/target.h, oc_target_select: `spec` NULL, a built-in
+ * name, NAME@MACHINE or a file), with the mode's optimizer and `threads`
+ * (0: the model's own).  Its warnings are printed here, one line each;
+ * returns 0 or an exit code (message printed). */
+typedef oc_target_sel cli_target;
 struct oc_tmodel;
 struct oc_overhead;
 int cli_load_tmodel(const char *spec, int64_t threads, const cli_mode *mode,
@@ -161,16 +150,6 @@ json_t *cli_target_json(const struct oc_tmodel *tm, const cli_target *tgt,
                         const cli_mode *mode);
 void cli_print_target(const struct oc_tmodel *tm, const cli_target *tgt,
                       const cli_mode *mode);
-/* This machine (predictor/machine.h); $ONNXCOST_MACHINE, when set,
- * replaces the fingerprint (tests; a container that knows its host
- * better than /proc/cpuinfo does). */
-void cli_this_machine(oc_machine *m);
-/* $XDG_CACHE_HOME/onnxcost (else ~/.cache/onnxcost) into buf; the cache
- * file of a calibration.  0, or -1 when no cache directory is known or
- * the path does not fit. */
-int cli_cache_dir(char *buf, size_t n);
-int cli_calib_cache_path(const char *machine, const char *target, const char *runtime,
-                         const char *mode, char *buf, size_t n);
 
 /* One batch size of a sweep (sweep and report share it). */
 typedef struct cli_step {
