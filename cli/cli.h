@@ -9,6 +9,7 @@
 #include "analyzer/analyzer.h"
 #include "predictor/hw.h"
 #include "predictor/machine.h"
+#include "predictor/sweep.h"
 #include "predictor/target.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3, EXIT_INTERRUPTED = 130 };
@@ -76,9 +77,6 @@ enum { CLI_OPT_DIM = 0x100, CLI_OPT_STRICT };
  * (the batch is the model's or another option's).  Returns 0 or
  * EXIT_INPUT. */
 int cli_check_bound(const analyze_args *aa, const oc_analysis *a);
-/* Whether the symbolic dim `name` is the leading dim of an input of m
- * (the batch dim, which a sweep sets per step). */
-bool cli_dim_binds_batch(const oc_model *m, const char *name);
 /* The symbols of oc_analysis_assumed() as a JSON array ("unbound_dims"). */
 json_t *cli_unbound_json(const char *assumed);
 /* One warning line when an estimate left nodes out (shapes unknown); with
@@ -92,7 +90,7 @@ int cli_parse_i64(const char *opt, const char *s, int64_t min, int64_t max,
 int cli_parse_format(const char *s, out_format *f, int allow_csv);
 /* Parse a list of batch sizes "1,2,4" (at most CLI_MAX_STEPS, each in
  * [1, 2^32]) for option `opt`; returns 0 or EXIT_USAGE. */
-enum { CLI_MAX_STEPS = 64 };
+enum { CLI_MAX_STEPS = OC_SWEEP_MAX_STEPS };
 int cli_parse_list(const char *opt, const char *s, int64_t *out, size_t *n);
 /* Parse a size such as 8GiB, 512MB or 1e9 for option `opt`. */
 int cli_parse_size(const char *opt, const char *s, uint64_t *out);
@@ -173,11 +171,6 @@ typedef struct cli_step {
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const struct oc_tmodel *tm,
                     const struct oc_overhead *ov, const int64_t *batches, size_t n,
                     uint64_t limit, cli_step *steps, size_t *fit, size_t *best, bool warn);
-/* Memory of one step: inference (optimizer NONE) the weights and the
- * activation peak; training the weights, gradients, optimizer state and
- * saved activations (predictor/memory.h). */
-struct oc_plan;
-uint64_t cli_step_memory(const oc_analysis *a, const struct oc_plan *plan, oc_optimizer o);
 
 /* JSON helpers. */
 json_t *cli_json_shape(const oc_tinfo *t);

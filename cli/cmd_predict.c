@@ -261,7 +261,7 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "memory_bytes",
                         json_integer((json_int_t)(p->mode.training
                                                       ? mem.total
-                                                      : cli_step_memory(a, &e->plan,
+                                                      : oc_step_memory(a, &e->plan,
                                                                         OC_OPT_NONE))));
     if (p->mode.training)
         json_object_set_new(t, "training_memory",
@@ -477,7 +477,7 @@ static int predict_compare(const popts *p, const char *path)
             /* the same nodes for every target: said once */
         } else {
             double total = pick_total(p, &e);
-            uint64_t mem = cli_step_memory(a, &e.plan, p->mode.optimizer);
+            uint64_t mem = oc_step_memory(a, &e.plan, p->mode.optimizer);
             const oc_tmodel_info *info = oc_tmodel_get_info(tm);
             if (p->fmt == FMT_JSON) {
                 json_t *o = json_object();
