@@ -125,7 +125,8 @@ ONNXCOST_API const char *onnxcost_model_input_name(const onnxcost_model *m, size
 
 /* What to bind the model's symbolic dims to: the batch (the leading
  * symbolic dim of every input), dims by name, whole input shapes.  A dim
- * binding wins over an input shape, which wins over the batch. */
+ * binding or an input shape wins over the batch; two that give one
+ * symbol different values are an error of onnxcost_analyze. */
 typedef struct onnxcost_bindings onnxcost_bindings;
 
 /* A new, empty set (batch 1); NULL when out of memory. */
@@ -139,7 +140,7 @@ ONNXCOST_API onnxcost_status onnxcost_bindings_set_batch(onnxcost_bindings *b, i
 ONNXCOST_API onnxcost_status onnxcost_bindings_set_dim(onnxcost_bindings *b, const char *name,
                                                        int64_t value);
 /* Give the input `name` (copied) the shape dims[0..rank) (each >= 0;
- * rank <= 8); a second call for one input replaces it. */
+ * rank <= 64); a second call for one input replaces it. */
 ONNXCOST_API onnxcost_status onnxcost_bindings_set_input(onnxcost_bindings *b,
                                                          const char *name,
                                                          const int64_t *dims, size_t rank);
