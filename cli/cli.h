@@ -178,8 +178,11 @@ json_t *cli_json_decl_shape(const oc_value *v);
 char *cli_shape_str(const oc_tinfo *t, char *buf, size_t n);
 char *cli_decl_shape_str(const oc_value *v, char *buf, size_t n);
 int cli_json_print(json_t *j);
-/* analyze's JSON document (model, inputs, outputs, nodes in topological
- * order, totals, warnings); a new reference. */
+/* The model as every JSON document names it: {"file", "ir_version",
+ * "producer", "opset"}; a new reference. */
+json_t *cli_model_json(const oc_model *m);
+/* analyze's JSON document (model, unbound_dims, inputs, outputs, nodes in
+ * topological order, totals, warnings); a new reference. */
 json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a);
 /* --nchwc-block N into *out: 0, 8 or 16; EXIT_USAGE (one line) otherwise. */
 int cli_parse_nchwc_block(const char *arg, int64_t *out);

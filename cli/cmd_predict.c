@@ -486,7 +486,7 @@ static int predict_compare(const popts *p, const char *path)
     }
     if (!rc && p->fmt == FMT_JSON) {
         json_t *j = json_object();
-        json_object_set_new(j, "model", json_string(oc_model_source(m)));
+        json_object_set_new(j, "model", cli_model_json(m));
         json_object_set_new(j, "batch", json_integer(batch));
         json_object_set_new(j, "unbound_dims", cli_unbound_json(oc_analysis_assumed(a)));
         json_object_set_new(j, "mode", json_string(cli_mode_name(&p->mode)));
