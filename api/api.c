@@ -165,6 +165,15 @@ void onnxcost_model_free(onnxcost_model *m)
 
 const char *onnxcost_model_source(const onnxcost_model *m) { return oc_model_source(m->m); }
 
+int64_t onnxcost_model_ir_version(const onnxcost_model *m) { return oc_model_ir_version(m->m); }
+
+const char *onnxcost_model_producer(const onnxcost_model *m) { return oc_model_producer(m->m); }
+
+int64_t onnxcost_model_opset(const onnxcost_model *m, const char *domain)
+{
+    return oc_model_opset(m->m, domain ? domain : "");
+}
+
 size_t onnxcost_model_n_nodes(const onnxcost_model *m) { return oc_model_graph(m->m)->n_nodes; }
 
 size_t onnxcost_model_n_inputs(const onnxcost_model *m)

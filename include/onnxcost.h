@@ -116,6 +116,12 @@ ONNXCOST_API onnxcost_status onnxcost_model_load_buffer(const void *data, size_t
 ONNXCOST_API void onnxcost_model_free(onnxcost_model *m); /* NULL accepted */
 /* The path or label it was read from. */
 ONNXCOST_API const char *onnxcost_model_source(const onnxcost_model *m);
+ONNXCOST_API int64_t onnxcost_model_ir_version(const onnxcost_model *m);
+/* The producer's name ("pytorch"; "" when unset). */
+ONNXCOST_API const char *onnxcost_model_producer(const onnxcost_model *m);
+/* The opset the model imports for `domain` ("" or NULL: the default ONNX
+ * domain); 0 when it imports none. */
+ONNXCOST_API int64_t onnxcost_model_opset(const onnxcost_model *m, const char *domain);
 ONNXCOST_API size_t onnxcost_model_n_nodes(const onnxcost_model *m);
 /* The graph inputs (initializers excluded), in the file's order. */
 ONNXCOST_API size_t onnxcost_model_n_inputs(const onnxcost_model *m);

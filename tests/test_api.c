@@ -98,6 +98,10 @@ static void test_analyze(void)
     if (!m)
         return;
     CHECK_EQ_STR(onnxcost_model_source(m), "enc");
+    CHECK_EQ_INT(onnxcost_model_ir_version(m), 7);
+    CHECK_EQ_STR(onnxcost_model_producer(m), "pytorch");
+    CHECK_EQ_INT(onnxcost_model_opset(m, NULL), 13);
+    CHECK_EQ_INT(onnxcost_model_opset(m, "com.example"), 0);
     CHECK_EQ_INT(onnxcost_model_n_inputs(m), 1);
     CHECK_EQ_STR(onnxcost_model_input_name(m, 0), "input_ids");
     CHECK(onnxcost_model_input_name(m, 1) == NULL);
