@@ -328,11 +328,14 @@ ONNXCOST_API onnxcost_status onnxcost_sweep(const onnxcost_predictor *p,
 
 /* ---- annotation ---- */
 
-/* Write a copy of a's model to `path` whose every node carries its
- * predicted time and costs (the metadata 'onnxcost annotate' writes:
- * onnxcost.time_us, onnxcost.macs, ... and a doc_string line), the model
- * the totals.  The file is written beside path and renamed; path may not
- * be the model's own file. */
+/* Write a's model to `path` with every node carrying its predicted time
+ * and costs as 'onnxcost annotate' writes them (a doc_string line
+ * "onnxcost: time_us=... macs=...", node metadata "onnxcost.time_us",
+ * "onnxcost.macs", ...; the totals in the model's metadata).  The file is
+ * written beside path and renamed; path may be the model's own file (it is
+ * replaced whole).  A model with external data can only be written into
+ * its own folder.  The annotation goes into the loaded model (a's model
+ * changes), so a model is annotated once: load it again for another. */
 ONNXCOST_API onnxcost_status onnxcost_annotate(const onnxcost_predictor *p,
                                                const onnxcost_analysis *a,
                                                const char *path);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SAMPLE(name) OC_SAMPLES "/" name
 
@@ -285,6 +286,31 @@ static void test_predict(void)
         CHECK_CONTAINS(onnxcost_last_error(), "already");
         remove(path);
     }
+    /* in place: the model's own file, replaced whole */
+    char own[] = "/tmp/oc_test_api_own_XXXXXX";
+    int fo = mkstemp(own);
+    size_t n = 0;
+    char *orig = slurp(SAMPLE("squeezenet1_1.onnx"), &n);
+    if (fo >= 0 && orig && write(fo, orig, n) == (ssize_t)n) {
+        onnxcost_model *om = NULL;
+        onnxcost_analysis *oa = NULL;
+        CHECK_EQ_INT(onnxcost_model_load(own, &om), ONNXCOST_OK);
+        CHECK_EQ_INT(onnxcost_analyze(om, NULL, &oa), ONNXCOST_OK);
+        CHECK_EQ_INT(onnxcost_annotate(p, oa, own), ONNXCOST_OK);
+        onnxcost_analysis_free(oa);
+        onnxcost_model_free(om);
+        size_t n2 = 0;
+        char *buf = slurp(own, &n2);
+        CHECK(buf && n2 > n && contains(buf, n2, "onnxcost.time_ms"));
+        free(buf);
+    } else {
+        CHECK(!"cannot copy the sample");
+    }
+    if (fo >= 0) {
+        close(fo);
+        remove(own);
+    }
+    free(orig);
 done:
     onnxcost_prediction_free(r);
     onnxcost_analysis_free(a);
