@@ -81,14 +81,8 @@ const char *onnxcost_version(void) { return OC_VERSION; }
 
 const char *onnxcost_status_str(onnxcost_status s)
 {
-    switch (s) {
-#define XX(name, str)                                                         \
-    case ONNXCOST_##name:                                                     \
-        return str;
-        ONNXCOST_STATUS_MAP(XX)
-#undef XX
-    }
-    return "unknown status";
+    /* the same table (onnx/common.h takes its map from the header) */
+    return oc_status_str((oc_status)s);
 }
 
 const char *onnxcost_last_error(void) { return last_error; }
