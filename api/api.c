@@ -101,6 +101,12 @@ static onnxcost_status fail_with(onnxcost_status st, const char *msg)
 }
 
 #define NOMEM() fail_with(ONNXCOST_ERR_NOMEM, "out of memory")
+/* A status-returning function refuses a NULL handle or out pointer. */
+#define NEED(cond)                                                            \
+    do {                                                                      \
+        if (!(cond))                                                          \
+            return fail_with(ONNXCOST_ERR_USAGE, "a NULL argument");          \
+    } while (0)
 
 /* ---- models ---- */
 
@@ -206,6 +212,7 @@ void onnxcost_bindings_free(onnxcost_bindings *b)
 
 onnxcost_status onnxcost_bindings_set_batch(onnxcost_bindings *b, int64_t batch)
 {
+    NEED(b);
     if (batch < 1) {
         snprintf(last_error, sizeof last_error, "batch %lld: a batch is at least 1",
                  (long long)batch);
@@ -239,6 +246,7 @@ static bool valid_name(const char *name, const char *what)
 
 onnxcost_status onnxcost_bindings_set_dim(onnxcost_bindings *b, const char *name, int64_t value)
 {
+    NEED(b);
     if (!valid_name(name, "onnxcost_bindings_set_dim"))
         return ONNXCOST_ERR_USAGE;
     if (value < 0) {
@@ -263,6 +271,7 @@ onnxcost_status onnxcost_bindings_set_dim(onnxcost_bindings *b, const char *name
 onnxcost_status onnxcost_bindings_set_input(onnxcost_bindings *b, const char *name,
                                             const int64_t *dims, size_t rank)
 {
+    NEED(b);
     if (!valid_name(name, "onnxcost_bindings_set_input"))
         return ONNXCOST_ERR_USAGE;
     if (rank > OC_MAX_RANK || (rank && !dims)) {
@@ -447,6 +456,7 @@ static size_t topo_node(const oc_graph *g, size_t i, const char *fn)
 
 onnxcost_status onnxcost_analysis_node(const onnxcost_analysis *a, size_t i, onnxcost_node *out)
 {
+    NEED(a && out);
     const oc_graph *g = oc_model_graph(a->model->m);
     size_t n = topo_node(g, i, "onnxcost_analysis_node");
     if (n == SIZE_MAX)
@@ -647,6 +657,7 @@ void onnxcost_prediction_summary(const onnxcost_prediction *r, onnxcost_summary 
 onnxcost_status onnxcost_prediction_node(const onnxcost_prediction *r, size_t i,
                                          onnxcost_node_time *out)
 {
+    NEED(r && out);
     const oc_graph *g = oc_model_graph(r->an->model->m);
     size_t n = topo_node(g, i, "onnxcost_prediction_node");
     if (n == SIZE_MAX)
@@ -674,6 +685,7 @@ size_t onnxcost_prediction_n_kernels(const onnxcost_prediction *r) { return r->n
 onnxcost_status onnxcost_prediction_kernel(const onnxcost_prediction *r, size_t i,
                                            onnxcost_kernel_time *out)
 {
+    NEED(r && out);
     if (i >= r->n_run) {
         snprintf(last_error, sizeof last_error, "onnxcost_prediction_kernel: kernel %zu of %zu",
                  i, r->n_run);

@@ -33,8 +33,12 @@
  *
  * (each call's status should be checked; the walk-through leaves it out.)
  *
+ * NULL.  The *_free functions accept NULL; so do the arguments said to.
+ * Other handle arguments must not be NULL: the functions that return a
+ * status refuse one (ONNXCOST_ERR_USAGE), the getters do not check.
+ *
  * Ownership.  Every handle is made by one function and freed by its
- * *_free, which accepts NULL.  A handle that reads another must be freed
+ * *_free.  A handle that reads another must be freed
  * before it: a prediction before its analysis, an analysis before its
  * model.  Strings and structs the getters hand out belong to the handle
  * they come from and stay valid until it is freed.  Handles are not

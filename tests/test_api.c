@@ -75,6 +75,13 @@ static void test_errors(void)
                  ONNXCOST_ERR_IO);
     CHECK_CONTAINS(onnxcost_last_error(), "/nonexistent.tmodel");
 
+    CHECK_EQ_INT(onnxcost_bindings_set_batch(NULL, 2), ONNXCOST_ERR_USAGE);
+    CHECK_EQ_STR(onnxcost_last_error(), "a NULL argument");
+    CHECK_EQ_INT(onnxcost_analysis_node(NULL, 0, NULL), ONNXCOST_ERR_USAGE);
+    CHECK_EQ_INT(onnxcost_prediction_kernel(NULL, 0, NULL), ONNXCOST_ERR_USAGE);
+    CHECK_EQ_INT(onnxcost_analyze(NULL, NULL, NULL), ONNXCOST_ERR_USAGE);
+    CHECK_EQ_INT(onnxcost_predict(NULL, NULL, NULL), ONNXCOST_ERR_USAGE);
+    CHECK_EQ_INT(onnxcost_annotate(NULL, NULL, "x"), ONNXCOST_ERR_USAGE);
     onnxcost_bindings *b = onnxcost_bindings_new();
     CHECK_EQ_INT(onnxcost_bindings_set_batch(b, 0), ONNXCOST_ERR_USAGE);
     CHECK_EQ_INT(onnxcost_bindings_set_dim(b, "L", -2), ONNXCOST_ERR_USAGE);
