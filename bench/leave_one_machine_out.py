@@ -7,11 +7,13 @@ each machine this project measured.
 The project has two machines with operator samples and whole-model runs:
   cpu-AuthenticAMD-unrecorded  the built-in model's training data, and
                                the reference models' whole runs
-  cpu-AuthenticAMD-f26-m2      operator samples (seed 1, in no fit), a
-                               real probe, anchor runs, and the whole runs
-                               of ../shared/machines/ (in no fit)
+  cpu-AuthenticAMD-f26-m2      operator samples (seed 1, in no fit), and
+                               on one host calibrate's default run (probe,
+                               anchor runs) and the whole reference models
+                               measured right after (in no fit)
 Leaving f26 out, the base is the built-in model (trained on unrecorded
-alone) and f26's real probe is cut to each budget.  Leaving unrecorded
+alone) and that host's default probe is cut to each budget (180 s is
+all of it).  Leaving unrecorded
 out, the base is trained here on f26's samples (onnxcost train, 5 members,
 build/lomo/, about 2 minutes once) and the probe is cut from unrecorded's
 samples as calibrate draws it (the first N samples of every family), since
@@ -83,9 +85,11 @@ def main():
                        check=True, capture_output=True)
     cases = [
         # left out, base model, probe source (real probe or samples), anchors, whole models
-        (F26, "ort-cpu", [os.path.join(MACH, F26, "ort-cpu-probe.jsonl.gz")], True,
-         os.environ.get("OC_F26_ANCHORS", os.path.join(MACH, F26, "ort-cpu-anchors.jsonl")),
-         os.path.join(ROOT, "..", "shared", "machines", F26, "ort-cpu-models.jsonl")),
+        # one host throughout: its default calibrate run and its whole models
+        # (hosts of one fingerprint differ by up to a third)
+        (F26, "ort-cpu", [os.path.join(MACH, F26, "ort-cpu-probe-default-run.jsonl.gz")], True,
+         os.path.join(MACH, F26, "ort-cpu-anchors.jsonl"),
+         os.path.join(MACH, F26, "ort-cpu-models.jsonl")),
         (UNREC, f26_model, [os.path.join(MACH, UNREC, f"ort-cpu-t{t}.jsonl.gz") for t in (1, 2)],
          False, os.path.join(MACH, UNREC, "ort-cpu-models.jsonl"),
          os.path.join(MACH, UNREC, "ort-cpu-models.jsonl")),

@@ -180,12 +180,68 @@ ONNXCOST_NODE=$TMP/no-node "$BIN" calibrate -o "$TMP/o.json" >/dev/null 2>"$TMP/
 ok '[ $? -eq 3 ] && [ "$(wc -l <"$TMP/x10")" -eq 1 ] && grep -q "no-node is not installed" "$TMP/x10" &&
     [ ! -e "$TMP/o.json" ]' "missing runtime: one line, exit 3, nothing written"
 
+# --- whole networks (anchors) fit the in-graph scale ---
+AN=$SRC/data/machines/$FP/ort-cpu-anchors.jsonl
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" --anchors "$AN" \
+    -o "$TMP/an.json" >"$TMP/an" 2>"$TMP/ane"
+ok '[ $? -eq 0 ] && [ ! -s "$TMP/ane" ] &&
+    [ "$(grep -c "^in-graph scale at [12] threads*: .* fitted on 6 whole-network runs" "$TMP/an")" -eq 2 ]' \
+    "--anchors: the in-graph scale of each thread count fitted on its 6 runs"
+ok "$PY - '$TMP/an.json' '$TMP/cp0.json' <<'E'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for fa, fb in zip(a['threads'], b['threads']):
+    oa, ob = fa['overhead'], fb['overhead']
+    assert oa['anchors']['runs'] == 6 and 'anchors' not in ob, (oa, ob)
+    assert oa['anchors']['base_kernel_scale'] == ob['kernel_scale']
+    assert abs(oa['kernel_scale'] - ob['kernel_scale']) > 0.01
+    assert oa['anchors']['mean_error_after_lono'] >= 0
+    assert oa['output_us_per_mb'] > 0 and ob['output_us_per_mb'] == 0
+E" "--anchors: stored with the base scale and both errors; the probe fit is unchanged otherwise"
+"$BIN" predict --target "$TMP/an.json" -T 2 -f json "$SRC/samples/squeezenet1_1.onnx" >"$TMP/pa" 2>/dev/null
+"$BIN" predict --target "$TMP/cp0.json" -T 2 -f json "$SRC/samples/squeezenet1_1.onnx" >"$TMP/pb" 2>/dev/null
+ok "$PY - '$TMP/pa' '$TMP/an.json' '$TMP/pb' <<'E'
+import json, sys
+pa, cal, pb = sys.argv[1:]
+ta, tb = json.load(open(pa))['totals'], json.load(open(pb))['totals']
+sc = [f for f in json.load(open(cal))['threads'] if f['threads'] == 2][0]['overhead']['kernel_scale']
+assert abs(ta['kernels_raw_ms'] - tb['kernels_raw_ms']) < 1e-9
+assert ta['output_ms'] > 0 and tb['output_ms'] == 0
+assert abs(ta['time_ms'] - (sc * ta['kernels_raw_ms'] + ta['overhead_ms'] + ta['output_ms'])) < 1e-6 * ta['time_ms']
+E" "predict applies the calibration's in-graph scale and its cost of handing outputs back"
+printf '{"model": "resnet18", "batch": 1}\n' >"$TMP/badan.jsonl"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" --anchors "$TMP/badan.jsonl" \
+    -o "$TMP/bad.json" >/dev/null 2>"$TMP/bade"
+ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/bade")" -eq 1 ] && grep -q "badan.jsonl:1: not a whole-network run" "$TMP/bade" &&
+    [ ! -e "$TMP/bad.json" ]' "--anchors: a bad line: one line naming file and line, exit 2"
+sed 's/"machine":"[^"]*"/"machine":"cpu-Other-f1-m1"/' "$AN" >"$TMP/foran.jsonl"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" --anchors "$TMP/foran.jsonl" \
+    -o "$TMP/bad.json" >/dev/null 2>"$TMP/bade"
+ok '[ $? -eq 2 ] && grep -q "measured on cpu-Other-f1-m1, not $FP" "$TMP/bade" && [ ! -e "$TMP/bad.json" ]' \
+    "--anchors of another machine: refused"
+"$BIN" calibrate --mode training --no-measure --probe "$PROBE" --anchors "$AN" >/dev/null 2>"$TMP/bade"
+ok '[ $? -eq 1 ] && grep -q "anchors takes ONNX Runtime runs" "$TMP/bade"' "--anchors with --mode training: usage error"
+
 # --- a real probe, where ONNX Runtime is installed ---
 if [ -d "$SRC/collector/node_modules/onnxruntime-node" ]; then
     ONNXCOST_MACHINE=$FP "$BIN" calibrate --threads 1 --budget 10 --probe "$TMP/real.jsonl.gz" \
-        -o "$TMP/real.json" >"$TMP/rc" 2>"$TMP/rce"
+        --anchors "$TMP/real-an.jsonl" -o "$TMP/real.json" >"$TMP/rc" 2>"$TMP/rce"
     ok '[ $? -eq 0 ] && [ -s "$TMP/real.json" ] && grep -q "eta" "$TMP/rce"' \
         "a real probe: measured, fitted, progress with an eta"
+    ok "$PY - '$TMP/real-an.jsonl' '$TMP/real.json' <<'E'
+import json, sys
+runs = [json.loads(l) for l in open(sys.argv[1])]
+nets = [r for r in runs if 'batch' in r]
+outs = [r for r in runs if 'output_bytes' in r]
+assert sorted((r['model'], r['batch']) for r in nets) == sorted(
+    (m, b) for m in ('squeezenet1_1', 'mobilenet_v2', 'resnet18') for b in (1, 4)), runs
+assert sorted(r['output_bytes'] for r in outs) == [16000000, 64000000], outs
+assert all(r['model'] == 'expand_output' and r['kernel_us']['median'] >= 0 for r in outs)
+assert all(r['threads'] == 1 and r['wall_us']['median'] > 0 and r['machine'] for r in runs)
+f = json.load(open(sys.argv[2]))['threads'][0]['overhead']
+assert f['anchors']['runs'] == 6 and 0.25 <= f['kernel_scale'] <= 4, f
+assert f['output_us_per_mb'] > 0, f
+E" "a real probe: the whole networks and the output probes timed, kept in --anchors, fitted"
     ok "$PY - '$TMP/real.jsonl.gz' <<'E'
 import gzip, json, sys, os
 lines = [json.loads(l) for l in gzip.open(sys.argv[1], 'rt')]
