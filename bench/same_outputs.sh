@@ -1,6 +1,7 @@
 #!/bin/bash
 # same_outputs.sh BEFORE AFTER - run two onnxcost binaries over the target
-# choices (default, threads, a calibration file, --timing-model files,
+# choices (default, threads, a calibration file, one with base.path,
+# --timing-model files,
 # shipped NAME@MACHINE, another machine, the cached calibration: found,
 # of another machine, corrupt; a calibration of another base model; the
 # refusals) on samples/, predict and sweep, table and JSON, and print how
@@ -16,10 +17,13 @@ S=$ROOT/samples D=$ROOT/data
 CAL=$D/machines/cpu-AuthenticAMD-f26-m2/ort-cpu-inference-calibration.json
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-/usr/bin/python3 - "$CAL" "$TMP/cal-oldbase.json" <<'E'
+/usr/bin/python3 - "$CAL" "$TMP" "$D/ort-cpu.tmodel" <<'E'
 import json, sys
-c = json.load(open(sys.argv[1])); c['base']['created'] = '2020-01-01T00:00:00Z'
-json.dump(c, open(sys.argv[2], 'w'), indent=1)
+cal, tmp, tm = sys.argv[1:4]
+c = json.load(open(cal)); c['base']['path'] = tm  # a calibration of a timing-model file
+json.dump(c, open(f'{tmp}/cal-base.json', 'w'), indent=1)
+c['base']['created'] = '2020-01-01T00:00:00Z'
+json.dump(c, open(f'{tmp}/cal-oldbase.json', 'w'), indent=1)
 E
 matrix() { # matrix BIN OUT
     local B=$1 O=$2 n=0
@@ -60,6 +64,8 @@ matrix() { # matrix BIN OUT
     echo garbage >"$c/cpu-AuthenticAMD-f26-m2-ort-cpu-onnxruntime-node_1.30.0-inference.json"
     XDG_CACHE_HOME=$TMP/cache run predict "$sq"
     run predict --target "$TMP/cal-oldbase.json" "$sq"
+    run predict -f json --target "$TMP/cal-base.json" "$sq"
+    run predict --target "$TMP/cal-base.json" -T 2 "$sq"
 }
 matrix "$B1" "$TMP/a"
 matrix "$B2" "$TMP/b"
