@@ -170,7 +170,7 @@ typedef struct onnxcost_totals {
  * two per MAC plus the operator's own elementwise work. */
 typedef struct onnxcost_node {
     const char *name, *op, *domain; /* domain "" for the default one */
-    const char *output_shape;       /* first output: "[N,64,56,56]", "" unknown */
+    const char *output_shape;       /* first output: "[N,64,56,56]"; "?" unknown rank */
     uint64_t macs, flops, params, bytes_read, bytes_written;
     int shapes_known; /* every input and output shape is known */
     int supported;    /* the operator has a shape rule */

@@ -299,7 +299,8 @@ def analyze(path, dims=None, batch=None, inputs=None):
     dims: {"NAME": value} binds symbolic dims by name; batch: the leading
     symbolic dim of every input (default 1); inputs: {"input": [d0, d1, ...]}
     whole input shapes.  Returns {"model", "unbound_dims", "nodes" (in
-    topological order), "totals", "warnings"}.
+    topological order; each with "output_shape", a string, where the
+    command's JSON lists inputs and outputs), "totals", "warnings"}.
     """
     lib = _load()
     with _Handle() as h:
