@@ -138,5 +138,7 @@ bool oc_tinfo_numel(const oc_tinfo *t, uint64_t *out);
 bool oc_tinfo_shape_known(const oc_tinfo *t); /* rank and dims, symbols ok */
 /* Format a dim ("N", "32", "?") into buf. */
 const char *oc_dim_str(oc_dim d, char *buf, size_t size);
+/* Format a shape ("[N,3,224,224]"; "?" when rank < 0) into buf. */
+char *oc_shape_str(int rank, const oc_dim *dims, char *buf, size_t n);
 
 #endif

@@ -235,6 +235,25 @@ const char *oc_dim_str(oc_dim d, char *buf, size_t size)
     return buf;
 }
 
+char *oc_shape_str(int rank, const oc_dim *dims, char *buf, size_t n)
+{
+    if (rank < 0) {
+        snprintf(buf, n, "?");
+        return buf;
+    }
+    size_t pos = 0;
+    buf[0] = '\0';
+    pos += (size_t)snprintf(buf + pos, n - pos, "[");
+    for (int i = 0; i < rank && pos < n; i++) {
+        char d[96];
+        pos += (size_t)snprintf(buf + pos, n - pos, "%s%s", i ? "," : "",
+                                oc_dim_str(dims[i], d, sizeof d));
+    }
+    if (pos < n)
+        snprintf(buf + pos, n - pos, "]");
+    return buf;
+}
+
 int64_t oc_dim_cost(oc_dim d)
 {
     if (oc_dim_is_unknown(d))

@@ -51,17 +51,6 @@ int cli_check_bound(const analyze_args *aa, const oc_analysis *a)
     return 0;
 }
 
-bool cli_dim_binds_batch(const oc_model *m, const char *name)
-{
-    const oc_graph *g = oc_model_graph(m);
-    for (size_t q = 0; q < g->n_inputs; q++) {
-        const oc_value *v = &g->values[g->inputs[q]];
-        if (v->rank > 0 && v->dims[0].sym && !strcmp(v->dims[0].sym, name))
-            return true;
-    }
-    return false;
-}
-
 json_t *cli_unbound_json(const char *assumed)
 {
     json_t *arr = json_array();

@@ -9,6 +9,8 @@
 #include "analyzer/analyzer.h"
 #include "predictor/hw.h"
 #include "predictor/machine.h"
+#include "predictor/sweep.h"
+#include "predictor/target.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3, EXIT_INTERRUPTED = 130 };
 
@@ -75,9 +77,6 @@ enum { CLI_OPT_DIM = 0x100, CLI_OPT_STRICT };
  * (the batch is the model's or another option's).  Returns 0 or
  * EXIT_INPUT. */
 int cli_check_bound(const analyze_args *aa, const oc_analysis *a);
-/* Whether the symbolic dim `name` is the leading dim of an input of m
- * (the batch dim, which a sweep sets per step). */
-bool cli_dim_binds_batch(const oc_model *m, const char *name);
 /* The symbols of oc_analysis_assumed() as a JSON array ("unbound_dims"). */
 json_t *cli_unbound_json(const char *assumed);
 /* One warning line when an estimate left nodes out (shapes unknown); with
@@ -91,7 +90,7 @@ int cli_parse_i64(const char *opt, const char *s, int64_t min, int64_t max,
 int cli_parse_format(const char *s, out_format *f, int allow_csv);
 /* Parse a list of batch sizes "1,2,4" (at most CLI_MAX_STEPS, each in
  * [1, 2^32]) for option `opt`; returns 0 or EXIT_USAGE. */
-enum { CLI_MAX_STEPS = 64 };
+enum { CLI_MAX_STEPS = OC_SWEEP_MAX_STEPS };
 int cli_parse_list(const char *opt, const char *s, int64_t *out, size_t *n);
 /* Parse a size such as 8GiB, 512MB or 1e9 for option `opt`. */
 int cli_parse_size(const char *opt, const char *s, uint64_t *out);
@@ -131,24 +130,12 @@ int cli_parse_optimizer(const char *s, cli_mode *m); /* 0 or EXIT_USAGE */
 int cli_mode_resolve(cli_mode *m);
 const char *cli_mode_name(const cli_mode *m); /* "inference", "training" */
 
-/* The target of predict, sweep, annotate and report: `spec` is NULL (the
- * built-in model of the mode: ort-cpu for inference, torch-cpu for
- * training steps, with this machine's cached calibration when
- * 'onnxcost calibrate' made one), a built-in name ("ort-cpu"), a shipped
- * calibration ("ort-cpu@FINGERPRINT", 'onnxcost targets'), or a file: a
- * timing model from 'onnxcost train' or a calibration.  The model is set
- * to `threads` (0: the model's own) and the optimizer, with its in-graph
- * fit in *ov.  A model of the other mode is refused.  When the
- * predictions are not for this machine and the user did not ask for
- * another, one warning line says so and names the command that fixes it.
- * Returns 0 or an exit code (message printed). */
-typedef struct cli_target {
-    char label[192];   /* "calibrated on this machine, 2026-12-03", "measured on ..." */
-    char machine[64];  /* the fingerprint the predictions are for ("" unknown) */
-    char source[4160]; /* the calibration's file or name; "" without one */
-    bool calibrated;   /* a calibration's fit applies at this thread count */
-    bool this_machine; /* machine is this machine's fingerprint */
-} cli_target;
+/* The target of predict, sweep, annotate and report, chosen by the
+ * library (predictor/target.h, oc_target_select: `spec` NULL, a built-in
+ * name, NAME@MACHINE or a file), with the mode's optimizer and `threads`
+ * (0: the model's own).  Its warnings are printed here, one line each;
+ * returns 0 or an exit code (message printed). */
+typedef oc_target_sel cli_target;
 struct oc_tmodel;
 struct oc_overhead;
 int cli_load_tmodel(const char *spec, int64_t threads, const cli_mode *mode,
@@ -161,16 +148,6 @@ json_t *cli_target_json(const struct oc_tmodel *tm, const cli_target *tgt,
                         const cli_mode *mode);
 void cli_print_target(const struct oc_tmodel *tm, const cli_target *tgt,
                       const cli_mode *mode);
-/* This machine (predictor/machine.h); $ONNXCOST_MACHINE, when set,
- * replaces the fingerprint (tests; a container that knows its host
- * better than /proc/cpuinfo does). */
-void cli_this_machine(oc_machine *m);
-/* $XDG_CACHE_HOME/onnxcost (else ~/.cache/onnxcost) into buf; the cache
- * file of a calibration.  0, or -1 when no cache directory is known or
- * the path does not fit. */
-int cli_cache_dir(char *buf, size_t n);
-int cli_calib_cache_path(const char *machine, const char *target, const char *runtime,
-                         const char *mode, char *buf, size_t n);
 
 /* One batch size of a sweep (sweep and report share it). */
 typedef struct cli_step {
@@ -194,11 +171,6 @@ typedef struct cli_step {
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const struct oc_tmodel *tm,
                     const struct oc_overhead *ov, const int64_t *batches, size_t n,
                     uint64_t limit, cli_step *steps, size_t *fit, size_t *best, bool warn);
-/* Memory of one step: inference (optimizer NONE) the weights and the
- * activation peak; training the weights, gradients, optimizer state and
- * saved activations (predictor/memory.h). */
-struct oc_plan;
-uint64_t cli_step_memory(const oc_analysis *a, const struct oc_plan *plan, oc_optimizer o);
 
 /* JSON helpers. */
 json_t *cli_json_shape(const oc_tinfo *t);
@@ -206,8 +178,11 @@ json_t *cli_json_decl_shape(const oc_value *v);
 char *cli_shape_str(const oc_tinfo *t, char *buf, size_t n);
 char *cli_decl_shape_str(const oc_value *v, char *buf, size_t n);
 int cli_json_print(json_t *j);
-/* analyze's JSON document (model, inputs, outputs, nodes in topological
- * order, totals, warnings); a new reference. */
+/* The model as every JSON document names it: {"file", "ir_version",
+ * "producer", "opset"}; a new reference. */
+json_t *cli_model_json(const oc_model *m);
+/* analyze's JSON document (model, unbound_dims, inputs, outputs, nodes in
+ * topological order, totals, warnings); a new reference. */
 json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a);
 /* --nchwc-block N into *out: 0, 8 or 16; EXIT_USAGE (one line) otherwise. */
 int cli_parse_nchwc_block(const char *arg, int64_t *out);

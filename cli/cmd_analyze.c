@@ -23,7 +23,7 @@ static const char analyze_help[] =
     "\n"
     "MACs count multiply-accumulates (Conv, Gemm, MatMul, ...); FLOPs are 2 per\n"
     "MAC plus each operator's own elementwise work. Symbolic dims left unbound\n"
-    "are costed as 1 (listed as 'assumed'; JSON totals.unbound_dims).\n";
+    "are costed as 1 (listed as 'assumed'; JSON unbound_dims).\n";
 
 static json_t *values_json(const oc_analysis *a, const oc_graph *g, const int *ids,
                            size_t n)
@@ -48,18 +48,23 @@ static json_t *values_json(const oc_analysis *a, const oc_graph *g, const int *i
 
 #define U(x) json_integer((json_int_t)(x))
 
-json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a)
+json_t *cli_model_json(const oc_model *m)
 {
-    const oc_graph *g = oc_model_graph(m);
-    const oc_totals *t = oc_analysis_totals(a);
-    json_t *j = json_object();
     json_t *mo = json_object();
     json_object_set_new(mo, "file", json_string(oc_model_source(m)));
     json_object_set_new(mo, "ir_version", json_integer(oc_model_ir_version(m)));
     json_object_set_new(mo, "producer", json_string(oc_model_producer(m)));
     json_object_set_new(mo, "opset", json_integer(oc_model_opset(m, "")));
-    json_object_set_new(mo, "assumed_symbols", json_string(oc_analysis_assumed(a)));
-    json_object_set_new(j, "model", mo);
+    return mo;
+}
+
+json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a)
+{
+    const oc_graph *g = oc_model_graph(m);
+    const oc_totals *t = oc_analysis_totals(a);
+    json_t *j = json_object();
+    json_object_set_new(j, "model", cli_model_json(m));
+    json_object_set_new(j, "unbound_dims", cli_unbound_json(oc_analysis_assumed(a)));
     json_object_set_new(j, "inputs", values_json(a, g, g->inputs, g->n_inputs));
     json_object_set_new(j, "outputs", values_json(a, g, g->outputs, g->n_outputs));
     json_t *nodes = json_array();
@@ -95,7 +100,6 @@ json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a)
     json_object_set_new(to, "unknown_shape_nodes", U(t->unknown_shape_nodes));
     json_object_set_new(to, "unsupported_nodes", U(t->unsupported_nodes));
     json_object_set_new(to, "batch", json_integer(oc_analysis_batch(a)));
-    json_object_set_new(to, "unbound_dims", cli_unbound_json(oc_analysis_assumed(a)));
     json_object_set_new(j, "totals", to);
     json_t *w = json_array();
     for (size_t i = 0; i < oc_analysis_n_warnings(a); i++) {

@@ -1,6 +1,7 @@
 /* cmd_annotate.c - onnxcost annotate MODEL -o OUT.onnx */
 #include "cli/cli.h"
 #include "predictor/estimate.h"
+#include "predictor/result.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -44,115 +45,12 @@ static const char annotate_help[] =
     "'onnxcost.unknown' = REASON; the model's 'onnxcost.uncounted_nodes' says\n"
     "how many there are.\n";
 
-static oc_status meta_u64(oc_model *m, size_t node, const char *key, uint64_t v,
-                          oc_error *err)
-{
-    char buf[32];
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
-    return oc_model_node_set_meta(m, node, key, buf, err);
-}
-
-static oc_status annotate(oc_model *m, const oc_analysis *a, const oc_estimate *e,
-                          const oc_tmodel *tm, const cli_target *tgt, int64_t batch,
-                          oc_error *err)
-{
-    const oc_graph *g = oc_model_graph(m);
-    oc_status st = OC_OK;
-    char buf[512];
-    for (size_t i = 0; i < g->n_nodes && !st; i++) {
-        const oc_node_cost *c = oc_analysis_node_cost(a, i);
-        const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];
-        uint64_t bytes = c->bytes_read + c->bytes_written;
-        const char *how = k->kind == OC_KERNEL_FOLDED    ? " (folded)"
-                          : k->kind == OC_KERNEL_REMOVED ? " (removed)"
-                          : k->main != i                 ? " (fused)"
-                                                         : "";
-        if (e->node_unknown[i]) {
-            /* no time: not a zero */
-            snprintf(buf, sizeof buf, "onnxcost: not counted: %s", e->node_unknown[i]);
-            st = oc_model_node_append_doc(m, i, buf, err);
-            if (!st)
-                st = oc_model_node_set_meta(m, i, "onnxcost.unknown", e->node_unknown[i], err);
-            continue;
-        }
-        snprintf(buf, sizeof buf,
-                 "onnxcost: time_us=%.3f macs=%" PRIu64 " flops=%" PRIu64
-                 " bytes=%" PRIu64 " params=%" PRIu64 "%s",
-                 e->node_us[i], c->macs, c->flops, bytes, c->params, how);
-        st = oc_model_node_append_doc(m, i, buf, err);
-        snprintf(buf, sizeof buf, "%.3f", e->node_us[i]);
-        if (!st)
-            st = oc_model_node_set_meta(m, i, "onnxcost.time_us", buf, err);
-        if (!st)
-            st = meta_u64(m, i, "onnxcost.macs", c->macs, err);
-        if (!st)
-            st = meta_u64(m, i, "onnxcost.flops", c->flops, err);
-        if (!st)
-            st = meta_u64(m, i, "onnxcost.bytes", bytes, err);
-        if (!st)
-            st = meta_u64(m, i, "onnxcost.params", c->params, err);
-        if (!st && k->main != i)
-            st = oc_model_node_set_meta(m, i, "onnxcost.fused_into",
-                                        g->nodes[k->main].name, err);
-    }
-    if (st)
-        return st;
-    const oc_totals *t = oc_analysis_totals(a);
-    const oc_tmodel_info *info = oc_tmodel_get_info(tm);
-    struct {
-        const char *key;
-        char val[512];
-    } kv[8];
-    snprintf(kv[0].val, sizeof kv[0].val, "%.4f", e->total_us / 1e3);
-    snprintf(kv[1].val, sizeof kv[1].val, "%" PRId64, batch);
-    snprintf(kv[2].val, sizeof kv[2].val, "%s %s, %d thread%s%s%s; %s", info->target,
-             info->runtime, info->threads, info->threads == 1 ? "" : "s",
-             info->optimizer != OC_OPT_NONE ? ", training step with " : "",
-             info->optimizer != OC_OPT_NONE ? oc_optimizer_name(info->optimizer) : "",
-             tgt->label);
-    snprintf(kv[3].val, sizeof kv[3].val, "%" PRIu64, t->macs);
-    snprintf(kv[4].val, sizeof kv[4].val, "%" PRIu64, t->flops);
-    snprintf(kv[5].val, sizeof kv[5].val, "%" PRIu64, t->params);
-    snprintf(kv[6].val, sizeof kv[6].val, "%" PRIu64, t->peak_activation_bytes);
-    snprintf(kv[7].val, sizeof kv[7].val, "%s", OC_VERSION);
-    const char *keys[8] = {"onnxcost.time_ms", "onnxcost.batch", "onnxcost.target",
-                           "onnxcost.macs", "onnxcost.flops", "onnxcost.params",
-                           "onnxcost.peak_activation_bytes", "onnxcost.version"};
-    for (int q = 0; q < 8 && !st; q++)
-        st = oc_model_set_meta(m, keys[q], kv[q].val, err);
-    if (!st && e->n_uncounted_nodes) {
-        snprintf(kv[0].val, sizeof kv[0].val, "%zu", e->n_uncounted_nodes);
-        st = oc_model_set_meta(m, "onnxcost.uncounted_nodes", kv[0].val, err);
-    }
-    return st;
-}
-
-/* The folder of path as stat sees it: 0 or -1. */
-static int folder_of(const char *path, struct stat *sb)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path),
-                      path) >= (int)sizeof dir)
-        return -1;
-    return stat(dir, sb);
-}
-
-/* External data locations are relative to the model's folder: a copy in
- * another folder would point at files that are not there.  Rewriting them
- * would need "../" paths, which ONNX Runtime refuses; so such a copy is
- * refused.  Returns 0 or EXIT_USAGE (message printed). */
+/* Returns 0 or EXIT_USAGE (message printed). */
 static int check_external(const oc_model *m, const char *in, const char *out)
 {
     const char *loc;
     size_t n = oc_model_external_count(m, &loc);
-    if (!n || !oc_model_dir(m))
-        return 0;
-    struct stat a, b;
-    if (folder_of(in, &a) == 0 && folder_of(out, &b) == 0 && a.st_dev == b.st_dev &&
-        a.st_ino == b.st_ino)
+    if (oc_external_copy_ok(m, in, out))
         return 0;
     cli_error("annotate: %s keeps %zu tensor%s in external data files named relative to "
               "its folder ('%s'); %s is in another folder, where they would not be "
@@ -236,6 +134,8 @@ int cmd_annotate(int argc, char **argv)
     rc = cli_load_tmodel(tmodel, threads, &mode, &tm, &ov, &tgt);
     if (rc)
         return rc;
+    char line[512];
+    oc_target_line(tm, tgt.label, line, sizeof line);
     oc_model *m;
     rc = cli_load(in, &m);
     if (rc) {
@@ -255,7 +155,7 @@ int cmd_annotate(int argc, char **argv)
         rc = cli_fail(&err, 1);
     else if ((rc = cli_check_bound(&aa, a)) || (rc = cli_check_uncounted(&aa, a, &e)))
         ; /* said */
-    else if (annotate(m, a, &e, tm, &tgt, oc_analysis_batch(a), &err) != OC_OK)
+    else if (oc_annotate_model(m, a, &e, line, &err) != OC_OK)
         rc = cli_fail(&err, 1);
     else if (oc_model_save(m, out, &err) != OC_OK)
         rc = cli_fail(&err, 0);

@@ -764,7 +764,7 @@ int cmd_calibrate(int argc, char **argv)
     oc_error err;
     oc_error_clear(&err);
     oc_machine here;
-    cli_this_machine(&here);
+    oc_this_machine(&here);
     const char *mode_name = o.training ? "training" : "inference";
 
     /* The base model, without any calibration. */
@@ -921,8 +921,8 @@ int cmd_calibrate(int argc, char **argv)
             snprintf(path, sizeof path, "%s", o.output);
         } else {
             char dir[4096];
-            if (cli_cache_dir(dir, sizeof dir) ||
-                cli_calib_cache_path(mach.id, info->target, info->runtime, mode_name, path,
+            if (oc_cache_dir(dir, sizeof dir) ||
+                oc_calib_cache_path(mach.id, info->target, info->runtime, mode_name, path,
                                      sizeof path)) {
                 cli_error("calibrate: no cache directory (set XDG_CACHE_HOME or HOME, or "
                           "give -o FILE)");

@@ -499,6 +499,8 @@ out:
 typedef struct result {
     const copts *o;
     const char *model, *profile_path;
+    const oc_model *m;
+    const oc_analysis *a;
     const profile *pf;
     planned *pl;
     size_t np;
@@ -654,7 +656,8 @@ static int compare_json(const result *r, const oc_tmodel *tm, const cli_target *
 {
     const profile *pf = r->pf;
     json_t *j = json_object(), *ks = json_array(), *po = json_array(), *ro = json_array();
-    json_object_set_new(j, "model", json_string(r->model));
+    json_object_set_new(j, "model", cli_model_json(r->m));
+    json_object_set_new(j, "unbound_dims", cli_unbound_json(oc_analysis_assumed(r->a)));
     json_object_set_new(j, "profile", json_string(r->profile_path));
     json_object_set_new(j, "runs", json_integer((json_int_t)pf->runs));
     json_object_set_new(j, "batch", json_integer(r->o->aa.opts.batch));
@@ -798,7 +801,7 @@ int cmd_compare(int argc, char **argv)
         rc = EXIT_IO;
         goto out;
     }
-    result r = {.o = &o, .model = model_path, .profile_path = prof_path, .pf = &pf, .pl = pl,
+    result r = {.o = &o, .model = model_path, .m = m, .a = a, .profile_path = prof_path, .pf = &pf, .pl = pl,
                 .np = np, .pred_total = e.total_us};
     for (size_t q = 0; q < np; q++) {
         json_t *k = json_array_get(kj, q);

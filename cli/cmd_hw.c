@@ -107,7 +107,7 @@ int cmd_hw(int argc, char **argv)
         return EXIT_USAGE;
     }
     oc_machine mach;
-    cli_this_machine(&mach);
+    oc_this_machine(&mach);
     if (only_fp) {
         printf("%s\n", mach.id);
         return fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;

@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "predictor/estimate.h"
 #include "predictor/memory.h"
+#include "predictor/result.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -157,31 +158,6 @@ static double pick_total(const popts *p, const oc_estimate *e)
     return e->total_us;
 }
 
-static const char *kernel_note(const oc_graph *g, const oc_estimate *e, size_t i)
-{
-    const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];
-    if (k->kind == OC_KERNEL_FOLDED)
-        return "folded";
-    if (k->kind == OC_KERNEL_REMOVED)
-        return "removed";
-    if (k->main != i)
-        return g->nodes[k->main].name;
-    return NULL;
-}
-
-/* The kernel's name as ONNX Runtime names it: a node moved to the NCHWc
- * layout is named after its output ("<output>_nchwc"); inserted reorders
- * after their op; other kernels keep their main node's name. */
-static const char *kernel_name(const oc_graph *g, const oc_kernel *k, char *buf, size_t size)
-{
-    if (k->main == OC_PLAN_INSERTED)
-        return k->op;
-    if (k->value < 0)
-        return g->nodes[k->main].name;
-    snprintf(buf, size, "%s_nchwc", g->values[k->value].name);
-    return buf;
-}
-
 json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
 {
     json_t *arr = json_array();
@@ -201,7 +177,7 @@ json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
             hi = e->node_high_us[k->main];
         }
         json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:f, s:f}", "name",
-                              kernel_name(g, k, buf, sizeof buf), "op", k->op, "nodes", nodes,
+                              oc_kernel_name(g, k, buf, sizeof buf), "op", k->op, "nodes", nodes,
                               "time_us", us, "time_us_low", lo, "time_us_high", hi);
         if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
             json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
@@ -223,7 +199,7 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     for (size_t k = 0; k < g->n_nodes; k++) {
         size_t i = (size_t)g->topo[k];
         json_t *o = json_array_get(nodes, k);
-        const char *note = kernel_note(g, e, i);
+        const char *note = oc_node_kernel_note(g, e, i);
         bool sub = p->baseline != NULL;
         json_object_set_new(o, "time_us", json_real(pick(p, e, i)));
         json_object_set_new(o, "time_us_low", json_real(sub ? pick(p, e, i) : e->node_low_us[i]));
@@ -261,7 +237,7 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "memory_bytes",
                         json_integer((json_int_t)(p->mode.training
                                                       ? mem.total
-                                                      : cli_step_memory(a, &e->plan,
+                                                      : oc_step_memory(a, &e->plan,
                                                                         OC_OPT_NONE))));
     if (p->mode.training)
         json_object_set_new(t, "training_memory",
@@ -327,7 +303,7 @@ static void kernel_rows(const oc_graph *g, const oc_estimate *e, const popts *p,
                  cli_time(ins ? 0 : e->node_low_us[k->main], b2, sizeof b2),
                  cli_time(ins ? 0 : e->node_high_us[k->main], b3, sizeof b3));
         printf("%-34.34s %-22.22s %6zu %10s %20s %6.1f%%\n",
-               cli_tail(kernel_name(g, k, nb, sizeof nb), 34), k->op,
+               cli_tail(oc_kernel_name(g, k, nb, sizeof nb), 34), k->op,
                ins ? (size_t)0 : 1 + k->n_fused,
                ins ? "(in op)" : cli_time(us, b1, sizeof b1), ins ? "" : range,
                total > 0 ? 100 * us / total : 0);
@@ -477,7 +453,7 @@ static int predict_compare(const popts *p, const char *path)
             /* the same nodes for every target: said once */
         } else {
             double total = pick_total(p, &e);
-            uint64_t mem = cli_step_memory(a, &e.plan, p->mode.optimizer);
+            uint64_t mem = oc_step_memory(a, &e.plan, p->mode.optimizer);
             const oc_tmodel_info *info = oc_tmodel_get_info(tm);
             if (p->fmt == FMT_JSON) {
                 json_t *o = json_object();
@@ -510,7 +486,7 @@ static int predict_compare(const popts *p, const char *path)
     }
     if (!rc && p->fmt == FMT_JSON) {
         json_t *j = json_object();
-        json_object_set_new(j, "model", json_string(oc_model_source(m)));
+        json_object_set_new(j, "model", cli_model_json(m));
         json_object_set_new(j, "batch", json_integer(batch));
         json_object_set_new(j, "unbound_dims", cli_unbound_json(oc_analysis_assumed(a)));
         json_object_set_new(j, "mode", json_string(cli_mode_name(&p->mode)));

@@ -151,7 +151,7 @@ int cmd_report(int argc, char **argv)
     /* and sets the batch dim per step: a --dim of it is the report's only */
     sweep_aa.opts.n_dims = 0;
     for (size_t k = 0; k < p.aa.opts.n_dims; k++)
-        if (!cli_dim_binds_batch(m, p.aa.dims[k].name))
+        if (!oc_dim_binds_batch(m, p.aa.dims[k].name))
             sweep_aa.dims[sweep_aa.opts.n_dims++] = p.aa.dims[k];
     sweep_aa.opts.dims = sweep_aa.dims;
     cli_step steps[CLI_MAX_STEPS];

@@ -113,7 +113,7 @@ int cmd_sweep(int argc, char **argv)
                 json_object_set_new(o, "uncounted_nodes", json_integer((json_int_t)s->uncounted));
                 json_array_append_new(arr, o);
             }
-            json_object_set_new(j, "model", json_string(oc_model_source(m)));
+            json_object_set_new(j, "model", cli_model_json(m));
             json_object_set_new(j, "mode", json_string(cli_mode_name(&mode)));
             json_object_set_new(j, "unbound_dims", cli_unbound_json(steps[0].unbound));
             json_object_set_new(j, "target", cli_target_json(tm, &tgt, &mode));

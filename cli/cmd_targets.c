@@ -72,7 +72,7 @@ int cmd_targets(int argc, char **argv)
         return EXIT_USAGE;
     }
     oc_machine here;
-    cli_this_machine(&here);
+    oc_this_machine(&here);
     row rows[256];
     size_t n = 0;
     oc_error err;
@@ -112,7 +112,7 @@ int cmd_targets(int argc, char **argv)
         calib_row(&cal, name, "measured", &rows[n++]);
     }
     char dir[4096];
-    DIR *d = cli_cache_dir(dir, sizeof dir) ? NULL : opendir(dir);
+    DIR *d = oc_cache_dir(dir, sizeof dir) ? NULL : opendir(dir);
     if (d) {
         struct dirent *e;
         char names[128][256];

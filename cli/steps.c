@@ -1,21 +1,10 @@
-/* steps.c - the per-batch steps of sweep and report over a model loaded
- * once: every batch size analysed, then all their kernels through one pass
- * of the timing model (oc_estimate_run_many). */
+/* steps.c - the per-batch steps of sweep and report (predictor/sweep.c),
+ * with what they leave out said once. */
 #include "cli/cli.h"
 #include "predictor/estimate.h"
-#include "predictor/memory.h"
+#include "predictor/sweep.h"
 
-
-uint64_t cli_step_memory(const oc_analysis *a, const oc_plan *plan, oc_optimizer o)
-{
-    if (o == OC_OPT_NONE) {
-        const oc_totals *t = oc_analysis_totals(a);
-        return t->weight_bytes + t->peak_activation_bytes;
-    }
-    oc_train_memory mem;
-    oc_training_memory(a, plan, o, &mem);
-    return mem.total;
-}
+#include <stdlib.h>
 
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
                     const oc_overhead *ov, const int64_t *batches, size_t n,
@@ -28,62 +17,37 @@ int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
         cli_error("at most %d batch sizes", CLI_MAX_STEPS);
         return EXIT_USAGE;
     }
-    for (size_t k = 0; k < aa->opts.n_dims; k++)
-        if (cli_dim_binds_batch(m, aa->dims[k].name)) {
-            cli_error("--dim %s binds the batch dim, which the sweep sets to each batch "
-                      "size: drop it", aa->dims[k].name);
-            return EXIT_USAGE;
-        }
-    oc_analysis *an[CLI_MAX_STEPS] = {0};
-    oc_estimate est[CLI_MAX_STEPS];
-    oc_arena *ar = oc_arena_new();
-    int rc = 0;
-    if (!ar) {
+    oc_sweep *s = malloc(sizeof *s);
+    if (!s) {
         oc_error_set(&err, OC_ERR_NOMEM, NULL, "out of memory");
+        return cli_fail(&err, 1);
+    }
+    int rc = 0;
+    if (oc_sweep_run(m, &aa->opts, tm, ov, batches, n, limit, s, &err) != OC_OK)
         rc = cli_fail(&err, 1);
-    }
+    if (!rc && warn)
+        rc = cli_check_bound(aa, s->an[0]);
+    if (!rc && warn)
+        rc = cli_check_uncounted(aa, s->an[s->worst], &s->est[s->worst]);
     for (size_t k = 0; k < n && !rc; k++) {
-        aa->opts.batch = batches[k];
-        /* --input overrides keep their dims but take this step's batch. */
-        for (size_t q = 0; q < aa->opts.n_overrides; q++)
-            if (aa->overrides[q].rank > 0)
-                aa->overrides[q].dims[0] = batches[k];
-        if (oc_analyze(m, &aa->opts, &an[k], &err) != OC_OK)
-            rc = cli_fail(&err, 1);
-        else if (k == 0 && warn)
-            rc = cli_check_bound(aa, an[0]);
+        const oc_sweep_step *o = &s->steps[k];
+        cli_step *c = &steps[k];
+        c->batch = o->batch;
+        c->time_ms = o->time_ms;
+        c->low_ms = o->low_ms;
+        c->high_ms = o->high_ms;
+        c->throughput = o->throughput;
+        c->memory = o->memory;
+        c->macs = o->macs;
+        c->fits = o->fits;
+        c->uncounted = o->uncounted;
+        snprintf(c->unbound, sizeof c->unbound, "%s", oc_analysis_assumed(s->an[k]));
     }
-    if (!rc && oc_estimate_run_many((const oc_analysis *const *)an, n, tm, ov, est, ar,
-                                    &err) != OC_OK)
-        rc = cli_fail(&err, 1);
-    /* the step that leaves out most (the same nodes, as a rule) */
-    size_t worst = 0;
-    for (size_t k = 1; k < n && !rc; k++)
-        if (est[k].n_uncounted_nodes > est[worst].n_uncounted_nodes)
-            worst = k;
-    if (!rc && warn && n)
-        rc = cli_check_uncounted(aa, an[worst], &est[worst]);
-    for (size_t k = 0; k < n && !rc; k++) {
-        const oc_totals *t = oc_analysis_totals(an[k]);
-        const oc_estimate *e = &est[k];
-        cli_step *s = &steps[k];
-        s->batch = batches[k];
-        s->time_ms = e->total_us / 1e3;
-        s->low_ms = e->total_low_us / 1e3;
-        s->high_ms = e->total_high_us / 1e3;
-        s->throughput = e->total_us > 0 ? batches[k] * 1e6 / e->total_us : 0;
-        s->memory = cli_step_memory(an[k], &e->plan, oc_tmodel_get_info(tm)->optimizer);
-        s->macs = t->macs;
-        s->uncounted = e->n_uncounted_nodes;
-        snprintf(s->unbound, sizeof s->unbound, "%s", oc_analysis_assumed(an[k]));
-        s->fits = !limit || s->memory <= limit;
-        if (s->fits && (*fit == SIZE_MAX || s->batch > steps[*fit].batch))
-            *fit = k;
-        if (s->fits && (*best == SIZE_MAX || s->throughput > steps[*best].throughput))
-            *best = k;
+    if (!rc) {
+        *fit = s->fit;
+        *best = s->best;
     }
-    for (size_t k = 0; k < n; k++)
-        oc_analysis_free(an[k]);
-    oc_arena_free(ar);
+    oc_sweep_free(s);
+    free(s);
     return rc;
 }

@@ -335,33 +335,14 @@ json_t *cli_json_decl_shape(const oc_value *v)
     return a;
 }
 
-static char *dims_str(int rank, const oc_dim *dims, char *buf, size_t n)
-{
-    if (rank < 0) {
-        snprintf(buf, n, "?");
-        return buf;
-    }
-    size_t pos = 0;
-    buf[0] = '\0';
-    pos += (size_t)snprintf(buf + pos, n - pos, "[");
-    for (int i = 0; i < rank && pos < n; i++) {
-        char d[96];
-        pos += (size_t)snprintf(buf + pos, n - pos, "%s%s", i ? "," : "",
-                                oc_dim_str(dims[i], d, sizeof d));
-    }
-    if (pos < n)
-        snprintf(buf + pos, n - pos, "]");
-    return buf;
-}
-
 char *cli_shape_str(const oc_tinfo *t, char *buf, size_t n)
 {
-    return dims_str(t ? t->rank : -1, t ? t->dims : NULL, buf, n);
+    return oc_shape_str(t ? t->rank : -1, t ? t->dims : NULL, buf, n);
 }
 
 char *cli_decl_shape_str(const oc_value *v, char *buf, size_t n)
 {
-    return dims_str(v->rank, v->dims, buf, n);
+    return oc_shape_str(v->rank, v->dims, buf, n);
 }
 
 int cli_json_print(json_t *j)

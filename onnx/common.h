@@ -14,14 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OC_STATUS_MAP(XX)                                                     \
-    XX(OK, "ok")                                                              \
-    XX(ERR_USAGE, "usage error")                                              \
-    XX(ERR_INPUT, "bad or unsupported input")                                 \
-    XX(ERR_IO, "I/O error")                                                   \
-    XX(ERR_NOMEM, "out of memory")                                            \
-    XX(ERR_OVERFLOW, "arithmetic overflow")                                   \
-    XX(ERR_INTERNAL, "internal error")
+#include "include/onnxcost.h"
+
+/* The status codes are the public header's (include/onnxcost.h), value for
+ * value: one map for both. */
+#define OC_STATUS_MAP(XX) ONNXCOST_STATUS_MAP(XX)
 
 typedef enum oc_status {
 #define XX(name, str) OC_##name,

@@ -1,13 +1,14 @@
 #!/bin/bash
 # setup.sh [--deps-only] - install the Debian packages onnxcost needs (and
-# its tests: chromium renders the HTML report), build it, and run the main
+# its tests: chromium renders the HTML report; pytest, venv and setuptools
+# test and install the Python module), build it, and run the main
 # job on a committed sample.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PKGS=(build-essential cmake pkg-config protobuf-c-compiler libprotobuf-c-dev
       libonnx-dev libopenblas-dev zlib1g-dev libjansson-dev python3
       libonnx-testdata clang libclang-rt-14-dev python3-onnx python3-torch
-      python3-torchvision chromium)
+      python3-torchvision chromium python3-setuptools python3-pytest python3-venv)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

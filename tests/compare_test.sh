@@ -25,6 +25,7 @@ n_ort = len(ker) // len(runs)          # kernels per run
 assert len(runs) == 5 and n_ort * len(runs) == len(ker), (len(runs), len(ker))
 t = j['totals']
 assert j['runs'] == 5 and j['target']['name'], j['target']
+assert set(j['model']) == {'file', 'ir_version', 'producer', 'opset'} and j['unbound_dims'] == [], j['model']
 assert t['kernels_ran'] == n_ort and t['kernels_matched'] == n_ort, t
 assert t['kernels_planned'] == n_ort and not j['planned_only'] and not j['ran_only'], t
 assert len(j['kernels']) == n_ort

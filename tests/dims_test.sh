@@ -24,7 +24,7 @@ ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] && grep -q "H, W are unbound 
     "predict --strict: one error line, exit 2, no output"
 "$BIN" predict --strict --dim H=64 --dim W=64 "$DET" >"$TMP/o" 2>"$TMP/e"
 ok '[ $? -eq 0 ] && ! grep -q unbound "$TMP/e"' "predict --strict with every dim bound"
-# JSON says which: totals.unbound_dims (analyze and predict alike)
+# JSON says which: unbound_dims, a list beside model (every command alike)
 "$BIN" analyze --format json "$DET" >"$TMP/a" 2>/dev/null
 "$BIN" predict --format json "$DET" >"$TMP/p" 2>/dev/null
 "$BIN" predict --format json --dim H=64 --dim W=64 "$DET" >"$TMP/pb" 2>/dev/null
@@ -33,10 +33,10 @@ import json, sys
 t = sys.argv[1]
 a, p, pb = (json.load(open(f'{t}/{x}')) for x in ('a', 'p', 'pb'))
 # analyze binds no batch unless told: N too
-assert a['totals']['unbound_dims'] == ['N', 'H', 'W'], a['totals']
-assert p['totals']['unbound_dims'] == ['H', 'W'] and p['totals']['batch'] == 1, p['totals']
-assert pb['totals']['unbound_dims'] == [] and pb['inputs'][0]['shape'] == [1, 3, 64, 64]
-E" "JSON totals.unbound_dims"
+assert a['unbound_dims'] == ['N', 'H', 'W'], a['totals']
+assert p['unbound_dims'] == ['H', 'W'] and p['totals']['batch'] == 1, p['totals']
+assert pb['unbound_dims'] == [] and pb['inputs'][0]['shape'] == [1, 3, 64, 64]
+E" "JSON unbound_dims"
 # the batch is whatever binds the batch dim: --batch, --dim N=, --input
 "$BIN" predict --format json --dataset-size 80 --batch 8 --dim H=64 --dim W=64 "$DET" >"$TMP/b1" 2>/dev/null
 "$BIN" predict --format json --dataset-size 80 --dim N=8 --dim H=64 --dim W=64 "$DET" >"$TMP/b2" 2>/dev/null
@@ -48,7 +48,7 @@ t = sys.argv[1]
 js = [json.load(open(f'{t}/b{k}')) for k in (1, 2, 3)]
 for j in js:
     tt = j['totals']
-    assert tt['batch'] == 8 and tt['steps_per_epoch'] == 10 and tt['unbound_dims'] == [], tt
+    assert tt['batch'] == 8 and tt['steps_per_epoch'] == 10 and j['unbound_dims'] == [], tt
     assert abs(tt['throughput_per_s'] - 8e3 / tt['time_ms']) < 1e-6 * tt['throughput_per_s']
     assert j['inputs'][0]['shape'] == [8, 3, 64, 64]
 assert js[0]['totals']['time_ms'] == js[1]['totals']['time_ms'] == js[2]['totals']['time_ms']
@@ -79,7 +79,7 @@ ok "$PY - '$TMP/d' '$TMP/d2' <<'E'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 assert a['inputs'][1]['shape'] == [2, 4, 0, 8] and a['outputs'][0]['shape'] == [2, 4, 5, 8], a['outputs']
-assert a['totals']['unbound_dims'] == [] and a['totals']['batch'] == 2
+assert a['unbound_dims'] == [] and a['totals']['batch'] == 2
 a['model'].pop('file'), b['model'].pop('file')
 assert a == b
 E" "decoder: a symbol shared by two inputs, past_seq=0"
@@ -122,5 +122,22 @@ ok '[ $? -eq 2 ] && [ ! -e "$TMP/r3.html" ]' "report --strict: exit 2, nothing w
 "$BIN" predict --format json --target ort-cpu --target ort-cpu --input X=2x3x16x16 "$DET" >"$TMP/t" 2>/dev/null
 ok "$PY -c \"import json; j=json.load(open('$TMP/t')); assert j['batch']==2 and j['unbound_dims']==[] and all(t['uncounted_nodes']==0 for t in j['targets'])\"" \
     "predict with two targets: batch from --input, unbound_dims"
+# One JSON shape in every command (issue 17): the model an object, the
+# unbound dims a list beside it.
+"$BIN" analyze --format json "$DET" >"$TMP/j1" 2>/dev/null
+"$BIN" predict --format json "$DET" >"$TMP/j2" 2>/dev/null
+"$BIN" predict --format json --target ort-cpu --target ort-cpu "$DET" >"$TMP/j3" 2>/dev/null
+"$BIN" sweep --format json --batch 1,2 "$DET" >"$TMP/j4" 2>/dev/null
+ok "$PY - '$TMP' <<'E'
+import json, sys
+js = [json.load(open(f'{sys.argv[1]}/j{k}')) for k in (1, 2, 3, 4)]
+for j in js:
+    assert j['model'] == js[0]['model'], (j['model'], js[0]['model'])
+    assert isinstance(j['unbound_dims'], list), j['unbound_dims']
+    assert 'unbound_dims' not in j.get('totals', {}), j['totals']
+assert set(js[0]['model']) == {'file', 'ir_version', 'producer', 'opset'}, js[0]['model']
+assert js[0]['model']['file'].endswith('.onnx')
+assert js[1]['unbound_dims'] == js[2]['unbound_dims'] == js[3]['unbound_dims'] == ['H', 'W']
+E" "analyze, predict (one and two targets), sweep: one model object, unbound_dims a list"
 echo "dims_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,146 @@
+/* result.c - node and kernel words shared by the command and the API, and
+ * the annotation of a model with its prediction. */
+#include "predictor/result.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef OC_VERSION
+#error "OC_VERSION is set by the build"
+#endif
+
+const char *oc_kernel_name(const oc_graph *g, const oc_kernel *k, char *buf, size_t size)
+{
+    if (k->main == OC_PLAN_INSERTED)
+        return k->op;
+    if (k->value < 0)
+        return g->nodes[k->main].name;
+    snprintf(buf, size, "%s_nchwc", g->values[k->value].name);
+    return buf;
+}
+
+const char *oc_node_kernel_note(const oc_graph *g, const oc_estimate *e, size_t i)
+{
+    const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];
+    if (k->kind == OC_KERNEL_FOLDED)
+        return "folded";
+    if (k->kind == OC_KERNEL_REMOVED)
+        return "removed";
+    if (k->main != i)
+        return g->nodes[k->main].name;
+    return NULL;
+}
+
+/* The folder of path as stat sees it: 0 or -1. */
+static int folder_of(const char *path, struct stat *sb)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path),
+                      path) >= (int)sizeof dir)
+        return -1;
+    return stat(dir, sb);
+}
+
+bool oc_external_copy_ok(const oc_model *m, const char *in, const char *out)
+{
+    if (!oc_model_external_count(m, NULL) || !oc_model_dir(m))
+        return true;
+    struct stat a, b;
+    return folder_of(in, &a) == 0 && folder_of(out, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+void oc_target_line(const oc_tmodel *tm, const char *label, char *buf, size_t n)
+{
+    const oc_tmodel_info *info = oc_tmodel_get_info(tm);
+    snprintf(buf, n, "%s %s, %d thread%s%s%s; %s", info->target, info->runtime, info->threads,
+             info->threads == 1 ? "" : "s",
+             info->optimizer != OC_OPT_NONE ? ", training step with " : "",
+             info->optimizer != OC_OPT_NONE ? oc_optimizer_name(info->optimizer) : "", label);
+}
+
+static oc_status meta_u64(oc_model *m, size_t node, const char *key, uint64_t v,
+                          oc_error *err)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    return oc_model_node_set_meta(m, node, key, buf, err);
+}
+
+oc_status oc_annotate_model(oc_model *m, const oc_analysis *a, const oc_estimate *e,
+                            const char *target_line, oc_error *err)
+{
+    const oc_graph *g = oc_model_graph(m);
+    oc_status st = OC_OK;
+    char buf[512];
+    for (size_t i = 0; i < g->n_nodes && !st; i++) {
+        const oc_node_cost *c = oc_analysis_node_cost(a, i);
+        const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];
+        uint64_t bytes = c->bytes_read + c->bytes_written;
+        const char *how = k->kind == OC_KERNEL_FOLDED    ? " (folded)"
+                          : k->kind == OC_KERNEL_REMOVED ? " (removed)"
+                          : k->main != i                 ? " (fused)"
+                                                         : "";
+        if (e->node_unknown[i]) {
+            /* no time: not a zero */
+            snprintf(buf, sizeof buf, "onnxcost: not counted: %s", e->node_unknown[i]);
+            st = oc_model_node_append_doc(m, i, buf, err);
+            if (!st)
+                st = oc_model_node_set_meta(m, i, "onnxcost.unknown", e->node_unknown[i], err);
+            continue;
+        }
+        snprintf(buf, sizeof buf,
+                 "onnxcost: time_us=%.3f macs=%" PRIu64 " flops=%" PRIu64
+                 " bytes=%" PRIu64 " params=%" PRIu64 "%s",
+                 e->node_us[i], c->macs, c->flops, bytes, c->params, how);
+        st = oc_model_node_append_doc(m, i, buf, err);
+        snprintf(buf, sizeof buf, "%.3f", e->node_us[i]);
+        if (!st)
+            st = oc_model_node_set_meta(m, i, "onnxcost.time_us", buf, err);
+        if (!st)
+            st = meta_u64(m, i, "onnxcost.macs", c->macs, err);
+        if (!st)
+            st = meta_u64(m, i, "onnxcost.flops", c->flops, err);
+        if (!st)
+            st = meta_u64(m, i, "onnxcost.bytes", bytes, err);
+        if (!st)
+            st = meta_u64(m, i, "onnxcost.params", c->params, err);
+        if (!st && k->main != i)
+            st = oc_model_node_set_meta(m, i, "onnxcost.fused_into",
+                                        g->nodes[k->main].name, err);
+    }
+    if (st)
+        return st;
+    const oc_totals *t = oc_analysis_totals(a);
+    struct {
+        const char *key;
+        char val[512];
+    } kv[8] = {{"onnxcost.time_ms", ""},
+               {"onnxcost.batch", ""},
+               {"onnxcost.target", ""},
+               {"onnxcost.macs", ""},
+               {"onnxcost.flops", ""},
+               {"onnxcost.params", ""},
+               {"onnxcost.peak_activation_bytes", ""},
+               {"onnxcost.version", ""}};
+    snprintf(kv[0].val, sizeof kv[0].val, "%.4f", e->total_us / 1e3);
+    snprintf(kv[1].val, sizeof kv[1].val, "%" PRId64, oc_analysis_batch(a));
+    snprintf(kv[2].val, sizeof kv[2].val, "%s", target_line);
+    snprintf(kv[3].val, sizeof kv[3].val, "%" PRIu64, t->macs);
+    snprintf(kv[4].val, sizeof kv[4].val, "%" PRIu64, t->flops);
+    snprintf(kv[5].val, sizeof kv[5].val, "%" PRIu64, t->params);
+    snprintf(kv[6].val, sizeof kv[6].val, "%" PRIu64, t->peak_activation_bytes);
+    snprintf(kv[7].val, sizeof kv[7].val, "%s", OC_VERSION);
+    for (int q = 0; q < 8 && !st; q++)
+        st = oc_model_set_meta(m, kv[q].key, kv[q].val, err);
+    if (!st && e->n_uncounted_nodes) {
+        snprintf(kv[0].val, sizeof kv[0].val, "%zu", e->n_uncounted_nodes);
+        st = oc_model_set_meta(m, "onnxcost.uncounted_nodes", kv[0].val, err);
+    }
+    return st;
+}

@@ -1,0 +1,38 @@
+/*
+ * result.h - what an estimate says about a node or a kernel, in the words
+ * the command, the API and an annotated model share: the kernel's name as
+ * ONNX Runtime's profiler gives it, which kernel runs a node, and the
+ * metadata 'onnxcost annotate' writes.
+ */
+#ifndef OC_PREDICTOR_RESULT_H
+#define OC_PREDICTOR_RESULT_H
+
+#include "predictor/estimate.h"
+
+/* The kernel's name as ONNX Runtime names it: a node moved to the NCHWc
+ * layout is named after its output ("<output>_nchwc"); inserted reorders
+ * after their op; other kernels keep their main node's name.  The result
+ * is buf or a string of g or k. */
+const char *oc_kernel_name(const oc_graph *g, const oc_kernel *k, char *buf, size_t size);
+/* How node i runs: "folded", "removed", the name of the node whose kernel
+ * runs it (fused), or NULL when it runs its own kernel. */
+const char *oc_node_kernel_note(const oc_graph *g, const oc_estimate *e, size_t i);
+
+/* Write the prediction into m (the model a analysed, e predicted): a
+ * line "onnxcost: time_us=... macs=..." appended to each node's
+ * doc_string, the same as node metadata "onnxcost.*", the totals in the
+ * model's metadata ("onnxcost.time_ms", "onnxcost.target" = target_line,
+ * ...).  A node not counted says why instead. */
+oc_status oc_annotate_model(oc_model *m, const oc_analysis *a, const oc_estimate *e,
+                            const char *target_line, oc_error *err);
+/* External data locations are relative to the model's folder: a copy in
+ * another folder would point at files that are not there (rewriting them
+ * would need "../" paths, which ONNX Runtime refuses).  Whether m, read
+ * from `in`, may be written to `out`: it keeps no tensor in external
+ * files, or out is in in's folder. */
+bool oc_external_copy_ok(const oc_model *m, const char *in, const char *out);
+/* The "onnxcost.target" line: "ort-cpu onnxruntime-node 1.30.0, 1 thread;
+ * LABEL". */
+void oc_target_line(const oc_tmodel *tm, const char *label, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,281 @@
+/* target.c - the target a prediction speaks for: a timing model, the
+ * calibration that fits it to a machine, and the machine it then speaks
+ * for (moved from the command so that the API chooses the same way). */
+#include "predictor/target.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool predicts_training(const oc_tmodel *tm)
+{
+    return (oc_tmodel_get_info(tm)->optimizers & ~(1u << OC_OPT_NONE)) != 0;
+}
+
+/* The runtime part of a cache file name: "onnxruntime-node_1.30.0". */
+static void sanitize(const char *s, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < n; s++)
+        out[k++] = (char)((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+                                  (*s >= '0' && *s <= '9') || *s == '.' || *s == '-'
+                              ? *s
+                              : '_');
+    out[k] = '\0';
+}
+
+void oc_this_machine(oc_machine *m)
+{
+    oc_machine_detect(m);
+    const char *id = getenv("ONNXCOST_MACHINE");
+    if (id && *id)
+        snprintf(m->id, sizeof m->id, "%s", id);
+}
+
+int oc_cache_dir(char *buf, size_t n)
+{
+    const char *x = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int w;
+    if (x && x[0] == '/')
+        w = snprintf(buf, n, "%s/onnxcost", x);
+    else if (home && home[0])
+        w = snprintf(buf, n, "%s/.cache/onnxcost", home);
+    else
+        return -1;
+    return w > 0 && (size_t)w < n ? 0 : -1;
+}
+
+int oc_calib_cache_path(const char *machine, const char *target, const char *runtime,
+                        const char *mode, char *buf, size_t n)
+{
+    char dir[4096], rt[96], fp[64];
+    if (oc_cache_dir(dir, sizeof dir))
+        return -1;
+    sanitize(runtime, rt, sizeof rt);
+    sanitize(machine, fp, sizeof fp);
+    int w = snprintf(buf, n, "%s/%s-%s-%s-%s.json", dir, fp, target, rt, mode);
+    return w > 0 && (size_t)w < n ? 0 : -1;
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether the file looks like JSON (a calibration) rather than a timing
+ * model: its first non-blank byte is '{'. */
+static bool is_json_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    int ch = ' ';
+    while (f && (ch = fgetc(f)) != EOF && (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r'))
+        ;
+    if (f)
+        fclose(f);
+    return ch == '{';
+}
+
+/* "ort-cpu@cpu-AuthenticAMD-f26-m2": a shipped calibration. */
+static int find_builtin_calib(const char *name, const char *mode, oc_calib *c)
+{
+    oc_error err;
+    for (size_t i = 0; i < oc_builtin_calib_count(); i++) {
+        oc_error_clear(&err);
+        if (oc_builtin_calib_get(i, c, NULL, &err) != OC_OK)
+            continue;
+        char nm[160];
+        snprintf(nm, sizeof nm, "%s@%s", c->target, c->machine.id);
+        if (!strcmp(nm, name) && !strcmp(c->mode, mode))
+            return 0;
+    }
+    return -1;
+}
+
+static void warn(oc_target_sel *sel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(oc_target_sel *sel, const char *fmt, ...)
+{
+    if (sel->n_warnings == OC_TARGET_MAX_WARNINGS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sel->warnings[sel->n_warnings++], sizeof sel->warnings[0], fmt, ap);
+    va_end(ap);
+}
+
+/* A failure of this step: *tm freed, the status returned. */
+static oc_status fail(oc_tmodel **tm, oc_status st)
+{
+    oc_tmodel_free(*tm);
+    *tm = NULL;
+    return st;
+}
+
+oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer,
+                           oc_tmodel **tm, oc_overhead *ov, oc_target_sel *sel,
+                           oc_error *err)
+{
+    *tm = NULL;
+    memset(sel, 0, sizeof *sel);
+    bool training = optimizer != OC_OPT_NONE;
+    const char *mode_name = training ? "training" : "inference";
+    const char *builtin = training ? "torch-cpu" : "ort-cpu";
+    oc_machine here;
+    oc_this_machine(&here);
+
+    /* What the spec names: a timing-model file, a calibration file, a
+     * built-in target ("ort-cpu"), or a shipped calibration
+     * ("ort-cpu@FINGERPRINT"). */
+    oc_calib calib;
+    bool have_calib = false, explicit_machine = false, shipped = false;
+    const char *tm_path = NULL;
+    bool named = spec && (!strcmp(spec, "ort-cpu") || !strcmp(spec, "torch-cpu"));
+    if (spec && strchr(spec, '@') && !is_file(spec)) {
+        if (find_builtin_calib(spec, mode_name, &calib))
+            return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                "--target: no %s target '%s' (see 'onnxcost targets')",
+                                mode_name, spec);
+        have_calib = true;
+        explicit_machine = true;
+        snprintf(sel->source, sizeof sel->source, "built-in %s", spec);
+    } else if (named && strcmp(spec, builtin)) {
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "--target %s predicts %s; %s", spec,
+                            training ? "inference" : "training steps",
+                            training ? "use torch-cpu with --mode training"
+                                     : "add --mode training");
+    } else if (spec && !named) {
+        /* A file: a calibration (JSON) or a timing model. */
+        if (!is_file(spec) || !is_json_file(spec)) {
+            tm_path = spec;
+        } else {
+            oc_status st = oc_calib_load(spec, &calib, err);
+            if (st != OC_OK) {
+                sel->load_error = true;
+                return st;
+            }
+            have_calib = true;
+            explicit_machine = true;
+            snprintf(sel->source, sizeof sel->source, "%s", spec);
+        }
+    }
+    if (have_calib && strcmp(calib.mode, mode_name))
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "%s: the calibration is for %s; %s",
+                            sel->source, calib.mode,
+                            training ? "drop --mode training" : "add --mode training");
+    const char *base = have_calib ? calib.target : builtin;
+    if (have_calib && calib.base_path[0])
+        tm_path = calib.base_path; /* a calibration of a timing-model file */
+    oc_status st = tm_path ? oc_tmodel_load(tm_path, tm, err)
+                           : oc_default_tmodel(base, tm, ov, err);
+    if (st != OC_OK) {
+        sel->load_error = tm_path != NULL;
+        return st;
+    }
+    const oc_tmodel_info *info = oc_tmodel_get_info(*tm);
+    const char *target = info->target;
+    if (predicts_training(*tm) != training)
+        return fail(tm, oc_error_set(err, OC_ERR_USAGE, NULL,
+                                     "%s: the %s timing model predicts %s; %s",
+                                     tm_path ? tm_path : "built-in", target,
+                                     training ? "inference" : "training steps",
+                                     training ? "give a training model (onnxcost train on "
+                                                "torch-cpu samples)"
+                                              : "add --mode training"));
+    if (training && (st = oc_tmodel_set_optimizer(*tm, optimizer, err)) != OC_OK)
+        return fail(tm, st);
+    if (threads && (st = oc_tmodel_set_threads(*tm, threads, err)) != OC_OK)
+        return fail(tm, st);
+    /* No calibration named: the one `onnxcost calibrate` left in the cache
+     * for this machine, this model's target and runtime, and this mode. */
+    if (!have_calib && !tm_path) {
+        char path[4096];
+        oc_error cerr;
+        oc_error_clear(&cerr);
+        if (!oc_calib_cache_path(here.id, target, info->runtime, mode_name, path, sizeof path) &&
+            is_file(path)) {
+            if (oc_calib_load(path, &calib, &cerr) != OC_OK)
+                warn(sel, "%s; ignored (run 'onnxcost calibrate' again)", cerr.msg);
+            else if (strcmp(calib.machine.id, here.id) != 0)
+                warn(sel, "%s was made on %s, not this machine (%s); ignored", path,
+                     calib.machine.id, here.id);
+            else {
+                have_calib = true;
+                snprintf(sel->source, sizeof sel->source, "%s", path);
+            }
+        }
+        /* None made here: the probe this project measured on a machine of
+         * the same fingerprint, if any (hosts of one kind may still
+         * differ: the label says whose probe it is). */
+        char name[160];
+        snprintf(name, sizeof name, "%s@%s", target, here.id);
+        if (!have_calib && !find_builtin_calib(name, mode_name, &calib)) {
+            have_calib = true;
+            shipped = true;
+            snprintf(sel->source, sizeof sel->source, "built-in %s", name);
+        }
+    }
+    if (have_calib) {
+        if (info->created[0] && calib.base_created[0] &&
+            strcmp(info->created, calib.base_created) != 0)
+            warn(sel, "%s was fitted to the %s timing model of %s, this one is of %s: run "
+                      "'onnxcost calibrate' again",
+                 sel->source, target, calib.base_created, info->created);
+        if ((st = oc_tmodel_set_calib(*tm, &calib, err)) != OC_OK)
+            return fail(tm, st);
+    }
+    /* The in-graph fit is per thread count: take it after set_threads. */
+    oc_default_tmodel_overhead(target, ov, info->threads);
+    const oc_calib_fit *cf = oc_tmodel_calib_fit(*tm);
+    if (cf) {
+        ov->kernel_scale = cf->kernel_scale;
+        ov->per_kernel_us = cf->per_kernel_us;
+        if (cf->output_us_per_mb > 0)
+            ov->output_us_per_mb = cf->output_us_per_mb;
+    }
+    if (threads && !oc_tmodel_has_threads(*tm, threads))
+        warn(sel, "the timing model was not trained at %d threads; this is an extrapolation",
+             threads);
+
+    /* Which machine the predictions speak for, said once. */
+    if (have_calib) {
+        snprintf(sel->machine, sizeof sel->machine, "%s", calib.machine.id);
+        char date[16];
+        snprintf(date, sizeof date, "%.10s", calib.created);
+        bool here_too = strcmp(calib.machine.id, here.id) == 0;
+        if (!cf) {
+            warn(sel, "%s has no fit at %d thread%s: the times are the uncalibrated %s model's "
+                      "(run 'onnxcost calibrate --threads %d')",
+                 sel->source, info->threads, info->threads == 1 ? "" : "s", target,
+                 info->threads);
+            snprintf(sel->label, sizeof sel->label,
+                     "measured on %s, NOT calibrated at %d thread%s for %s",
+                     info->machine[0] ? info->machine : "an unrecorded machine", info->threads,
+                     info->threads == 1 ? "" : "s", calib.machine.id);
+        } else {
+            sel->calibrated = true;
+            if (shipped)
+                snprintf(sel->label, sizeof sel->label,
+                         "calibrated on another host of this machine's kind (%s, shipped, %s)",
+                         calib.machine.id, date);
+            else
+                snprintf(sel->label, sizeof sel->label, "calibrated on %s%s%s, %s",
+                         here_too ? "this machine (" : "", calib.machine.id,
+                         here_too ? ")" : "", date);
+        }
+    } else {
+        snprintf(sel->machine, sizeof sel->machine, "%s", info->machine);
+        snprintf(sel->label, sizeof sel->label, "measured on %s%s",
+                 info->machine[0] ? info->machine : "an unrecorded machine",
+                 strcmp(info->machine, here.id) ? ", not this machine" : " (this machine)");
+    }
+    sel->this_machine = strcmp(sel->machine, here.id) == 0;
+    if (!sel->this_machine && !explicit_machine)
+        warn(sel, "the %s timing model was measured on %s, this machine is %s: its times may "
+                  "be off by 2x or more; run 'onnxcost calibrate%s' to fit it to this machine",
+             target, sel->machine[0] ? sel->machine : "a machine it did not record", here.id,
+             training ? " --mode training" : "");
+    return OC_OK;
+}
