@@ -214,14 +214,20 @@ void *oc_ctx_alloc(oc_op_ctx *c, size_t size)
 
 oc_status oc_fail(oc_op_ctx *c, const char *fmt, ...)
 {
-    char msg[256];
+    char msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* The prefix names the op: a rule's own "Conv: ..." would say it twice. */
+    const char *m = msg;
+    size_t n = strlen(c->node->op);
+    if (n && !strncmp(m, c->node->op, n) && m[n] == ':' && m[n + 1] == ' ')
+        m += n + 2;
+    char nb[OC_NAME_SHOWN + 8];
     return oc_error_set(c->err, OC_ERR_INPUT, c->node->name,
                         "%s: node '%s' (%s): %s", oc_model_source(c->a->model),
-                        c->node->name, c->node->op, msg);
+                        oc_name_shown(c->node->name, nb), c->node->op, m);
 }
 
 void oc_warn(oc_op_ctx *c, const char *fmt, ...)

@@ -37,6 +37,9 @@ int cmd_targets(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
 /* Print "onnxcost: msg" on stderr. */
+/* An option getopt_long refused (opterr = 0): one line naming it, whether
+ * unknown or missing its value; returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, char **argv, const char *shortopts);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exit code for a failed library call, after printing err. */
 int cli_fail(const oc_error *err, int load_phase);

@@ -294,8 +294,7 @@ int cmd_analyze(int argc, char **argv)
             fputs(analyze_help, stdout);
             return EXIT_OK;
         default:
-            fputs(analyze_help, stderr);
-            return EXIT_USAGE;
+            return cli_bad_option("analyze", argv, "b:i:f:t:h");
         }
     }
     if (optind != argc - 1) {

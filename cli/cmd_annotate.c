@@ -92,7 +92,7 @@ int cmd_annotate(int argc, char **argv)
         case 'M': rc = cli_parse_mode(optarg, &mode); break;
         case 'O': rc = cli_parse_optimizer(optarg, &mode); break;
         case 'h': fputs(annotate_help, stdout); return EXIT_OK;
-        default: fputs(annotate_help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("annotate", argv, "o:b:i:T:m:h");
         }
         if (rc)
             return EXIT_USAGE;

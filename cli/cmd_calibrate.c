@@ -194,7 +194,7 @@ static int parse(int argc, char **argv, copts *o)
             break;
         case 'm': o->base = optarg; break;
         case 'h': fputs(calibrate_help, stdout); return -1;
-        default: fputs(calibrate_help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("calibrate", argv, "t:B:o:p:m:h");
         }
         if (rc)
             return EXIT_USAGE;
@@ -888,6 +888,10 @@ int cmd_calibrate(int argc, char **argv)
             fprintf(stderr, "onnxcost: note: the probe was measured on %s, not this machine "
                             "(%s): the calibration is for %s\n", s.machine, here.id, s.machine);
         }
+    } else if (!rc && s.n == 0 && o.no_measure) {
+        cli_error("calibrate: %s: no probe samples%s", probe,
+                  s.n_cut_off ? " (a cut-off or corrupt chunk)" : "");
+        rc = EXIT_INPUT;
     } else if (!rc && !s.machine[0] && o.no_measure) {
         fprintf(stderr, "onnxcost: note: %s records no machine; taken as this one (%s)\n",
                 probe, here.id);

@@ -1011,8 +1011,7 @@ int cmd_collect(int argc, char **argv)
             fputs(collect_help, stdout);
             return EXIT_OK;
         default:
-            fputs(collect_help, stderr);
-            return EXIT_USAGE;
+            return cli_bad_option("collect", argv, "T:t:F:n:d:c:s:w:h");
         }
     }
     c.seed = (uint64_t)seed;

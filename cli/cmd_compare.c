@@ -79,7 +79,7 @@ static int parse(int argc, char **argv, copts *p)
             rc = cli_parse_nchwc_block(optarg, &p->nchwc_block);
             break;
         case 'h': fputs(compare_help, stdout); return -1;
-        default: fputs(compare_help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("compare", argv, "b:i:T:m:f:t:h");
         }
         if (rc)
             return EXIT_USAGE;

@@ -88,8 +88,7 @@ int cmd_eval(int argc, char **argv)
             fputs(eval_help, stdout);
             return EXIT_OK;
         default:
-            fputs(eval_help, stderr);
-            return EXIT_USAGE;
+            return cli_bad_option("eval", argv, "m:c:f:h");
         }
     }
     if (!model_path) {
@@ -145,7 +144,8 @@ int cmd_eval(int argc, char **argv)
         goto out;
     }
     if (m == 0) {
-        cli_error("eval: no samples of the %s split in the data (%zu samples read)",
+        cli_error("eval: %s: no samples of the %s split (%zu samples read)",
+                  argc - optind == 1 ? argv[optind] : "the datasets",
                   split < 0 ? "requested" : split == OC_SPLIT_TEST ? "test"
                                             : split == OC_SPLIT_VAL ? "validation"
                                                                     : "training",

@@ -98,8 +98,7 @@ int cmd_hw(int argc, char **argv)
             fputs(hw_help, stdout);
             return EXIT_OK;
         default:
-            fputs(hw_help, stderr);
-            return EXIT_USAGE;
+            return cli_bad_option("hw", argv, "t:f:o:Fh");
         }
     }
     if (optind != argc) {

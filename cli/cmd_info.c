@@ -170,8 +170,7 @@ int cmd_info(int argc, char **argv)
             fputs(info_help, stdout);
             return EXIT_OK;
         default:
-            fputs(info_help, stderr);
-            return EXIT_USAGE;
+            return cli_bad_option("info", argv, "f:h");
         }
     }
     if (optind != argc - 1) {

@@ -127,7 +127,7 @@ static int parse(int argc, char **argv, popts *p)
             rc = cli_parse_nchwc_block(optarg, &p->nchwc_block);
             break;
         case 'h': fputs(predict_help, stdout); return -1;
-        default: fputs(predict_help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("predict", argv, "b:i:T:m:B:D:E:f:t:h");
         }
         if (rc)
             return EXIT_USAGE;

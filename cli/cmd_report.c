@@ -78,7 +78,7 @@ static int parse(int argc, char **argv, ropts *p)
         case 'D': rc = cli_parse_mode(optarg, &p->mode); break;
         case 'O': rc = cli_parse_optimizer(optarg, &p->mode); break;
         case 'h': fputs(report_help, stdout); return -1;
-        default: fputs(report_help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("report", argv, "o:b:i:T:m:t:s:M:h");
         }
         if (rc)
             return EXIT_USAGE;

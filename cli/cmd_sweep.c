@@ -70,7 +70,7 @@ int cmd_sweep(int argc, char **argv)
         case 'O': rc = cli_parse_optimizer(optarg, &mode); break;
         case 'f': rc = cli_parse_format(optarg, &fmt, 1); break;
         case 'h': fputs(sweep_help, stdout); return EXIT_OK;
-        default: fputs(sweep_help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("sweep", argv, "b:M:i:T:m:f:h");
         }
         if (rc)
             return EXIT_USAGE;

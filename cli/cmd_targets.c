@@ -64,7 +64,7 @@ int cmd_targets(int argc, char **argv)
                 return rc;
             break;
         case 'h': fputs(targets_help, stdout); return EXIT_OK;
-        default: fputs(targets_help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("targets", argv, "f:h");
         }
     }
     if (optind != argc) {

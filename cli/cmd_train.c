@@ -326,7 +326,7 @@ int cmd_train(int argc, char **argv)
         case O_NO_BASE: o.roofline_base = false; break;
         case 'q': ps.quiet = true; break;
         case 'h': fputs(train_help, stdout); return EXIT_OK;
-        default: fputs(train_help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("train", argv, "o:f:qh");
         }
         if (rc)
             return rc;
@@ -361,6 +361,15 @@ int cmd_train(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    /* The datasets must be there before the machine is measured for them. */
+    for (int i = optind; i < argc; i++) {
+        FILE *f = fopen(argv[i], "rb");
+        if (!f) {
+            cli_error("%s: %s", argv[i], strerror(errno));
+            return EXIT_IO;
+        }
+        fclose(f);
+    }
     oc_error err;
     oc_error_clear(&err);
     oc_hw hw;
@@ -368,15 +377,11 @@ int cmd_train(int argc, char **argv)
         if (oc_hw_load(hw_path, &hw, &err) != OC_OK)
             return cli_fail(&err, 1);
     } else {
-        fprintf(stderr, "onnxcost: no --hw profile: measuring this machine "
+        fprintf(stderr, "onnxcost: note: no --hw profile: measuring this machine "
                         "(save one with 'onnxcost hw -o FILE')\n");
         if (oc_hw_measure(0, &hw, &err) != OC_OK)
             return cli_fail(&err, 0);
     }
-    fprintf(stderr, "hardware: %s, sgemm %.1f / %.1f GFLOP/s at 1 / %d threads, "
-                    "copy %.1f / %.1f GB/s\n",
-            hw.cpu, hw.gflops_1, hw.gflops_n, hw.max_threads, hw.gbps_1, hw.gbps_n);
-
     oc_train_set s;
     oc_train_set_init(&s);
     for (int i = optind; i < argc; i++)
@@ -384,6 +389,15 @@ int cmd_train(int argc, char **argv)
             oc_train_set_free(&s);
             return cli_fail(&err, 1);
         }
+    if (s.n == 0) {
+        cli_error("train: %s: no samples%s", argc - optind == 1 ? argv[optind] : "the datasets",
+                  s.n_cut_off ? " (a cut-off or corrupt chunk)" : "");
+        oc_train_set_free(&s);
+        return EXIT_INPUT;
+    }
+    fprintf(stderr, "hardware: %s, sgemm %.1f / %.1f GFLOP/s at 1 / %d threads, "
+                    "copy %.1f / %.1f GB/s\n",
+            hw.cpu, hw.gflops_1, hw.gflops_n, hw.max_threads, hw.gbps_1, hw.gbps_n);
     size_t counts[3] = {0};
     for (size_t i = 0; i < s.n; i++)
         counts[oc_split_of(s.s[i].id, o.val_frac, o.test_frac)]++;

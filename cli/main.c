@@ -1,6 +1,7 @@
 /* main.c - onnxcost <command> [options] MODEL */
 #include "cli/cli.h"
 
+#include <getopt.h>
 #include <string.h>
 
 #ifndef OC_VERSION
@@ -71,6 +72,7 @@ static int global_options(int *argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    opterr = 0; /* each command says what was wrong with an option, in one line */
     if (global_options(&argc, argv))
         return EXIT_USAGE;
     if (argc < 2) {

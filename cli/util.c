@@ -2,8 +2,10 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -381,4 +383,22 @@ int cli_parse_nchwc_block(const char *arg, int64_t *out)
         rc = EXIT_USAGE;
     }
     return rc;
+}
+
+int cli_bad_option(const char *cmd, char **argv, const char *shortopts)
+{
+    /* getopt (opterr = 0) left the offending element at optind - 1, and in
+     * optopt the option's character (0 for an unknown long option) */
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
+    size_t n = strcspn(arg, "=");
+    const char *sp = optopt > 0 && optopt < 128 ? strchr(shortopts, optopt) : NULL;
+    bool wants_value = optopt >= 128 || (sp && sp[1] == ':');
+    if (optopt && wants_value && arg[0] == '-')
+        cli_error("%s: option '%.*s' needs a value (see 'onnxcost %s --help')", cmd, (int)n, arg,
+                  cmd);
+    else if (optopt > 0 && optopt < 128 && !(arg[0] == '-' && arg[1] == '-'))
+        cli_error("%s: unknown option '-%c' (see 'onnxcost %s --help')", cmd, optopt, cmd);
+    else
+        cli_error("%s: unknown option '%.*s' (see 'onnxcost %s --help')", cmd, (int)n, arg, cmd);
+    return EXIT_USAGE;
 }

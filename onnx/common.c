@@ -25,7 +25,18 @@ oc_status oc_error_setv(oc_error *err, oc_status status, const char *node,
         return status;
     err->status = status;
     snprintf(err->node, sizeof err->node, "%s", node ? node : "");
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    if (n >= (int)sizeof err->msg) {
+        /* Too long for the record (long paths or names a model chose):
+         * end at a word boundary and say that something was left out. */
+        size_t cut = sizeof err->msg - 5;
+        size_t sp = cut;
+        while (sp > cut / 2 && err->msg[sp] != ' ')
+            sp--;
+        if (err->msg[sp] == ' ')
+            cut = sp;
+        memcpy(err->msg + cut, " ...", 5);
+    }
     /* Keep the message to one line whatever a model's strings contain. */
     for (char *p = err->msg; *p; p++)
         if (*p == '\n' || *p == '\r')
@@ -34,6 +45,21 @@ oc_status oc_error_setv(oc_error *err, oc_status status, const char *node,
         if (*p == '\n' || *p == '\r')
             *p = ' ';
     return status;
+}
+
+const char *oc_name_shown(const char *s, char buf[OC_NAME_SHOWN + 8])
+{
+    size_t n = strlen(s);
+    if (n < OC_NAME_SHOWN)
+        return s;
+    size_t cut = OC_NAME_SHOWN - 4, sp = cut;
+    while (sp > cut / 2 && s[sp] != ' ')
+        sp--;
+    if (s[sp] == ' ')
+        cut = sp;
+    memcpy(buf, s, cut);
+    memcpy(buf + cut, " ...", 5);
+    return buf;
 }
 
 oc_status oc_error_set(oc_error *err, oc_status status, const char *node,

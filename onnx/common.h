@@ -32,8 +32,14 @@ const char *oc_status_str(oc_status s);
 typedef struct oc_error {
     oc_status status;
     char node[128]; /* node name (or op type) concerned, "" when none */
-    char msg[320];  /* one line, no trailing newline */
+    char msg[1024]; /* one line, no trailing newline; " ..." ends a shortened one */
 } oc_error;
+
+/* A name a model chose (node, tensor) as messages show it: itself when
+ * shorter than OC_NAME_SHOWN, else its start, ended at a space where there
+ * is one, and " ...".  Returns s or buf. */
+#define OC_NAME_SHOWN 96
+const char *oc_name_shown(const char *s, char buf[OC_NAME_SHOWN + 8]);
 
 /* Fill err (which may be NULL) and return status.  printf-style. */
 oc_status oc_error_set(oc_error *err, oc_status status, const char *node,

@@ -59,7 +59,7 @@ int main(int argc, char **argv)
         oc_error err;
         oc_error_clear(&err);
         bool ok = want && json_is_array(want);
-        char why[1024] = "";
+        char why[sizeof err.msg + 16] = "";
         if (ok && oc_model_load_file(path, &m, &err) != OC_OK) {
             ok = false;
             snprintf(why, sizeof why, "load: %s", err.msg);
