@@ -438,10 +438,21 @@ oc_status oc_dataset_lock(const char *path, int *fd, oc_error *err)
     if (cst)
         return cst;
     size_t pl = strlen(path);
-    char *lp = malloc(pl + 6);
+    char *lp = malloc(pl + 24);
     if (!lp)
         return nomem(err);
-    snprintf(lp, pl + 6, "%s.lock", path);
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    if (pl - dl + 5 <= 255) {
+        snprintf(lp, pl + 24, "%s.lock", path);
+    } else {
+        /* PATH.lock would not be a legal name: its first 200 bytes and a
+         * hash of the whole name (FNV-1a), so that it still names one file */
+        uint64_t h = 14695981039346656037u;
+        for (const char *q = path + dl; *q; q++)
+            h = (h ^ (unsigned char)*q) * 1099511628211u;
+        snprintf(lp, pl + 24, "%.*s-%08x.lock", (int)(dl + 200), path, (unsigned)(h ^ (h >> 32)));
+    }
     int f = open(lp, O_RDWR | O_CREAT, 0644);
     if (f < 0) {
         oc_status st = oc_error_set(err, OC_ERR_IO, NULL, "%s: %s", lp, strerror(errno));

@@ -66,6 +66,17 @@ ok "$PY -c \"import onnx,sys; onnx.checker.check_model(onnx.load(sys.argv[1]))\"
 long=$(printf 'n%.0s' $(seq 250)).onnx
 run "$BIN" annotate "$SQ" -o "$TMP/$long"
 ok '[ $rc -eq 0 ] && [ -s "$TMP/$long" ]' "annotate -o a 255-byte name"
+if [ -d "$SRC/collector/node_modules/onnxruntime-node" ]; then
+    mkdir "$TMP/ds"
+    longds=$(printf 'd%.0s' $(seq 249)).jsonl
+    # (not run(): a busy machine re-measures a chunk, which can pass 20 s)
+    timeout 120 "$BIN" collect --target ort-cpu --threads 1 --family activation --count 1 \
+        --dataset "$TMP/ds/$longds" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    ok '[ $rc -eq 0 ] && [ -s "$TMP/ds/$longds" ] &&
+        [ "$(ls "$TMP/ds" | grep -c "\.lock$")" -eq 1 ]' \
+        "collect --dataset a 255-byte name: collected, its lock file a legal name"
+fi
 ok 'no_temps "$TMP"' "no temporary file left behind"
 
 # ---- reading: inputs that cannot be mapped are refused at once ----
