@@ -44,7 +44,7 @@ static const char calibrate_help[] =
     "      --mode MODE        inference (default) or training\n"
     "      --optimizer NAME   training: the probe's update rule (sgd, default;\n"
     "                         adam)\n"
-    "  -t, --threads LIST     thread counts to calibrate (default: 1 and the\n"
+    "  -T, --threads LIST     thread counts to calibrate (default: 1 and the\n"
     "                         online CPUs)\n"
     "  -B, --budget SECONDS   measuring time for all thread counts together\n"
     "                         (default 180; the probe grows with it)\n"
@@ -144,7 +144,7 @@ static int parse(int argc, char **argv, copts *o)
     static const struct option opts[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"optimizer", required_argument, NULL, O_OPT},
-        {"threads", required_argument, NULL, 't'},
+        {"threads", required_argument, NULL, 'T'},
         {"budget", required_argument, NULL, 'B'},
         {"output", required_argument, NULL, 'o'},
         {"probe", required_argument, NULL, 'p'},
@@ -162,13 +162,13 @@ static int parse(int argc, char **argv, copts *o)
     cli_mode mode = {0};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "t:B:o:p:m:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "T:B:o:p:m:h", opts, NULL)) != -1) {
         int rc = 0;
         int64_t b;
         switch (c) {
         case O_MODE: rc = cli_parse_mode(optarg, &mode); break;
         case O_OPT: rc = cli_parse_optimizer(optarg, &mode); break;
-        case 't': rc = cli_parse_list("--threads", optarg, o->threads, &o->n_threads); break;
+        case 'T': rc = cli_parse_list("--threads", optarg, o->threads, &o->n_threads); break;
         case 'B':
             rc = cli_parse_i64("--budget", optarg, 10, 24 * 3600, &b);
             o->budget = (double)b;
@@ -194,7 +194,7 @@ static int parse(int argc, char **argv, copts *o)
             break;
         case 'm': o->base = optarg; break;
         case 'h': fputs(calibrate_help, stdout); return -1;
-        default: return cli_bad_option("calibrate", argv, "t:B:o:p:m:h");
+        default: return cli_bad_option("calibrate", argv, "T:B:o:p:m:h");
         }
         if (rc)
             return EXIT_USAGE;

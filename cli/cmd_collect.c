@@ -43,12 +43,12 @@ static const char collect_help[] =
     "times it with the target's driver and appends one line per sample to a\n"
     "gzip JSON Lines dataset (format: docs/dataset.md).\n"
     "\n"
-    "  -T, --target NAME      ort-cpu (default; ONNX Runtime through Node.js) or\n"
+    "  -m, --target NAME      ort-cpu (default; ONNX Runtime through Node.js) or\n"
     "                         torch-cpu (PyTorch training steps: forward, backward,\n"
     "                         optimizer step)\n"
     "      --optimizer NAME   torch-cpu: sgd (default; momentum 0.9) or adam; Adam\n"
     "                         sample ids carry an /adam segment\n"
-    "  -t, --threads N        intra-op threads of the runtime (default 1)\n"
+    "  -T, --threads N        intra-op threads of the runtime (default 1)\n"
     "  -F, --family LIST      comma-separated families, or 'all':\n"
     "                         conv, convtranspose, gemm, matmul, pool, batchnorm,\n"
     "                         layernorm, softmax, elementwise, activation, reduce,\n"
@@ -921,8 +921,8 @@ int cmd_collect(int argc, char **argv)
 {
     enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS, OPT_MAX_DRIFT, OPT_OPTIMIZER, OPT_QUIET };
     static const struct option opts[] = {
-        {"target", required_argument, NULL, 'T'},
-        {"threads", required_argument, NULL, 't'},
+        {"target", required_argument, NULL, 'm'},
+        {"threads", required_argument, NULL, 'T'},
         {"family", required_argument, NULL, 'F'},
         {"count", required_argument, NULL, 'n'},
         {"dataset", required_argument, NULL, 'd'},
@@ -947,12 +947,12 @@ int cmd_collect(int argc, char **argv)
     int64_t seed = 0;
     int opt, rc;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "T:t:F:n:d:c:s:w:h", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "m:T:F:n:d:c:s:w:h", opts, NULL)) != -1) {
         switch (opt) {
-        case 'T':
+        case 'm':
             c.target = optarg;
             break;
-        case 't':
+        case 'T':
             if (cli_parse_i64("--threads", optarg, 1, 256, &c.threads))
                 return EXIT_USAGE;
             break;
@@ -1011,7 +1011,7 @@ int cmd_collect(int argc, char **argv)
             fputs(collect_help, stdout);
             return EXIT_OK;
         default:
-            return cli_bad_option("collect", argv, "T:t:F:n:d:c:s:w:h");
+            return cli_bad_option("collect", argv, "m:T:F:n:d:c:s:w:h");
         }
     }
     c.seed = (uint64_t)seed;

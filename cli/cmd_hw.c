@@ -20,7 +20,7 @@ static const char hw_help[] =
     "other load only lowers the figures.  'onnxcost train --hw FILE' reads\n"
     "the profile, and the timing model stores it.\n"
     "\n"
-    "  -t, --threads N    the N of the N-thread figures (default: online CPUs)\n"
+    "  -T, --threads N    the N of the N-thread figures (default: online CPUs)\n"
     "  -f, --format FMT   table (default) or json\n"
     "  -o, --output FILE  also write the profile as JSON to FILE\n"
     "      --fingerprint  print the fingerprint and exit (measures nothing)\n"
@@ -65,7 +65,7 @@ static void runtime_versions(char *ort, size_t on, char *torch, size_t tn)
 int cmd_hw(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"threads", required_argument, NULL, 't'},
+        {"threads", required_argument, NULL, 'T'},
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"fingerprint", no_argument, NULL, 'F'},
@@ -78,9 +78,9 @@ int cmd_hw(int argc, char **argv)
     bool only_fp = false;
     int c, rc;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "t:f:o:Fh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "T:f:o:Fh", opts, NULL)) != -1) {
         switch (c) {
-        case 't':
+        case 'T':
             if ((rc = cli_parse_i64("--threads", optarg, 1, 256, &threads)))
                 return rc;
             break;
@@ -98,7 +98,7 @@ int cmd_hw(int argc, char **argv)
             fputs(hw_help, stdout);
             return EXIT_OK;
         default:
-            return cli_bad_option("hw", argv, "t:f:o:Fh");
+            return cli_bad_option("hw", argv, "T:f:o:Fh");
         }
     }
     if (optind != argc) {

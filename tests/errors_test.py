@@ -217,6 +217,7 @@ def model_commands(path):
 
 
 def main():
+    global cases
     inputs = make_inputs()
     for name, (path, classes, names) in inputs.items():
         for cname, args in model_commands(path):
@@ -317,6 +318,21 @@ def main():
     check("annotate -o into a missing folder", [BIN, "annotate", SQ, "-o",
                                                 os.path.join(TMP, "no", "dir", "a.onnx")], {3},
           "a.onnx")
+
+    # one short option, one meaning, in every command (issue 17); the
+    # exceptions are options of one command each that no other has
+    meaning = {}
+    for c in commands:
+        h = subprocess.run([BIN, c, "--help"], capture_output=True, text=True).stdout
+        for short, long in re.findall(r"^  (-\w), (--[\w-]+)", h, re.M):
+            meaning.setdefault(short, {}).setdefault(long, []).append(c)
+    allowed = {"-B": {"--baseline", "--budget"}, "-c": {"--calibration", "--chunk"},
+               "-s": {"--seed", "--sweep"}, "-m": {"--target", "--timing-model"}}
+    for short, longs in sorted(meaning.items()):
+        cases += 1
+        if len(longs) > 1 and set(longs) != allowed.get(short):
+            said = ", ".join("%s (%s)" % (lng, "/".join(c)) for lng, c in longs.items())
+            failures.append(f"{short} means {said}")
 
     for f in failures:
         print("FAIL:", f)
