@@ -393,7 +393,10 @@ int cli_bad_option(const char *cmd, char **argv, const char *shortopts)
     size_t n = strcspn(arg, "=");
     const char *sp = optopt > 0 && optopt < 128 ? strchr(shortopts, optopt) : NULL;
     bool wants_value = optopt >= 128 || (sp && sp[1] == ':');
-    if (optopt && wants_value && arg[0] == '-')
+    if (optopt && arg[0] == '-' && arg[1] == '-' && arg[n] == '=')
+        cli_error("%s: option '%.*s' takes no value (see 'onnxcost %s --help')", cmd, (int)n, arg,
+                  cmd);
+    else if (optopt && wants_value && arg[0] == '-')
         cli_error("%s: option '%.*s' needs a value (see 'onnxcost %s --help')", cmd, (int)n, arg,
                   cmd);
     else if (optopt > 0 && optopt < 128 && !(arg[0] == '-' && arg[1] == '-'))

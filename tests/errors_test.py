@@ -251,6 +251,8 @@ def main():
         check(f"{c} --dim bad value", [BIN, c, "--dim", "N=-3", SQ], {1}, "-3")
     for bad in ("0", "-2", "x", "100000"):
         check(f"predict --threads {bad}", [BIN, "predict", "--threads", bad, SQ], {1, 2}, bad)
+    check("predict --strict=1", [BIN, "predict", "--strict=1", SQ], {1}, "takes no value")
+    check("sweep --help=3", [BIN, "sweep", "--help=3", SQ], {1}, "--help")
     check("predict --mode bogus", [BIN, "predict", "--mode", "bogus", SQ], {1}, "bogus")
     check("predict --optimizer bogus", [BIN, "predict", "--mode", "training", "--optimizer",
                                          "bogus", SQ], {1}, "bogus")
