@@ -48,6 +48,7 @@ int cmd_sweep(int argc, char **argv)
     int64_t batches[CLI_MAX_STEPS] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
     size_t nb = 9;
     uint64_t limit = 0;
+    const char *limit_given = NULL; /* echoed as the user wrote it */
     analyze_args aa;
     memset(&aa, 0, sizeof aa);
     int64_t threads = 0;
@@ -60,7 +61,10 @@ int cmd_sweep(int argc, char **argv)
         int rc = 0;
         switch (c) {
         case 'b': rc = cli_parse_list("--batch", optarg, batches, &nb); break;
-        case 'M': rc = cli_parse_size("--memory-limit", optarg, &limit); break;
+        case 'M':
+            rc = cli_parse_size("--memory-limit", optarg, &limit);
+            limit_given = optarg;
+            break;
         case 'i': rc = cli_parse_input(&aa, optarg); break;
         case CLI_OPT_DIM: rc = cli_parse_dim(&aa, optarg); break;
         case CLI_OPT_STRICT: aa.strict = true; break;
@@ -122,6 +126,8 @@ int cmd_sweep(int argc, char **argv)
                                     json_string(oc_optimizer_name(mode.optimizer)));
             json_object_set_new(j, "memory_limit_bytes",
                                 limit ? json_integer((json_int_t)limit) : json_null());
+            json_object_set_new(j, "memory_limit",
+                                limit_given ? json_string(limit_given) : json_null());
             json_object_set_new(j, "sweep", arr);
             json_object_set_new(j, "largest_fitting_batch",
                                 fit == SIZE_MAX ? json_null() : json_integer(steps[fit].batch));
@@ -129,8 +135,11 @@ int cmd_sweep(int argc, char **argv)
                                 fit == SIZE_MAX ? json_null() : json_integer(steps[best].batch));
             rc = cli_json_print(j);
         } else {
-            if (fmt == FMT_TABLE)
+            if (fmt == FMT_TABLE) {
                 cli_print_target(tm, &tgt, &mode);
+                if (limit_given)
+                    printf("memory limit: %s (%" PRIu64 " bytes)\n", limit_given, limit);
+            }
             if (fmt == FMT_CSV)
                 printf("batch,time_ms,time_ms_low,time_ms_high,throughput_per_s,memory_bytes,fits\n");
             else
@@ -155,7 +164,7 @@ int cmd_sweep(int argc, char **argv)
                        k == best && fit != SIZE_MAX ? "<- best throughput" : "");
             }
             if (fit == SIZE_MAX)
-                printf("no batch size fits the memory limit\n");
+                printf("no batch size fits the memory limit (%s)\n", limit_given);
             rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
         }
     }

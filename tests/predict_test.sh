@@ -77,10 +77,14 @@ fits = [r['batch'] for r in rows if r['memory_bytes'] <= 60e6]
 assert j['largest_fitting_batch'] == max(fits)
 best = max((r for r in rows if r['fits']), key=lambda r: r['throughput_per_s'])
 assert j['best_throughput_batch'] == best['batch']
+assert j['memory_limit'] == '60MB' and j['memory_limit_bytes'] == 60000000
 # the sweep's batch-4 row is predict --batch 4 (the sweep runs every batch
 # through one float32 sgemm, whose rounding depends on the matrix size)
 assert abs(rows[2]['time_ms'] - p4['totals']['time_ms']) < 1e-6 * p4['totals']['time_ms']
 E" "sweep rows and marks"
+"$BIN" sweep --batch 1,8 --memory-limit 1.5MiB "$SAMPLES/mobilenet_v2.onnx" >"$TMP/swt" 2>/dev/null
+ok 'grep -q "^memory limit: 1.5MiB (1572864 bytes)$" "$TMP/swt" &&
+    grep -q "^no batch size fits the memory limit (1.5MiB)$" "$TMP/swt"' "sweep: the limit echoed as given"
 "$BIN" sweep --batch 1,x "$SAMPLES/mobilenet_v2.onnx" >/dev/null 2>&1
 ok '[ $? -eq 1 ]' "sweep: bad list"
 "$BIN" sweep --memory-limit lots "$SAMPLES/mobilenet_v2.onnx" >/dev/null 2>&1

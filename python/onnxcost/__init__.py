@@ -433,7 +433,7 @@ def sweep(path, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256), memory_limit=None, t
     against memory_limit (bytes, or a size such as "8GiB"; None: no limit).
     inputs keep their dims but take each step's batch; dims may not bind the
     batch dim.  Returns {"model", "mode", "unbound_dims", "target",
-    "memory_limit_bytes", "sweep": [...], "largest_fitting_batch",
+    "memory_limit_bytes", "memory_limit", "sweep": [...], "largest_fitting_batch",
     "best_throughput_batch"} as 'onnxcost sweep -f json' does.
     """
     batches = [_int_arg("batches", b, 1) for b in batches]
@@ -459,6 +459,9 @@ def sweep(path, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256), memory_limit=None, t
         if mode == "training":
             out["optimizer"] = optimizer or "sgd"
         out["memory_limit_bytes"] = limit or None
+        # the limit as given: a size string as written, bytes as a number
+        out["memory_limit"] = (None if memory_limit is None else
+                               memory_limit if isinstance(memory_limit, str) else str(limit))
         out["sweep"] = [{"batch": s.batch, "time_ms": s.time_ms, "time_ms_low": s.time_ms_low,
                          "time_ms_high": s.time_ms_high, "throughput_per_s": s.throughput_per_s,
                          "memory_bytes": s.memory_bytes, "macs": s.macs, "fits": bool(s.fits),
