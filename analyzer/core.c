@@ -400,51 +400,6 @@ oc_status oc_axis(oc_op_ctx *c, int64_t axis, int rank, int extra, int *out)
     return OC_OK;
 }
 
-bool oc_in_ints(const oc_op_ctx *c, size_t i, const int64_t **vals, int64_t *n)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    if (!t || t->nvals < 0 || !t->ivals)
-        return false;
-    int64_t *v = oc_arena_alloc(c->a->arena, ((size_t)t->nvals + 1) * sizeof *v);
-    if (!v)
-        return false;
-    for (int64_t k = 0; k < t->nvals; k++) {
-        if (!oc_dim_is_known(t->ivals[k]) && !(t->ivals[k].sym == NULL))
-            return false;
-        if (t->ivals[k].sym)
-            return false;
-        v[k] = t->ivals[k].v;
-    }
-    *vals = v;
-    *n = t->nvals;
-    return true;
-}
-
-bool oc_in_floats(const oc_op_ctx *c, size_t i, const double **vals, int64_t *n)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    if (!t || t->nvals < 0)
-        return false;
-    if (t->fvals) {
-        *vals = t->fvals;
-        *n = t->nvals;
-        return true;
-    }
-    if (!t->ivals)
-        return false;
-    double *v = oc_arena_alloc(c->a->arena, ((size_t)t->nvals + 1) * sizeof *v);
-    if (!v)
-        return false;
-    for (int64_t k = 0; k < t->nvals; k++) {
-        if (t->ivals[k].sym)
-            return false;
-        v[k] = (double)t->ivals[k].v;
-    }
-    *vals = v;
-    *n = t->nvals;
-    return true;
-}
-
 oc_status oc_cmul(oc_op_ctx *c, uint64_t a, uint64_t b, uint64_t *out)
 {
     if (!oc_mul_u64(a, b, out))

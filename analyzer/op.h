@@ -111,14 +111,7 @@ oc_status oc_broadcast(oc_op_ctx *c, const oc_tinfo *const *ins, size_t n,
 /* Normalise an axis in [-rank, rank) (or [-rank-1, rank] with extra=1). */
 oc_status oc_axis(oc_op_ctx *c, int64_t axis, int rank, int extra,
                   int *out);
-/* Integer values of a tensor known by content (constant or propagated),
- * all of them known numbers (not symbolic).  Returns false otherwise.
- * *vals points into analysis memory. */
-bool oc_in_ints(const oc_op_ctx *c, size_t i, const int64_t **vals,
-                int64_t *n);
-/* Same for a float tensor (Resize scales, ConstantOfShape value...). */
-bool oc_in_floats(const oc_op_ctx *c, size_t i, const double **vals,
-                  int64_t *n);
+/* Known contents of inputs (oc_in_ints, oc_in_floats, ...): values.h. */
 
 /* ---- cost helpers ---- */
 /* Elements of t with symbols costed as 1; false when unknown/overflow. */
