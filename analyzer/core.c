@@ -9,56 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the operator table ---- */
-
-static const oc_op_desc op_table[] = {
-#define OC_OP(name, domain, since, infer, cost) {#name, domain, since, infer, cost},
-#define OC_OP_NOCOST(name, domain, since, infer) {#name, domain, since, infer, NULL},
-#include "analyzer/ops.def"
-#undef OC_OP
-#undef OC_OP_NOCOST
-    {NULL, NULL, 0, NULL, NULL}};
-
-enum { OP_HASH = 1024 };
-static short op_hash[OP_HASH]; /* index + 1 */
-static bool op_hash_ready;
-
-static unsigned op_key(const char *domain, const char *op)
-{
-    unsigned h = 2166136261u;
-    for (const char *p = domain; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    h = (h ^ '/') * 16777619u;
-    for (const char *p = op; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return h & (OP_HASH - 1);
-}
-
-static void op_hash_build(void)
-{
-    for (size_t i = 0; op_table[i].name; i++) {
-        unsigned k = op_key(op_table[i].domain, op_table[i].name);
-        while (op_hash[k])
-            k = (k + 1) & (OP_HASH - 1);
-        op_hash[k] = (short)(i + 1);
-    }
-    op_hash_ready = true;
-}
-
-const oc_op_desc *oc_op_lookup(const char *domain, const char *op)
-{
-    if (!op_hash_ready)
-        op_hash_build();
-    if (!domain || strcmp(domain, "ai.onnx") == 0)
-        domain = "";
-    for (unsigned k = op_key(domain, op); op_hash[k]; k = (k + 1) & (OP_HASH - 1)) {
-        const oc_op_desc *d = &op_table[op_hash[k] - 1];
-        if (strcmp(d->name, op) == 0 && strcmp(d->domain, domain) == 0)
-            return d;
-    }
-    return NULL;
-}
-
 /* ---- analysis state ---- */
 
 typedef struct grun {

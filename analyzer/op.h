@@ -4,7 +4,7 @@
  * Each operator has a shape rule and a cost rule, listed once in
  * analyzer/ops.def:
  *
- *     OC_OP(Conv, "", 1, oc_conv_infer, oc_conv_cost)
+ *     OC_OP(Conv, "", 1, oc_conv_infer, oc_conv_cost, CONV, 0)
  *
  * The shape rule reads its inputs' inferred info and attributes through an
  * oc_op_ctx and sets each output's dtype, shape and, where it can (shape
@@ -25,6 +25,7 @@
 #define OC_OP_H
 
 #include "analyzer/analyzer.h"
+#include "analyzer/optable.h"
 
 typedef struct oc_op_ctx oc_op_ctx;
 
@@ -131,20 +132,26 @@ typedef struct oc_op_desc {
     int since;
     oc_infer_fn infer;
     oc_cost_fn cost;
+    oc_op_id id;
+    oc_op_family family;
+    unsigned traits; /* OC_EW_* */
 } oc_op_desc;
 
-/* Descriptor for (domain, op) or NULL. */
+/* Descriptor for (domain, op) or NULL (analyzer/optable.c). */
 const oc_op_desc *oc_op_lookup(const char *domain, const char *op);
+/* Descriptor of an id; NULL for OC_OPID_UNKNOWN or out of range. */
+const oc_op_desc *oc_op_desc_of(oc_op_id id);
 
-#define OC_OP(name, domain, since, infer, cost)                               \
+#define OC_OP(name, domain, since, infer, cost, fam, traits)                  \
     oc_status infer(oc_op_ctx *c);
-#define OC_OP_NOCOST(name, domain, since, infer) oc_status infer(oc_op_ctx *c);
+#define OC_OP_NOCOST(name, domain, since, infer, fam, traits)                 \
+    oc_status infer(oc_op_ctx *c);
 #include "analyzer/ops.def"
 #undef OC_OP
 #undef OC_OP_NOCOST
-#define OC_OP(name, domain, since, infer, cost)                               \
+#define OC_OP(name, domain, since, infer, cost, fam, traits)                  \
     oc_status cost(oc_op_ctx *c, oc_cost *out);
-#define OC_OP_NOCOST(name, domain, since, infer)
+#define OC_OP_NOCOST(name, domain, since, infer, fam, traits)
 #include "analyzer/ops.def"
 #undef OC_OP
 #undef OC_OP_NOCOST
