@@ -630,6 +630,7 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
         oc_node_cost local;
         memset(&local, 0, sizeof local);
         oc_node_cost *nc = (r == &a->main) ? &a->costs[ni] : &local;
+        nc->op = d ? d->id : OC_OPID_UNKNOWN;
         if (!d) {
             char msg[200];
             snprintf(msg, sizeof msg, "unsupported operator %s%s%s: its outputs are "
