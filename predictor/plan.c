@@ -438,7 +438,8 @@ static void pass_remove(pctx *p, bool eager)
         else if (is_op(p, n, OC_OPID_Expand) && shapes_eq(sinfo(p, x), sinfo(p, y)) &&
                  dims_concrete(sinfo(p, x), 0, OC_MAX_RANK))
             why = "expand to its own shape";
-        else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) || is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)) &&
+        else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ||
+                  is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)) &&
                  n->n_inputs == 2) {
             /* x op identity-constant of the same shape as the result */
             double unit = is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ? 0 : 1;
@@ -586,7 +587,8 @@ static void pass_reshape(pctx *p)
                     int sv = in(p, (size_t)ga, 0), idx = in(p, (size_t)ga, 1);
                     int sp = sv >= 0 ? g->values[sv].producer : -1;
                     cvals c;
-                    if (sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) && in(p, (size_t)sp, 0) == x &&
+                    if (sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) &&
+                        in(p, (size_t)sp, 0) == x &&
                         const_vals(p, idx, &c) && c.ints && c.n == 1 && c.i[0] == (int64_t)k)
                         ok = true;
                 }
@@ -717,7 +719,8 @@ static void fuse_pad(pctx *p, size_t i)
     if (j < 0)
         return;
     const oc_node *c = &p->g->nodes[j];
-    if (!is_op(p, c, OC_OPID_Conv) && !is_op(p, c, OC_OPID_MaxPool) && !is_op(p, c, OC_OPID_AveragePool))
+    if (!is_op(p, c, OC_OPID_Conv) && !is_op(p, c, OC_OPID_MaxPool) &&
+        !is_op(p, c, OC_OPID_AveragePool))
         return;
     if (slot_of(p, out0(p, i), (size_t)j) != 0)
         return;
@@ -780,7 +783,8 @@ static void fuse_matmul(pctx *p, size_t m)
     oc_kernel *k = &p->nk[m];
     int j = sole_next(p, m);
     const oc_tinfo *xa = sinfo(p, in(p, m, 0)), *xb = sinfo(p, in(p, m, 1));
-    if (is_op(p, mm, OC_OPID_MatMul) && j >= 0 && is_op(p, &p->g->nodes[j], OC_OPID_Add) && xa && xa->rank == 2 &&
+    if (is_op(p, mm, OC_OPID_MatMul) && j >= 0 && is_op(p, &p->g->nodes[j], OC_OPID_Add) && xa &&
+        xa->rank == 2 &&
         xb && xb->rank == 2) {
         int other = in(p, (size_t)j, 1 - slot_of(p, out0(p, m), (size_t)j));
         const oc_tinfo *ot = sinfo(p, other);
@@ -789,7 +793,8 @@ static void fuse_matmul(pctx *p, size_t m)
             k->op = "Gemm";
             k->as_op = "Gemm";
             j = sole_next(p, (size_t)j);
-            if (j >= 0 && is_activation(p, &p->g->nodes[j]) && !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
+            if (j >= 0 && is_activation(p, &p->g->nodes[j]) &&
+                !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
                 absorb(p, m, (size_t)j);
                 k->op = "FusedGemm";
             }
@@ -798,7 +803,8 @@ static void fuse_matmul(pctx *p, size_t m)
     }
     /* N-D input of a fully known shape: Reshape to 2-D, Gemm, Reshape
      * back (a Reshape next to it absorbs the new one) */
-    if (is_op(p, mm, OC_OPID_MatMul) && j >= 0 && is_op(p, &p->g->nodes[j], OC_OPID_Add) && xa && xa->rank > 2 &&
+    if (is_op(p, mm, OC_OPID_MatMul) && j >= 0 && is_op(p, &p->g->nodes[j], OC_OPID_Add) && xa &&
+        xa->rank > 2 &&
         dims_concrete(xa, 0, xa->rank) && xb && xb->rank == 2 && p->constant[in(p, m, 1)]) {
         int other = in(p, (size_t)j, 1 - slot_of(p, out0(p, m), (size_t)j));
         const oc_tinfo *ot = sinfo(p, other);
@@ -817,7 +823,8 @@ static void fuse_matmul(pctx *p, size_t m)
         }
     }
     if (is_op(p, mm, OC_OPID_Gemm)) {
-        if (j >= 0 && is_activation(p, &p->g->nodes[j]) && !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
+        if (j >= 0 && is_activation(p, &p->g->nodes[j]) &&
+            !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
             absorb(p, m, (size_t)j);
             k->op = "FusedGemm";
             k->as_op = "Gemm";
@@ -838,7 +845,8 @@ static void fuse_matmul(pctx *p, size_t m)
         }
     }
     /* scale after: MatMul -> Mul/Div by a scalar constant */
-    if (j >= 0 && (is_op(p, &p->g->nodes[j], OC_OPID_Mul) || is_op(p, &p->g->nodes[j], OC_OPID_Div))) {
+    if (j >= 0 && (is_op(p, &p->g->nodes[j], OC_OPID_Mul) ||
+                   is_op(p, &p->g->nodes[j], OC_OPID_Div))) {
         int s = slot_of(p, out0(p, m), (size_t)j);
         int other = in(p, (size_t)j, 1 - s);
         if (is_scalar_const(p, other, out0(p, m)) &&
@@ -963,7 +971,8 @@ static void fuse_gelu(pctx *p, size_t m)
     p->nk[m].as_op = "Gelu";
     int x = in(p, m, 0);
     int pr = x >= 0 ? p->g->values[x].producer : -1;
-    if (pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Add) && !p->nk[pr].n_fused &&
+    if (pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Add) &&
+        !p->nk[pr].n_fused &&
         !p->g->values[x].is_output) {
         int b0 = in(p, (size_t)pr, 0), b1 = in(p, (size_t)pr, 1);
         int b = p->constant[b1] ? b1 : b0, xin = b == b1 ? b0 : b1;
@@ -1248,13 +1257,15 @@ static void nchwc_pass(pctx *p)
                 p->nk[i].value = out0(p, i);
                 make_nchwc(p, out0(p, i), i, ch);
             }
-        } else if ((is_op(p, n, OC_OPID_GlobalAveragePool) || is_op(p, n, OC_OPID_GlobalMaxPool)) && xb &&
+        } else if ((is_op(p, n, OC_OPID_GlobalAveragePool) ||
+                    is_op(p, n, OC_OPID_GlobalMaxPool)) && xb &&
                    p->nchwc_ch[x] % p->block == 0) {
             p->nchwc_left[x]--;
             p->blocked[i] = true;
             p->nk[i].value = out0(p, i);
             make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
-        } else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sum) || is_op(p, n, OC_OPID_Mul)) && n->n_inputs >= 2) {
+        } else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sum) ||
+                    is_op(p, n, OC_OPID_Mul)) && n->n_inputs >= 2) {
             bool all = true;
             for (size_t k = 0; k < n->n_inputs; k++) {
                 int v = in(p, i, k);
@@ -1301,7 +1312,8 @@ static void nchwc_pass(pctx *p)
             consume(p, i, x);
             p->blocked[i] = true;
             make_nchwc(p, kernel_out(p, i), i, p->nchwc_ch[x]);
-        } else if ((is_op(p, n, OC_OPID_Relu) || is_op(p, n, OC_OPID_Sigmoid) || is_op(p, n, OC_OPID_Tanh)) &&
+        } else if ((is_op(p, n, OC_OPID_Relu) || is_op(p, n, OC_OPID_Sigmoid) ||
+                    is_op(p, n, OC_OPID_Tanh)) &&
                    !p->nk[i].n_fused && xb) {
             size_t c = (size_t)p->nchwc[x];
             p->nchwc_left[x]--;
