@@ -30,6 +30,7 @@
 #ifndef OC_ANALYZER_H
 #define OC_ANALYZER_H
 
+#include "analyzer/optable.h"
 #include "onnx/model.h"
 
 enum { OC_MAX_RANK = 64 };
@@ -86,6 +87,8 @@ typedef struct oc_node_cost {
     uint64_t macs, flops, params, bytes_read, bytes_written;
     bool shapes_known; /* every input and output shape fully known */
     bool supported;    /* the operator has a shape rule */
+    oc_op_id op;       /* its row of analyzer/ops.def; OC_OPID_UNKNOWN when
+                          the list does not have it (n->op names it) */
 } oc_node_cost;
 
 typedef struct oc_totals {

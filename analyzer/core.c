@@ -9,56 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the operator table ---- */
-
-static const oc_op_desc op_table[] = {
-#define OC_OP(name, domain, since, infer, cost) {#name, domain, since, infer, cost},
-#define OC_OP_NOCOST(name, domain, since, infer) {#name, domain, since, infer, NULL},
-#include "analyzer/ops.def"
-#undef OC_OP
-#undef OC_OP_NOCOST
-    {NULL, NULL, 0, NULL, NULL}};
-
-enum { OP_HASH = 1024 };
-static short op_hash[OP_HASH]; /* index + 1 */
-static bool op_hash_ready;
-
-static unsigned op_key(const char *domain, const char *op)
-{
-    unsigned h = 2166136261u;
-    for (const char *p = domain; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    h = (h ^ '/') * 16777619u;
-    for (const char *p = op; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return h & (OP_HASH - 1);
-}
-
-static void op_hash_build(void)
-{
-    for (size_t i = 0; op_table[i].name; i++) {
-        unsigned k = op_key(op_table[i].domain, op_table[i].name);
-        while (op_hash[k])
-            k = (k + 1) & (OP_HASH - 1);
-        op_hash[k] = (short)(i + 1);
-    }
-    op_hash_ready = true;
-}
-
-const oc_op_desc *oc_op_lookup(const char *domain, const char *op)
-{
-    if (!op_hash_ready)
-        op_hash_build();
-    if (!domain || strcmp(domain, "ai.onnx") == 0)
-        domain = "";
-    for (unsigned k = op_key(domain, op); op_hash[k]; k = (k + 1) & (OP_HASH - 1)) {
-        const oc_op_desc *d = &op_table[op_hash[k] - 1];
-        if (strcmp(d->name, op) == 0 && strcmp(d->domain, domain) == 0)
-            return d;
-    }
-    return NULL;
-}
-
 /* ---- analysis state ---- */
 
 typedef struct grun {
@@ -400,51 +350,6 @@ oc_status oc_axis(oc_op_ctx *c, int64_t axis, int rank, int extra, int *out)
     return OC_OK;
 }
 
-bool oc_in_ints(const oc_op_ctx *c, size_t i, const int64_t **vals, int64_t *n)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    if (!t || t->nvals < 0 || !t->ivals)
-        return false;
-    int64_t *v = oc_arena_alloc(c->a->arena, ((size_t)t->nvals + 1) * sizeof *v);
-    if (!v)
-        return false;
-    for (int64_t k = 0; k < t->nvals; k++) {
-        if (!oc_dim_is_known(t->ivals[k]) && !(t->ivals[k].sym == NULL))
-            return false;
-        if (t->ivals[k].sym)
-            return false;
-        v[k] = t->ivals[k].v;
-    }
-    *vals = v;
-    *n = t->nvals;
-    return true;
-}
-
-bool oc_in_floats(const oc_op_ctx *c, size_t i, const double **vals, int64_t *n)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    if (!t || t->nvals < 0)
-        return false;
-    if (t->fvals) {
-        *vals = t->fvals;
-        *n = t->nvals;
-        return true;
-    }
-    if (!t->ivals)
-        return false;
-    double *v = oc_arena_alloc(c->a->arena, ((size_t)t->nvals + 1) * sizeof *v);
-    if (!v)
-        return false;
-    for (int64_t k = 0; k < t->nvals; k++) {
-        if (t->ivals[k].sym)
-            return false;
-        v[k] = (double)t->ivals[k].v;
-    }
-    *vals = v;
-    *n = t->nvals;
-    return true;
-}
-
 oc_status oc_cmul(oc_op_ctx *c, uint64_t a, uint64_t b, uint64_t *out)
 {
     if (!oc_mul_u64(a, b, out))
@@ -725,6 +630,7 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
         oc_node_cost local;
         memset(&local, 0, sizeof local);
         oc_node_cost *nc = (r == &a->main) ? &a->costs[ni] : &local;
+        nc->op = d ? d->id : OC_OPID_UNKNOWN;
         if (!d) {
             char msg[200];
             snprintf(msg, sizeof msg, "unsupported operator %s%s%s: its outputs are "

@@ -4,7 +4,7 @@
  * Each operator has a shape rule and a cost rule, listed once in
  * analyzer/ops.def:
  *
- *     OC_OP(Conv, "", 1, oc_conv_infer, oc_conv_cost)
+ *     OC_OP(Conv, "", 1, oc_conv_infer, oc_conv_cost, CONV, 0)
  *
  * The shape rule reads its inputs' inferred info and attributes through an
  * oc_op_ctx and sets each output's dtype, shape and, where it can (shape
@@ -25,6 +25,7 @@
 #define OC_OP_H
 
 #include "analyzer/analyzer.h"
+#include "analyzer/optable.h"
 
 typedef struct oc_op_ctx oc_op_ctx;
 
@@ -111,14 +112,7 @@ oc_status oc_broadcast(oc_op_ctx *c, const oc_tinfo *const *ins, size_t n,
 /* Normalise an axis in [-rank, rank) (or [-rank-1, rank] with extra=1). */
 oc_status oc_axis(oc_op_ctx *c, int64_t axis, int rank, int extra,
                   int *out);
-/* Integer values of a tensor known by content (constant or propagated),
- * all of them known numbers (not symbolic).  Returns false otherwise.
- * *vals points into analysis memory. */
-bool oc_in_ints(const oc_op_ctx *c, size_t i, const int64_t **vals,
-                int64_t *n);
-/* Same for a float tensor (Resize scales, ConstantOfShape value...). */
-bool oc_in_floats(const oc_op_ctx *c, size_t i, const double **vals,
-                  int64_t *n);
+/* Known contents of inputs (oc_in_ints, oc_in_floats, ...): values.h. */
 
 /* ---- cost helpers ---- */
 /* Elements of t with symbols costed as 1; false when unknown/overflow. */
@@ -138,20 +132,26 @@ typedef struct oc_op_desc {
     int since;
     oc_infer_fn infer;
     oc_cost_fn cost;
+    oc_op_id id;
+    oc_op_family family;
+    unsigned traits; /* OC_EW_* */
 } oc_op_desc;
 
-/* Descriptor for (domain, op) or NULL. */
+/* Descriptor for (domain, op) or NULL (analyzer/optable.c). */
 const oc_op_desc *oc_op_lookup(const char *domain, const char *op);
+/* Descriptor of an id; NULL for OC_OPID_UNKNOWN or out of range. */
+const oc_op_desc *oc_op_desc_of(oc_op_id id);
 
-#define OC_OP(name, domain, since, infer, cost)                               \
+#define OC_OP(name, domain, since, infer, cost, fam, traits)                  \
     oc_status infer(oc_op_ctx *c);
-#define OC_OP_NOCOST(name, domain, since, infer) oc_status infer(oc_op_ctx *c);
+#define OC_OP_NOCOST(name, domain, since, infer, fam, traits)                 \
+    oc_status infer(oc_op_ctx *c);
 #include "analyzer/ops.def"
 #undef OC_OP
 #undef OC_OP_NOCOST
-#define OC_OP(name, domain, since, infer, cost)                               \
+#define OC_OP(name, domain, since, infer, cost, fam, traits)                  \
     oc_status cost(oc_op_ctx *c, oc_cost *out);
-#define OC_OP_NOCOST(name, domain, since, infer)
+#define OC_OP_NOCOST(name, domain, since, infer, fam, traits)
 #include "analyzer/ops.def"
 #undef OC_OP
 #undef OC_OP_NOCOST

@@ -42,11 +42,17 @@ static bool is_small(const oc_analysis *a, const oc_kernel *k)
     const oc_node *n = &g->nodes[k->main];
     if (k->n_fused || n->domain[0])
         return false;
-    static const char *views[] = {"Reshape", "Squeeze", "Unsqueeze", "Flatten"};
-    for (size_t q = 0; q < sizeof views / sizeof views[0]; q++)
-        if (!strcmp(n->op, views[q]) && n->n_inputs > 0 && n->inputs[0] >= 0 &&
-            !g->values[n->inputs[0]].is_input)
+    switch (oc_analysis_node_cost(a, k->main)->op) {
+    case OC_OPID_Reshape:
+    case OC_OPID_Squeeze:
+    case OC_OPID_Unsqueeze:
+    case OC_OPID_Flatten:
+        if (n->n_inputs > 0 && n->inputs[0] >= 0 && !g->values[n->inputs[0]].is_input)
             return true;
+        break;
+    default:
+        break;
+    }
     for (size_t io = 0; io < 2; io++) {
         size_t cnt = io ? n->n_outputs : n->n_inputs;
         const int *vs = io ? n->outputs : n->inputs;

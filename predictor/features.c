@@ -12,98 +12,9 @@
 
 /* ---- families ---- */
 
-static const char *const family_names[OC_OPF_COUNT] = {
-#define XX(id, name) [OC_OPF_##id] = name,
-    OC_OP_FAMILY_LIST(XX)
-#undef XX
-};
-
-const char *oc_op_family_name(oc_op_family f)
-{
-    return (f >= 0 && f < OC_OPF_COUNT) ? family_names[f] : "other";
-}
-
-static const struct {
-    const char *op;
-    oc_op_family fam;
-} op_families[] = {
-    {"Conv", OC_OPF_CONV}, {"ConvInteger", OC_OPF_CONV}, {"QLinearConv", OC_OPF_CONV},
-    {"DeformConv", OC_OPF_CONV},
-    {"ConvTranspose", OC_OPF_CONV_TRANSPOSE},
-    {"Gemm", OC_OPF_GEMM},
-    {"MatMul", OC_OPF_MATMUL}, {"MatMulInteger", OC_OPF_MATMUL},
-    {"QLinearMatMul", OC_OPF_MATMUL}, {"Einsum", OC_OPF_MATMUL},
-    {"MaxPool", OC_OPF_POOL}, {"AveragePool", OC_OPF_POOL}, {"LpPool", OC_OPF_POOL},
-    {"MaxUnpool", OC_OPF_POOL}, {"MaxRoiPool", OC_OPF_POOL}, {"RoiAlign", OC_OPF_POOL},
-    {"GlobalAveragePool", OC_OPF_GLOBAL_POOL}, {"GlobalMaxPool", OC_OPF_GLOBAL_POOL},
-    {"GlobalLpPool", OC_OPF_GLOBAL_POOL},
-    {"BatchNormalization", OC_OPF_NORM}, {"InstanceNormalization", OC_OPF_NORM},
-    {"LayerNormalization", OC_OPF_NORM}, {"GroupNormalization", OC_OPF_NORM},
-    {"LRN", OC_OPF_NORM}, {"MeanVarianceNormalization", OC_OPF_NORM},
-    {"LpNormalization", OC_OPF_NORM},
-    {"Softmax", OC_OPF_SOFTMAX}, {"LogSoftmax", OC_OPF_SOFTMAX}, {"Hardmax", OC_OPF_SOFTMAX},
-    /* activations */
-    {"Relu", OC_OPF_ACTIVATION}, {"LeakyRelu", OC_OPF_ACTIVATION},
-    {"PRelu", OC_OPF_ACTIVATION}, {"Elu", OC_OPF_ACTIVATION}, {"Celu", OC_OPF_ACTIVATION},
-    {"Selu", OC_OPF_ACTIVATION}, {"Sigmoid", OC_OPF_ACTIVATION},
-    {"HardSigmoid", OC_OPF_ACTIVATION}, {"HardSwish", OC_OPF_ACTIVATION},
-    {"Softplus", OC_OPF_ACTIVATION}, {"Softsign", OC_OPF_ACTIVATION},
-    {"ThresholdedRelu", OC_OPF_ACTIVATION}, {"Shrink", OC_OPF_ACTIVATION},
-    {"Gelu", OC_OPF_ACTIVATION}, {"Mish", OC_OPF_ACTIVATION}, {"Clip", OC_OPF_ACTIVATION},
-    {"Tanh", OC_OPF_ACTIVATION},
-    /* elementwise arithmetic, logic and math */
-    {"Add", OC_OPF_ELEMENTWISE}, {"Sub", OC_OPF_ELEMENTWISE}, {"Mul", OC_OPF_ELEMENTWISE},
-    {"Div", OC_OPF_ELEMENTWISE}, {"Pow", OC_OPF_ELEMENTWISE}, {"Mod", OC_OPF_ELEMENTWISE},
-    {"BitShift", OC_OPF_ELEMENTWISE}, {"And", OC_OPF_ELEMENTWISE},
-    {"Or", OC_OPF_ELEMENTWISE}, {"Xor", OC_OPF_ELEMENTWISE},
-    {"BitwiseAnd", OC_OPF_ELEMENTWISE}, {"BitwiseOr", OC_OPF_ELEMENTWISE},
-    {"BitwiseXor", OC_OPF_ELEMENTWISE}, {"BitwiseNot", OC_OPF_ELEMENTWISE},
-    {"Equal", OC_OPF_ELEMENTWISE}, {"Greater", OC_OPF_ELEMENTWISE},
-    {"GreaterOrEqual", OC_OPF_ELEMENTWISE}, {"Less", OC_OPF_ELEMENTWISE},
-    {"LessOrEqual", OC_OPF_ELEMENTWISE}, {"Sum", OC_OPF_ELEMENTWISE},
-    {"Mean", OC_OPF_ELEMENTWISE}, {"Max", OC_OPF_ELEMENTWISE}, {"Min", OC_OPF_ELEMENTWISE},
-    {"Where", OC_OPF_ELEMENTWISE}, {"Not", OC_OPF_ELEMENTWISE},
-    {"Abs", OC_OPF_ELEMENTWISE}, {"Neg", OC_OPF_ELEMENTWISE}, {"Exp", OC_OPF_ELEMENTWISE},
-    {"Log", OC_OPF_ELEMENTWISE}, {"Sqrt", OC_OPF_ELEMENTWISE},
-    {"Reciprocal", OC_OPF_ELEMENTWISE}, {"Floor", OC_OPF_ELEMENTWISE},
-    {"Ceil", OC_OPF_ELEMENTWISE}, {"Round", OC_OPF_ELEMENTWISE},
-    {"Sign", OC_OPF_ELEMENTWISE}, {"Erf", OC_OPF_ELEMENTWISE}, {"Sin", OC_OPF_ELEMENTWISE},
-    {"Cos", OC_OPF_ELEMENTWISE}, {"Tan", OC_OPF_ELEMENTWISE}, {"Asin", OC_OPF_ELEMENTWISE},
-    {"Acos", OC_OPF_ELEMENTWISE}, {"Atan", OC_OPF_ELEMENTWISE},
-    {"Sinh", OC_OPF_ELEMENTWISE}, {"Cosh", OC_OPF_ELEMENTWISE},
-    {"Asinh", OC_OPF_ELEMENTWISE}, {"Acosh", OC_OPF_ELEMENTWISE},
-    {"Atanh", OC_OPF_ELEMENTWISE}, {"IsInf", OC_OPF_ELEMENTWISE},
-    {"IsNaN", OC_OPF_ELEMENTWISE}, {"Cast", OC_OPF_ELEMENTWISE},
-    {"CastLike", OC_OPF_ELEMENTWISE},
-    /* reductions */
-    {"ReduceSum", OC_OPF_REDUCE}, {"ReduceMean", OC_OPF_REDUCE}, {"ReduceMax", OC_OPF_REDUCE},
-    {"ReduceMin", OC_OPF_REDUCE}, {"ReduceProd", OC_OPF_REDUCE}, {"ReduceL1", OC_OPF_REDUCE},
-    {"ReduceL2", OC_OPF_REDUCE}, {"ReduceLogSum", OC_OPF_REDUCE},
-    {"ReduceLogSumExp", OC_OPF_REDUCE}, {"ReduceSumSquare", OC_OPF_REDUCE},
-    {"ArgMax", OC_OPF_REDUCE}, {"ArgMin", OC_OPF_REDUCE},
-    /* data movement */
-    {"Transpose", OC_OPF_DATA_MOVEMENT}, {"Reshape", OC_OPF_DATA_MOVEMENT},
-    {"Flatten", OC_OPF_DATA_MOVEMENT}, {"Squeeze", OC_OPF_DATA_MOVEMENT},
-    {"Unsqueeze", OC_OPF_DATA_MOVEMENT}, {"Identity", OC_OPF_DATA_MOVEMENT},
-    {"Expand", OC_OPF_DATA_MOVEMENT}, {"Tile", OC_OPF_DATA_MOVEMENT},
-    {"Concat", OC_OPF_DATA_MOVEMENT}, {"Split", OC_OPF_DATA_MOVEMENT},
-    {"Slice", OC_OPF_DATA_MOVEMENT}, {"Pad", OC_OPF_DATA_MOVEMENT},
-    {"Gather", OC_OPF_DATA_MOVEMENT}, {"GatherElements", OC_OPF_DATA_MOVEMENT},
-    {"GatherND", OC_OPF_DATA_MOVEMENT}, {"Scatter", OC_OPF_DATA_MOVEMENT},
-    {"ScatterElements", OC_OPF_DATA_MOVEMENT}, {"ScatterND", OC_OPF_DATA_MOVEMENT},
-    {"DepthToSpace", OC_OPF_DATA_MOVEMENT}, {"SpaceToDepth", OC_OPF_DATA_MOVEMENT},
-    {"Resize", OC_OPF_DATA_MOVEMENT}, {"Upsample", OC_OPF_DATA_MOVEMENT},
-    {"Compress", OC_OPF_DATA_MOVEMENT}, {"ReverseSequence", OC_OPF_DATA_MOVEMENT},
-};
-
 oc_op_family oc_op_family_of(const char *op, const char *domain)
 {
-    if (!op || (domain && domain[0] && strcmp(domain, "ai.onnx") != 0))
-        return OC_OPF_OTHER;
-    for (size_t i = 0; i < sizeof op_families / sizeof op_families[0]; i++)
-        if (!strcmp(op, op_families[i].op))
-            return op_families[i].fam;
-    return OC_OPF_OTHER;
+    return oc_op_id_family(oc_op_id_of(domain, op));
 }
 
 /* ---- elementwise kernel traits ---- */
@@ -115,44 +26,16 @@ static const char *attr_str(const oc_node_desc *d, const char *name)
     return a && a->type == OC_ATTR_STRING && a->s ? a->s : "";
 }
 
-enum { BIN = OC_EW_BINARY, SEL = OC_EW_SELECT, DIV = OC_EW_DIVIDE, EXP = OC_EW_EXP,
-       ERF = OC_EW_ERF, GATE = OC_EW_GATED };
-
-static const struct {
-    const char *op;
-    unsigned traits;
-} ew_traits[] = {
-    {"Add", BIN}, {"Sub", BIN}, {"Mul", BIN}, {"Sum", BIN}, {"Mean", BIN},
-    {"BitShift", BIN}, {"And", BIN}, {"Or", BIN}, {"Xor", BIN}, {"BitwiseAnd", BIN},
-    {"BitwiseOr", BIN}, {"BitwiseXor", BIN},
-    {"Div", BIN | DIV}, {"Mod", BIN | DIV}, {"Pow", BIN | EXP},
-    {"Max", BIN | SEL}, {"Min", BIN | SEL}, {"Where", BIN | SEL}, {"Equal", BIN | SEL},
-    {"Greater", BIN | SEL}, {"GreaterOrEqual", BIN | SEL}, {"Less", BIN | SEL},
-    {"LessOrEqual", BIN | SEL}, {"PRelu", BIN | SEL},
-    {"Relu", SEL}, {"LeakyRelu", SEL}, {"Clip", SEL}, {"ThresholdedRelu", SEL},
-    {"Shrink", SEL}, {"HardSigmoid", SEL}, {"Abs", SEL}, {"Sign", SEL},
-    {"HardSwish", SEL | GATE},
-    {"Reciprocal", DIV}, {"Sqrt", DIV}, {"Softsign", DIV},
-    {"Exp", EXP}, {"Log", EXP}, {"Softplus", EXP}, {"Tanh", EXP | DIV},
-    {"Sigmoid", EXP | DIV}, {"Elu", EXP | SEL}, {"Selu", EXP | SEL}, {"Celu", EXP | SEL},
-    {"Mish", EXP | GATE},
-    {"Erf", ERF}, {"Sin", ERF}, {"Cos", ERF}, {"Tan", ERF}, {"Asin", ERF}, {"Acos", ERF},
-    {"Atan", ERF}, {"Sinh", ERF | EXP}, {"Cosh", ERF | EXP}, {"Asinh", ERF | EXP},
-    {"Acosh", ERF | EXP}, {"Atanh", ERF | EXP},
-};
-
 unsigned oc_ew_traits(const oc_node_desc *d)
 {
-    oc_op_family f = oc_op_family_of(d->op, d->domain);
+    oc_op_id id = oc_op_id_of(d->domain, d->op);
+    oc_op_family f = oc_op_id_family(id);
     if (f != OC_OPF_ELEMENTWISE && f != OC_OPF_ACTIVATION)
         return 0;
-    if (!strcmp(d->op, "Gelu"))
+    if (id == OC_OPID_Gelu)
         return (strcmp(attr_str(d, "approximate"), "tanh") ? OC_EW_ERF : OC_EW_EXP) |
                OC_EW_GATED;
-    for (size_t i = 0; i < sizeof ew_traits / sizeof ew_traits[0]; i++)
-        if (!strcmp(d->op, ew_traits[i].op))
-            return ew_traits[i].traits;
-    return 0;
+    return oc_op_id_traits(id);
 }
 
 /* ---- schema ---- */

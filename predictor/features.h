@@ -30,36 +30,13 @@
 #ifndef OC_PREDICTOR_FEATURES_H
 #define OC_PREDICTOR_FEATURES_H
 
+#include "analyzer/optable.h"
 #include "predictor/desc.h"
 #include "predictor/hw.h"
-
-/* Operator families: the one-hot columns, and the grouping of eval. */
-#define OC_OP_FAMILY_LIST(XX)                                                    \
-    XX(CONV, "conv")                       /* Conv, ConvInteger, QLinearConv */ \
-    XX(CONV_TRANSPOSE, "conv_transpose")                                      \
-    XX(GEMM, "gemm")                                                          \
-    XX(MATMUL, "matmul")                   /* MatMul, *MatMul*, Einsum */     \
-    XX(POOL, "pool")                       /* Max/Average/LpPool, RoiAlign */ \
-    XX(GLOBAL_POOL, "global_pool")                                            \
-    XX(NORM, "norm")                       /* Batch/Instance/Layer/Group, LRN */ \
-    XX(SOFTMAX, "softmax")                 /* Softmax, LogSoftmax, Hardmax */ \
-    XX(ELEMENTWISE, "elementwise")         /* arithmetic, logic, math, Cast */ \
-    XX(ACTIVATION, "activation")           /* Relu, Sigmoid, Gelu, Clip, ... */ \
-    XX(REDUCE, "reduce")                   /* Reduce*, ArgMax, ArgMin */      \
-    XX(DATA_MOVEMENT, "data_movement")     /* Transpose, Concat, Gather, ... */ \
-    XX(OTHER, "other")
-
-typedef enum oc_op_family {
-#define XX(id, name) OC_OPF_##id,
-    OC_OP_FAMILY_LIST(XX)
-#undef XX
-    OC_OPF_COUNT
-} oc_op_family;
 
 /* The family of an operator (OC_OPF_OTHER for anything not listed, and
  * for every non-ONNX domain). */
 oc_op_family oc_op_family_of(const char *op, const char *domain);
-const char *oc_op_family_name(oc_op_family f); /* "conv"; never NULL */
 
 /* The feature schema.  XX(id, name): OC_F_<id> is the column index. */
 #define OC_FEATURE_LIST(XX)                                                   \
@@ -139,21 +116,9 @@ typedef enum oc_feature {
     OC_N_FEATURES
 } oc_feature;
 
-/* Kernel traits of an elementwise or activation node, as OC_EW_* bits
- * (0 for other operators and plain unary ops such as Neg, Abs or Floor):
- * what its per-element work involves, which sets its cost more than its
- * FLOP count does (an Erf costs about three Relus).  Traits, not one
- * column per operator, so that an operator seldom or never measured
- * shares what is known of the ones alike (Softplus: exp; Mish: exp and
- * gated).  Gelu is erf and gated, or exp and gated with approximate=tanh. */
-enum {
-    OC_EW_BINARY = 1 << 0,
-    OC_EW_SELECT = 1 << 1,
-    OC_EW_DIVIDE = 1 << 2,
-    OC_EW_EXP = 1 << 3,
-    OC_EW_ERF = 1 << 4,
-    OC_EW_GATED = 1 << 5,
-};
+/* Kernel traits (OC_EW_* bits, analyzer/optable.h) of an elementwise or
+ * activation node: its row's, and for Gelu erf and gated, or exp and
+ * gated with approximate=tanh. */
 unsigned oc_ew_traits(const oc_node_desc *d);
 
 /* Name of column i ("log_macs"); NULL when out of range. */

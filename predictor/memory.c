@@ -20,15 +20,20 @@ int oc_optimizer_state_copies(oc_optimizer o)
     return o == OC_OPT_SGD ? 1 : o == OC_OPT_ADAM ? 2 : 0;
 }
 
-static bool is_view(const oc_node *n)
+/* Node i of the main graph is a view of its input (no copy kept). */
+static bool is_view(const oc_analysis *a, const oc_node *n, size_t i)
 {
-    static const char *views[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze"};
     if (n->domain[0])
         return false;
-    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
-        if (strcmp(n->op, views[i]) == 0)
-            return true;
-    return false;
+    switch (oc_analysis_node_cost(a, i)->op) {
+    case OC_OPID_Reshape:
+    case OC_OPID_Flatten:
+    case OC_OPID_Squeeze:
+    case OC_OPID_Unsqueeze:
+        return true;
+    default:
+        return false;
+    }
 }
 
 static uint64_t value_bytes(const oc_analysis *a, int v)
@@ -63,7 +68,7 @@ void oc_training_memory(const oc_analysis *a, const oc_plan *plan, oc_optimizer 
         out->activations = add_sat(out->activations, value_bytes(a, g->inputs[k]));
     for (size_t i = 0; i < g->n_nodes; i++) {
         const oc_node *n = &g->nodes[i];
-        if (plan->kernels[plan->kernel_of[i]].kind != OC_KERNEL_RUN || is_view(n))
+        if (plan->kernels[plan->kernel_of[i]].kind != OC_KERNEL_RUN || is_view(a, n, i))
             continue;
         for (size_t q = 0; q < n->n_outputs; q++)
             if (n->outputs[q] >= 0)

@@ -50,9 +50,12 @@ enum { F_ACT = 1, F_SUM = 2 };
 
 /* ---- small helpers ---- */
 
-static bool is_op(const oc_node *n, const char *op)
+/* Node n (of the main graph) is operator `id` of the default domain
+ * (written ""; "ai.onnx" is not matched, as the runtime's fusions do not). */
+static bool is_op(const pctx *p, const oc_node *n, oc_op_id id)
 {
-    return n->domain[0] == '\0' && strcmp(n->op, op) == 0;
+    return n->domain[0] == '\0' &&
+           oc_analysis_node_cost(p->a, (size_t)(n - p->g->nodes))->op == id;
 }
 
 static int A(const pctx *p, int v)
@@ -195,12 +198,13 @@ static void absorb(pctx *p, size_t m, size_t j)
 
 /* ---- pass 1: what the runtime never runs ---- */
 
-static bool deterministic(const oc_node *n)
+static bool deterministic(const pctx *p, const oc_node *n)
 {
-    static const char *random[] = {"RandomNormal", "RandomUniform", "RandomNormalLike",
-                                   "RandomUniformLike", "Multinomial", "Bernoulli"};
+    static const oc_op_id random[] = {OC_OPID_RandomNormal, OC_OPID_RandomUniform,
+                                      OC_OPID_RandomNormalLike, OC_OPID_RandomUniformLike,
+                                      OC_OPID_Multinomial, OC_OPID_Bernoulli};
     for (size_t q = 0; q < sizeof random / sizeof random[0]; q++)
-        if (is_op(n, random[q]))
+        if (is_op(p, n, random[q]))
             return false;
     for (size_t q = 0; q < n->n_attrs; q++)
         if (n->attrs[q].type == OC_ATTR_GRAPH || n->attrs[q].type == OC_ATTR_GRAPHS)
@@ -405,8 +409,8 @@ static void pass_remove(pctx *p, bool eager)
         for (size_t k = 0; k < n->n_inputs; k++)
             if (n->inputs[k] >= 0 && !p->constant[in(p, i, k)])
                 all_const = false;
-        bool fold = deterministic(n) && all_const;
-        if (!fold && is_op(n, "Shape") && !eager)
+        bool fold = deterministic(p, n) && all_const;
+        if (!fold && is_op(p, n, OC_OPID_Shape) && !eager)
             fold = fold_shape(p, i);
         if (fold) {
             drop(p, i, OC_KERNEL_FOLDED, "constant");
@@ -419,27 +423,28 @@ static void pass_remove(pctx *p, bool eager)
         }
         int x = in(p, i, 0), y = out0(p, i);
         const char *why = NULL;
-        if (is_op(n, "Identity"))
+        if (is_op(p, n, OC_OPID_Identity))
             why = "identity";
-        else if (is_op(n, "Dropout"))
+        else if (is_op(p, n, OC_OPID_Dropout))
             why = "dropout at inference";
-        else if (eager && is_op(n, "Shape"))
+        else if (eager && is_op(p, n, OC_OPID_Shape))
             why = "shape (Python ints)";
         else if (eager) {
             /* eager PyTorch: no more rewriting */
-        } else if (is_op(n, "Cast") && x >= 0 && ainfo(p, x) &&
+        } else if (is_op(p, n, OC_OPID_Cast) && x >= 0 && ainfo(p, x) &&
                    ainfo(p, x)->dtype != OC_DT_UNDEFINED && oc_node_attr(n, "to") &&
                    (int64_t)ainfo(p, x)->dtype == oc_node_attr(n, "to")->i)
             why = "cast to its own type";
-        else if (is_op(n, "Expand") && shapes_eq(sinfo(p, x), sinfo(p, y)) &&
+        else if (is_op(p, n, OC_OPID_Expand) && shapes_eq(sinfo(p, x), sinfo(p, y)) &&
                  dims_concrete(sinfo(p, x), 0, OC_MAX_RANK))
             why = "expand to its own shape";
-        else if ((is_op(n, "Add") || is_op(n, "Sub") || is_op(n, "Mul") || is_op(n, "Div")) &&
+        else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ||
+                  is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)) &&
                  n->n_inputs == 2) {
             /* x op identity-constant of the same shape as the result */
-            double unit = is_op(n, "Add") || is_op(n, "Sub") ? 0 : 1;
+            double unit = is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ? 0 : 1;
             int c = in(p, i, 1), other = x;
-            if (!(is_op(n, "Sub") || is_op(n, "Div")) && !const_all(p, c, unit)) {
+            if (!(is_op(p, n, OC_OPID_Sub) || is_op(p, n, OC_OPID_Div)) && !const_all(p, c, unit)) {
                 c = x;
                 other = in(p, i, 1);
             }
@@ -455,7 +460,7 @@ static void pass_remove(pctx *p, bool eager)
                 p->alias[y] = x;
             continue;
         }
-        if (eager || !deterministic(n))
+        if (eager || !deterministic(p, n))
             continue;
         /* common subexpressions */
         bool out_is_graph_output = false;
@@ -558,14 +563,14 @@ static void pass_reshape(pctx *p)
     const oc_graph *g = p->g;
     for (size_t t = 0; t < p->nn; t++) {
         size_t i = (size_t)g->topo[t];
-        if (!live(p, i) || !is_op(&g->nodes[i], "Reshape"))
+        if (!live(p, i) || !is_op(p, &g->nodes[i], OC_OPID_Reshape))
             continue;
         int x = in(p, i, 0), sh = in(p, i, 1);
         if (sh < 0 || p->constant[sh] || g->values[sh].producer < 0)
             continue;
         size_t c = (size_t)g->values[sh].producer;
         const oc_node *cn = &g->nodes[c];
-        if (!live(p, c) || !is_op(cn, "Concat") || p->uses[sh] != 1)
+        if (!live(p, c) || !is_op(p, cn, OC_OPID_Concat) || p->uses[sh] != 1)
             continue;
         int unknown = 0;
         for (size_t k = 0; k < cn->n_inputs; k++) {
@@ -575,14 +580,15 @@ static void pass_reshape(pctx *p)
             /* Unsqueeze(Gather(Shape(x), k)) */
             bool ok = false;
             int u = v >= 0 ? g->values[v].producer : -1;
-            if (u >= 0 && live(p, (size_t)u) && is_op(&g->nodes[u], "Unsqueeze")) {
+            if (u >= 0 && live(p, (size_t)u) && is_op(p, &g->nodes[u], OC_OPID_Unsqueeze)) {
                 int gv = in(p, (size_t)u, 0);
                 int ga = gv >= 0 ? g->values[gv].producer : -1;
-                if (ga >= 0 && live(p, (size_t)ga) && is_op(&g->nodes[ga], "Gather")) {
+                if (ga >= 0 && live(p, (size_t)ga) && is_op(p, &g->nodes[ga], OC_OPID_Gather)) {
                     int sv = in(p, (size_t)ga, 0), idx = in(p, (size_t)ga, 1);
                     int sp = sv >= 0 ? g->values[sv].producer : -1;
                     cvals c;
-                    if (sp >= 0 && is_op(&g->nodes[sp], "Shape") && in(p, (size_t)sp, 0) == x &&
+                    if (sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) &&
+                        in(p, (size_t)sp, 0) == x &&
                         const_vals(p, idx, &c) && c.ints && c.n == 1 && c.i[0] == (int64_t)k)
                         ok = true;
                 }
@@ -634,12 +640,12 @@ static int slot_of(const pctx *p, int v, size_t j)
     return -1;
 }
 
-static bool is_activation(const oc_node *n)
+static bool is_activation(const pctx *p, const oc_node *n)
 {
-    static const char *acts[] = {"Relu", "Clip", "LeakyRelu", "Sigmoid", "Tanh",
-                                 "HardSigmoid"};
+    static const oc_op_id acts[] = {OC_OPID_Relu,    OC_OPID_Clip, OC_OPID_LeakyRelu,
+                                    OC_OPID_Sigmoid, OC_OPID_Tanh, OC_OPID_HardSigmoid};
     for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
-        if (is_op(n, acts[i]))
+        if (is_op(p, n, acts[i]))
             return true;
     return false;
 }
@@ -657,16 +663,16 @@ static void fuse_conv(pctx *p, size_t m)
             break;
         const oc_node *nj = &p->g->nodes[j];
         bool params = true;
-        if (is_op(nj, "BatchNormalization") && slot_of(p, out0(p, last), (size_t)j) == 0 &&
+        if (is_op(p, nj, OC_OPID_BatchNormalization) && slot_of(p, out0(p, last), (size_t)j) == 0 &&
             nj->n_outputs == 1) {
             for (size_t q = 1; q < nj->n_inputs; q++)
                 params &= in(p, (size_t)j, q) >= 0 && p->constant[in(p, (size_t)j, q)];
-        } else if ((is_op(nj, "Add") || is_op(nj, "Mul")) && nj->n_inputs == 2) {
+        } else if ((is_op(p, nj, OC_OPID_Add) || is_op(p, nj, OC_OPID_Mul)) && nj->n_inputs == 2) {
             int other = in(p, (size_t)j, 1 - slot_of(p, out0(p, last), (size_t)j));
             int64_t ne = const_numel(p, other);
             params = ne > 0 && (ne == cout || ne == 1) && sinfo(p, other)->rank <= 4 &&
                      sinfo(p, other)->rank >= 1;
-            if (params && is_op(nj, "Add") && ne == 1)
+            if (params && is_op(p, nj, OC_OPID_Add) && ne == 1)
                 params = false;
         } else
             break;
@@ -676,7 +682,7 @@ static void fuse_conv(pctx *p, size_t m)
         last = (size_t)j;
     }
     int j = sole_next(p, last);
-    if (j >= 0 && is_activation(&p->g->nodes[j])) {
+    if (j >= 0 && is_activation(p, &p->g->nodes[j])) {
         absorb(p, m, (size_t)j);
         p->flags[m] |= F_ACT;
         return;
@@ -690,9 +696,9 @@ static void fuse_conv(pctx *p, size_t m)
         int c = p->cons[e];
         if (!live(p, (size_t)c))
             continue;
-        if (is_op(&p->g->nodes[c], "HardSigmoid"))
+        if (is_op(p, &p->g->nodes[c], OC_OPID_HardSigmoid))
             hs = c;
-        else if (is_op(&p->g->nodes[c], "Mul"))
+        else if (is_op(p, &p->g->nodes[c], OC_OPID_Mul))
             mul = c;
     }
     if (hs >= 0 && mul >= 0 && sole_next(p, (size_t)hs) == mul) {
@@ -713,7 +719,8 @@ static void fuse_pad(pctx *p, size_t i)
     if (j < 0)
         return;
     const oc_node *c = &p->g->nodes[j];
-    if (!is_op(c, "Conv") && !is_op(c, "MaxPool") && !is_op(c, "AveragePool"))
+    if (!is_op(p, c, OC_OPID_Conv) && !is_op(p, c, OC_OPID_MaxPool) &&
+        !is_op(p, c, OC_OPID_AveragePool))
         return;
     if (slot_of(p, out0(p, i), (size_t)j) != 0)
         return;
@@ -747,7 +754,7 @@ static bool is_swap_last2(const pctx *p, size_t t)
 {
     const oc_node *n = &p->g->nodes[t];
     const oc_attr *perm = oc_node_attr(n, "perm");
-    if (!is_op(n, "Transpose") || !perm || perm->n < 2)
+    if (!is_op(p, n, OC_OPID_Transpose) || !perm || perm->n < 2)
         return false;
     size_t r = perm->n;
     for (size_t q = 0; q + 2 < r; q++)
@@ -776,7 +783,8 @@ static void fuse_matmul(pctx *p, size_t m)
     oc_kernel *k = &p->nk[m];
     int j = sole_next(p, m);
     const oc_tinfo *xa = sinfo(p, in(p, m, 0)), *xb = sinfo(p, in(p, m, 1));
-    if (is_op(mm, "MatMul") && j >= 0 && is_op(&p->g->nodes[j], "Add") && xa && xa->rank == 2 &&
+    if (is_op(p, mm, OC_OPID_MatMul) && j >= 0 && is_op(p, &p->g->nodes[j], OC_OPID_Add) && xa &&
+        xa->rank == 2 &&
         xb && xb->rank == 2) {
         int other = in(p, (size_t)j, 1 - slot_of(p, out0(p, m), (size_t)j));
         const oc_tinfo *ot = sinfo(p, other);
@@ -785,7 +793,8 @@ static void fuse_matmul(pctx *p, size_t m)
             k->op = "Gemm";
             k->as_op = "Gemm";
             j = sole_next(p, (size_t)j);
-            if (j >= 0 && is_activation(&p->g->nodes[j]) && !is_op(&p->g->nodes[j], "Clip")) {
+            if (j >= 0 && is_activation(p, &p->g->nodes[j]) &&
+                !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
                 absorb(p, m, (size_t)j);
                 k->op = "FusedGemm";
             }
@@ -794,7 +803,8 @@ static void fuse_matmul(pctx *p, size_t m)
     }
     /* N-D input of a fully known shape: Reshape to 2-D, Gemm, Reshape
      * back (a Reshape next to it absorbs the new one) */
-    if (is_op(mm, "MatMul") && j >= 0 && is_op(&p->g->nodes[j], "Add") && xa && xa->rank > 2 &&
+    if (is_op(p, mm, OC_OPID_MatMul) && j >= 0 && is_op(p, &p->g->nodes[j], OC_OPID_Add) && xa &&
+        xa->rank > 2 &&
         dims_concrete(xa, 0, xa->rank) && xb && xb->rank == 2 && p->constant[in(p, m, 1)]) {
         int other = in(p, (size_t)j, 1 - slot_of(p, out0(p, m), (size_t)j));
         const oc_tinfo *ot = sinfo(p, other);
@@ -803,24 +813,25 @@ static void fuse_matmul(pctx *p, size_t m)
             k->op = "Gemm";
             k->as_op = "Gemm";
             int a = in(p, m, 0), pr = a >= 0 ? p->g->values[a].producer : -1;
-            if (!(pr >= 0 && live(p, (size_t)pr) && is_op(&p->g->nodes[pr], "Reshape") &&
+            if (!(pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Reshape) &&
                   p->uses[a] == 1))
                 add_inserted(p, "Reshape", a, m, true);
             int nx = sole_next(p, (size_t)j);
-            if (!(nx >= 0 && is_op(&p->g->nodes[nx], "Reshape")))
+            if (!(nx >= 0 && is_op(p, &p->g->nodes[nx], OC_OPID_Reshape)))
                 add_inserted(p, "Reshape", out0(p, (size_t)j), m, false);
             return;
         }
     }
-    if (is_op(mm, "Gemm")) {
-        if (j >= 0 && is_activation(&p->g->nodes[j]) && !is_op(&p->g->nodes[j], "Clip")) {
+    if (is_op(p, mm, OC_OPID_Gemm)) {
+        if (j >= 0 && is_activation(p, &p->g->nodes[j]) &&
+            !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
             absorb(p, m, (size_t)j);
             k->op = "FusedGemm";
             k->as_op = "Gemm";
         }
         return;
     }
-    if (!is_op(mm, "MatMul"))
+    if (!is_op(p, mm, OC_OPID_MatMul))
         return;
     bool fused = false;
     /* transposed inputs (the Transpose only feeding this MatMul) */
@@ -834,11 +845,12 @@ static void fuse_matmul(pctx *p, size_t m)
         }
     }
     /* scale after: MatMul -> Mul/Div by a scalar constant */
-    if (j >= 0 && (is_op(&p->g->nodes[j], "Mul") || is_op(&p->g->nodes[j], "Div"))) {
+    if (j >= 0 && (is_op(p, &p->g->nodes[j], OC_OPID_Mul) ||
+                   is_op(p, &p->g->nodes[j], OC_OPID_Div))) {
         int s = slot_of(p, out0(p, m), (size_t)j);
         int other = in(p, (size_t)j, 1 - s);
         if (is_scalar_const(p, other, out0(p, m)) &&
-            (is_op(&p->g->nodes[j], "Mul") || s == 0)) {
+            (is_op(p, &p->g->nodes[j], OC_OPID_Mul) || s == 0)) {
             absorb(p, m, (size_t)j);
             fused = true;
         }
@@ -848,11 +860,11 @@ static void fuse_matmul(pctx *p, size_t m)
         int v = in(p, m, s);
         int t = v >= 0 ? p->g->values[v].producer : -1;
         if (t >= 0 && live(p, (size_t)t) && p->uses[v] == 1 && !p->g->values[v].is_output &&
-            (is_op(&p->g->nodes[t], "Mul") || is_op(&p->g->nodes[t], "Div"))) {
+            (is_op(p, &p->g->nodes[t], OC_OPID_Mul) || is_op(p, &p->g->nodes[t], OC_OPID_Div))) {
             int c1 = in(p, (size_t)t, 1), c0 = in(p, (size_t)t, 0);
             const oc_tinfo *t0 = sinfo(p, c0), *t1 = sinfo(p, c1);
             if ((is_scalar_const(p, c1, c0) && t0 && t0->rank > 0) ||
-                (is_op(&p->g->nodes[t], "Mul") && is_scalar_const(p, c0, c1) && t1 &&
+                (is_op(p, &p->g->nodes[t], OC_OPID_Mul) && is_scalar_const(p, c0, c1) && t1 &&
                  t1->rank > 0)) {
                 absorb(p, m, (size_t)t);
                 fused = true;
@@ -868,7 +880,7 @@ static void fuse_matmul(pctx *p, size_t m)
 /* Follow a chain of ops from node i, each consuming the last (the first
  * step may be one of several consumers: Sub reads x and its mean).
  * Returns the number matched. */
-static size_t chain(const pctx *p, size_t i, const char *const *ops, size_t n, int *nodes)
+static size_t chain(const pctx *p, size_t i, const oc_op_id *ops, size_t n, int *nodes)
 {
     size_t got = 0;
     int cur = (int)i;
@@ -880,11 +892,11 @@ static size_t chain(const pctx *p, size_t i, const char *const *ops, size_t n, i
                 return got;
             for (int e = p->cons_start[v]; e < p->cons_start[v + 1] && nx < 0; e++) {
                 int t = p->cons[e];
-                if (live(p, (size_t)t) && is_op(&p->g->nodes[t], ops[q]))
+                if (live(p, (size_t)t) && is_op(p, &p->g->nodes[t], ops[q]))
                     nx = t;
             }
         }
-        if (nx < 0 || !is_op(&p->g->nodes[nx], ops[q]))
+        if (nx < 0 || !is_op(p, &p->g->nodes[nx], ops[q]))
             return got;
         nodes[got++] = nx;
         cur = nx;
@@ -897,7 +909,7 @@ static size_t chain(const pctx *p, size_t i, const char *const *ops, size_t n, i
 static void fuse_skip(pctx *p, size_t m, int x)
 {
     int pr = x >= 0 ? p->g->values[x].producer : -1;
-    if (pr < 0 || !live(p, (size_t)pr) || !is_op(&p->g->nodes[pr], "Add") ||
+    if (pr < 0 || !live(p, (size_t)pr) || !is_op(p, &p->g->nodes[pr], OC_OPID_Add) ||
         p->nk[pr].n_fused || p->g->values[x].is_output)
         return;
     const oc_tinfo *u = sinfo(p, in(p, (size_t)pr, 0)), *w = sinfo(p, in(p, (size_t)pr, 1));
@@ -915,8 +927,9 @@ static void fuse_skip(pctx *p, size_t m, int x)
 /* ReduceMean -> Sub -> Pow -> ReduceMean -> Add -> Sqrt -> Div -> Mul -> Add */
 static void fuse_layernorm(pctx *p, size_t m)
 {
-    static const char *ops[] = {"ReduceMean", "Sub", "Pow", "ReduceMean", "Add",
-                                "Sqrt", "Div", "Mul", "Add"};
+    static const oc_op_id ops[] = {OC_OPID_ReduceMean, OC_OPID_Sub, OC_OPID_Pow,
+                                   OC_OPID_ReduceMean, OC_OPID_Add, OC_OPID_Sqrt,
+                                   OC_OPID_Div,        OC_OPID_Mul, OC_OPID_Add};
     int nodes[9];
     size_t n = chain(p, m, ops, 9, nodes);
     if (n < 7)
@@ -932,7 +945,8 @@ static void fuse_layernorm(pctx *p, size_t m)
  * [-> Mul]]: SimplifiedLayerNormalization. */
 static void fuse_rmsnorm(pctx *p, size_t m)
 {
-    static const char *ops[] = {"Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Mul"};
+    static const oc_op_id ops[] = {OC_OPID_Pow, OC_OPID_ReduceMean, OC_OPID_Add, OC_OPID_Sqrt,
+                                   OC_OPID_Div, OC_OPID_Mul,        OC_OPID_Mul};
     int nodes[7];
     size_t n = chain(p, m, ops, 7, nodes);
     if (n < 5 || !const_all(p, in(p, m, 1), 2))
@@ -947,7 +961,7 @@ static void fuse_rmsnorm(pctx *p, size_t m)
  * constant bias Add before it: BiasGelu. */
 static void fuse_gelu(pctx *p, size_t m)
 {
-    static const char *ops[] = {"Div", "Erf", "Add", "Mul", "Mul"};
+    static const oc_op_id ops[] = {OC_OPID_Div, OC_OPID_Erf, OC_OPID_Add, OC_OPID_Mul, OC_OPID_Mul};
     int nodes[5];
     if (chain(p, m, ops, 5, nodes) != 5)
         return;
@@ -957,7 +971,8 @@ static void fuse_gelu(pctx *p, size_t m)
     p->nk[m].as_op = "Gelu";
     int x = in(p, m, 0);
     int pr = x >= 0 ? p->g->values[x].producer : -1;
-    if (pr >= 0 && live(p, (size_t)pr) && is_op(&p->g->nodes[pr], "Add") && !p->nk[pr].n_fused &&
+    if (pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Add) &&
+        !p->nk[pr].n_fused &&
         !p->g->values[x].is_output) {
         int b0 = in(p, (size_t)pr, 0), b1 = in(p, (size_t)pr, 1);
         int b = p->constant[b1] ? b1 : b0, xin = b == b1 ? b0 : b1;
@@ -986,7 +1001,7 @@ static void fuse_swish(pctx *p, size_t m)
     if (j < 0)
         return;
     const oc_node *mul = &p->g->nodes[j];
-    if (!is_op(mul, "Mul") || mul->n_inputs != 2 || in(p, m, 0) < 0)
+    if (!is_op(p, mul, OC_OPID_Mul) || mul->n_inputs != 2 || in(p, m, 0) < 0)
         return;
     int s = slot_of(p, out0(p, m), (size_t)j);
     if (s < 0 || in(p, (size_t)j, (size_t)(1 - s)) != in(p, m, 0))
@@ -1001,7 +1016,7 @@ static bool slice_range(const pctx *p, size_t i, int64_t *axis, int64_t *lo, int
 {
     const oc_node *n = &p->g->nodes[i];
     cvals st, en, ax, sp;
-    if (!is_op(n, "Slice") || n->n_inputs < 3 || !const_vals(p, in(p, i, 1), &st) ||
+    if (!is_op(p, n, OC_OPID_Slice) || n->n_inputs < 3 || !const_vals(p, in(p, i, 1), &st) ||
         !st.ints || st.n != 1 || !const_vals(p, in(p, i, 2), &en) || !en.ints || en.n != 1)
         return false;
     *axis = 0;
@@ -1070,23 +1085,23 @@ static void pass_fuse(pctx *p)
         if (!live(p, i))
             continue;
         const oc_node *n = &g->nodes[i];
-        if (is_op(n, "Conv"))
+        if (is_op(p, n, OC_OPID_Conv))
             fuse_conv(p, i);
-        else if (is_op(n, "Gemm") || is_op(n, "MatMul"))
+        else if (is_op(p, n, OC_OPID_Gemm) || is_op(p, n, OC_OPID_MatMul))
             fuse_matmul(p, i);
-        else if (is_op(n, "ReduceMean"))
+        else if (is_op(p, n, OC_OPID_ReduceMean))
             fuse_layernorm(p, i);
-        else if (is_op(n, "LayerNormalization"))
+        else if (is_op(p, n, OC_OPID_LayerNormalization))
             fuse_skip(p, i, in(p, i, 0));
-        else if (is_op(n, "Div"))
+        else if (is_op(p, n, OC_OPID_Div))
             fuse_gelu(p, i);
-        else if (is_op(n, "Sigmoid"))
+        else if (is_op(p, n, OC_OPID_Sigmoid))
             fuse_swish(p, i);
-        else if (is_op(n, "Pad"))
+        else if (is_op(p, n, OC_OPID_Pad))
             fuse_pad(p, i);
-        else if (is_op(n, "Pow"))
+        else if (is_op(p, n, OC_OPID_Pow))
             fuse_rmsnorm(p, i);
-        else if (is_op(n, "Slice") && in(p, i, 0) >= 0)
+        else if (is_op(p, n, OC_OPID_Slice) && in(p, i, 0) >= 0)
             fuse_split(p, in(p, i, 0));
     }
 }
@@ -1223,14 +1238,14 @@ static void nchwc_pass(pctx *p)
             continue;
         const oc_node *n = &g->nodes[i];
         int x = in(p, i, 0);
-        if (is_op(n, "Conv")) {
+        if (is_op(p, n, OC_OPID_Conv)) {
             nchwc_conv(p, i);
             continue;
         }
         if (x < 0)
             continue;
         bool xb = p->nchwc[x] >= 0;
-        if (is_op(n, "MaxPool") || is_op(n, "AveragePool")) {
+        if (is_op(p, n, OC_OPID_MaxPool) || is_op(p, n, OC_OPID_AveragePool)) {
             const oc_tinfo *xt = sinfo(p, x);
             int64_t ch = channels(p, x);
             if (n->n_outputs > 1 && n->outputs[1] >= 0)
@@ -1242,13 +1257,15 @@ static void nchwc_pass(pctx *p)
                 p->nk[i].value = out0(p, i);
                 make_nchwc(p, out0(p, i), i, ch);
             }
-        } else if ((is_op(n, "GlobalAveragePool") || is_op(n, "GlobalMaxPool")) && xb &&
+        } else if ((is_op(p, n, OC_OPID_GlobalAveragePool) ||
+                    is_op(p, n, OC_OPID_GlobalMaxPool)) && xb &&
                    p->nchwc_ch[x] % p->block == 0) {
             p->nchwc_left[x]--;
             p->blocked[i] = true;
             p->nk[i].value = out0(p, i);
             make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
-        } else if ((is_op(n, "Add") || is_op(n, "Sum") || is_op(n, "Mul")) && n->n_inputs >= 2) {
+        } else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sum) ||
+                    is_op(p, n, OC_OPID_Mul)) && n->n_inputs >= 2) {
             bool all = true;
             for (size_t k = 0; k < n->n_inputs; k++) {
                 int v = in(p, i, k);
@@ -1259,7 +1276,7 @@ static void nchwc_pass(pctx *p)
                 continue;
             for (size_t k = 0; k < n->n_inputs; k++)
                 p->nchwc_left[in(p, i, k)]--;
-            if (!is_op(n, "Mul") && n->n_inputs == 2) {
+            if (!is_op(p, n, OC_OPID_Mul) && n->n_inputs == 2) {
                 for (size_t k = 0; k < 2; k++) {
                     int v = in(p, i, k);
                     size_t c = (size_t)p->nchwc[v];
@@ -1275,7 +1292,7 @@ static void nchwc_pass(pctx *p)
                     continue;
             }
             make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
-        } else if (is_op(n, "Concat")) {
+        } else if (is_op(p, n, OC_OPID_Concat)) {
             const oc_attr *ax = oc_node_attr(n, "axis");
             bool all = ax && ax->i == 1;
             int64_t tot = 0;
@@ -1295,7 +1312,8 @@ static void nchwc_pass(pctx *p)
             consume(p, i, x);
             p->blocked[i] = true;
             make_nchwc(p, kernel_out(p, i), i, p->nchwc_ch[x]);
-        } else if ((is_op(n, "Relu") || is_op(n, "Sigmoid") || is_op(n, "Tanh")) &&
+        } else if ((is_op(p, n, OC_OPID_Relu) || is_op(p, n, OC_OPID_Sigmoid) ||
+                    is_op(p, n, OC_OPID_Tanh)) &&
                    !p->nk[i].n_fused && xb) {
             size_t c = (size_t)p->nchwc[x];
             p->nchwc_left[x]--;
@@ -1308,7 +1326,7 @@ static void nchwc_pass(pctx *p)
                 p->blocked[i] = true;
                 make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
             }
-        } else if (is_op(n, "BatchNormalization") && xb && n->n_outputs == 1) {
+        } else if (is_op(p, n, OC_OPID_BatchNormalization) && xb && n->n_outputs == 1) {
             bool params = true;
             for (size_t q = 1; q < n->n_inputs; q++)
                 params &= in(p, i, q) >= 0 && p->constant[in(p, i, q)];
@@ -1319,7 +1337,7 @@ static void nchwc_pass(pctx *p)
             p->blocked[i] = true;
             p->nk[i].value = out0(p, i);
             make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
-        } else if (is_op(n, "Transpose") && xb) {
+        } else if (is_op(p, n, OC_OPID_Transpose) && xb) {
             const oc_attr *perm = oc_node_attr(n, "perm");
             if (perm && perm->n == 4 && perm->ints[0] == 0 && perm->ints[1] == 2 &&
                 perm->ints[2] == 3 && perm->ints[3] == 1) {
@@ -1341,7 +1359,7 @@ static void conv_add_act(pctx *p)
     const oc_graph *g = p->g;
     for (size_t t = 0; t < p->nn; t++) {
         size_t i = (size_t)g->topo[t];
-        if (!live(p, i) || !is_op(&g->nodes[i], "Conv") || p->blocked[i])
+        if (!live(p, i) || !is_op(p, &g->nodes[i], OC_OPID_Conv) || p->blocked[i])
             continue;
         /* 2-D convs with a bias (their own, or one folded in from a
          * BatchNormalization or constant Add) */
@@ -1350,14 +1368,14 @@ static void conv_add_act(pctx *p)
         if (!(p->flags[i] & (F_ACT | F_SUM)) && bias && yt && yt->rank == 4) {
             size_t last = p->nk[i].n_fused ? p->nk[i].fused[p->nk[i].n_fused - 1] : i;
             int j = sole_next(p, last);
-            if (j >= 0 && is_op(&g->nodes[j], "Add")) {
+            if (j >= 0 && is_op(p, &g->nodes[j], OC_OPID_Add)) {
                 int other = in(p, (size_t)j, (size_t)(1 - slot_of(p, out0(p, last), (size_t)j)));
                 if (other >= 0 && !p->constant[other] &&
                     shapes_eq(sinfo(p, other), sinfo(p, out0(p, (size_t)j)))) {
                     absorb(p, i, (size_t)j);
                     p->flags[i] |= F_SUM;
                     int a2 = sole_next(p, (size_t)j);
-                    if (a2 >= 0 && is_activation(&g->nodes[a2])) {
+                    if (a2 >= 0 && is_activation(p, &g->nodes[a2])) {
                         absorb(p, i, (size_t)a2);
                         p->flags[i] |= F_ACT;
                     }

@@ -19,7 +19,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 /* dst[0..n) = src[0..n); src may be NULL when n is 0. */
 static void dims_copy(oc_dim *dst, const oc_dim *src, int n)
@@ -126,18 +126,6 @@ static oc_status body_attr(oc_op_ctx *c, const char *name,
     return OC_OK;
 }
 
-/* A known boolean/integer scalar: 1 or 0; -1 when not known. */
-static int known_flag(const oc_tinfo *t)
-{
-    if (!t || t->nvals != 1)
-        return -1;
-    if (t->ivals && !t->ivals[0].sym)
-        return t->ivals[0].v != 0;
-    if (t->fvals)
-        return t->fvals[0] != 0;
-    return -1;
-}
-
 /* Body input infos: unknown ones are left to the body's declarations. */
 static const oc_tinfo *formal(const oc_tinfo *t)
 {
@@ -160,7 +148,7 @@ oc_status oc_if_infer(oc_op_ctx *c)
     const oc_tinfo **b = oc_ctx_alloc(c, (n + 1) * sizeof *b);
     if (!a || !b)
         return OC_ERR_NOMEM;
-    int cond = known_flag(oc_ctx_in(c, 0));
+    int cond = oc_known_flag(oc_ctx_in(c, 0));
     if (cond >= 0) {
         const oc_graph *g = cond ? tg : eg;
         if (g->n_outputs != n)
@@ -254,9 +242,9 @@ static int64_t loop_trips(const oc_op_ctx *c, const loop_run *lr)
     int64_t n;
     if (!oc_in_ints(c, 0, &m, &n) || n != 1 || m[0] < 0)
         return -1;
-    if (oc_ctx_in(c, 1) && known_flag(oc_ctx_in(c, 1)) == 0)
+    if (oc_ctx_in(c, 1) && oc_known_flag(oc_ctx_in(c, 1)) == 0)
         return 0;
-    if (oc_ctx_in(c, 1) && known_flag(lr->outs[0]) != 1)
+    if (oc_ctx_in(c, 1) && oc_known_flag(lr->outs[0]) != 1)
         return -1;
     return m[0];
 }

@@ -25,7 +25,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 enum pad_mode { PAD_NOTSET, PAD_VALID, PAD_SAME_UPPER, PAD_SAME_LOWER };
 
@@ -56,11 +56,6 @@ static const conv_spec SPEC_CONVINT = {"ConvInteger", 0, 1, SIZE_MAX, false,
                                        true};
 static const conv_spec SPEC_QLCONV = {"QLinearConv", 0, 3, 8, false, true};
 static const conv_spec SPEC_DEFORM = {"DeformConv", 0, 1, 3, false, false};
-
-static bool both_known_differ(oc_dim a, oc_dim b)
-{
-    return oc_dim_is_known(a) && oc_dim_is_known(b) && a.v != b.v;
-}
 
 /* a + k for a constant k of either sign (oc_dim_of cannot hold a negative). */
 static oc_dim dim_plus(oc_op_ctx *c, oc_dim a, int64_t k)
@@ -321,7 +316,7 @@ static oc_status check_channels(oc_op_ctx *c, const conv_spec *sp,
     oc_dim grp = oc_dim_of(g->group);
     *out_ch = OC_DIM_UNKNOWN;
     if (sp->transpose) {
-        if (both_known_differ(cin, w0))
+        if (oc_dims_differ(cin, w0))
             return oc_fail(c, "%s: input has %lld channels but W expects "
                               "%lld", sp->name, (long long)cin.v,
                            (long long)w0.v);
@@ -332,7 +327,7 @@ static oc_status check_channels(oc_op_ctx *c, const conv_spec *sp,
         *out_ch = g->group == 1 ? w1 : oc_dim_mul(c, w1, grp);
     } else {
         oc_dim want = g->group == 1 ? w1 : oc_dim_mul(c, w1, grp);
-        if (both_known_differ(cin, want))
+        if (oc_dims_differ(cin, want))
             return oc_fail(c, "%s: input has %lld channels but W expects "
                               "%lld (%lld x group %lld)", sp->name,
                            (long long)cin.v, (long long)want.v,
@@ -347,7 +342,7 @@ static oc_status check_channels(oc_op_ctx *c, const conv_spec *sp,
         if (b->rank != 1)
             return oc_fail(c, "%s: bias has rank %d (expected 1)", sp->name,
                            b->rank);
-        if (both_known_differ(b->dims[0], *out_ch))
+        if (oc_dims_differ(b->dims[0], *out_ch))
             return oc_fail(c, "%s: bias has %lld values for %lld output "
                               "channels", sp->name, (long long)b->dims[0].v,
                            (long long)out_ch->v);
@@ -451,7 +446,7 @@ static oc_status deform_merge_offset(oc_op_ctx *c)
     for (int i = 0; i < y->rank; i++) {
         if (i == 1)
             continue; /* offset channels are offset_group * prod(k) * n */
-        if (both_known_differ(off->dims[i], y->dims[i]))
+        if (oc_dims_differ(off->dims[i], y->dims[i]))
             return oc_fail(c, "DeformConv: offset dim %d is %lld, output "
                               "has %lld", i, (long long)off->dims[i].v,
                            (long long)y->dims[i].v);

@@ -42,7 +42,7 @@
  *      movement: only their bytes count); Dropout whose training_mode is a
  *      constant true: 2 (compare with a random draw, scale)
  */
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 #include <float.h>
 #include <math.h>
@@ -64,19 +64,6 @@ static oc_status need_in(oc_op_ctx *c, size_t i, const oc_tinfo **t)
     if (!*t)
         return oc_fail(c, "%s: required input %zu is missing", op_name(c), i);
     return OC_OK;
-}
-
-/* Element count of a shape made of known numbers only. */
-static bool known_numel(const oc_tinfo *t, int64_t *n)
-{
-    if (!t || t->rank < 0)
-        return false;
-    int64_t p = 1;
-    for (int d = 0; d < t->rank; d++)
-        if (!oc_dim_is_known(t->dims[d]) || !oc_mul_i64(p, t->dims[d].v, &p))
-            return false;
-    *n = p;
-    return true;
 }
 
 /* Warn when two inputs that share a type constraint disagree.  Only a
@@ -110,7 +97,7 @@ static bool in_vals(oc_op_ctx *c, size_t i, vals *v)
 {
     const oc_tinfo *t = oc_ctx_in(c, i);
     int64_t n;
-    if (!t || t->kind != OC_KIND_TENSOR || !known_numel(t, &n) ||
+    if (!t || t->kind != OC_KIND_TENSOR || !oc_tinfo_known_numel(t, &n) ||
         n > OC_SMALL_TENSOR)
         return false;
     bool f = oc_dtype_is_float(t->dtype);
@@ -236,7 +223,7 @@ static int64_t *bcast_offsets(oc_op_ctx *c, const oc_tinfo *const *ins,
                               size_t n, const oc_tinfo *o, int64_t *numel)
 {
     int64_t total;
-    if (!known_numel(o, &total) || total > OC_SMALL_TENSOR)
+    if (!oc_tinfo_known_numel(o, &total) || total > OC_SMALL_TENSOR)
         return NULL;
     int r = o->rank;
     int64_t *strides = oc_ctx_alloc(c, sizeof *strides * n * (size_t)(r + 1));
@@ -246,7 +233,7 @@ static int64_t *bcast_offsets(oc_op_ctx *c, const oc_tinfo *const *ins,
     for (size_t k = 0; k < n; k++) {
         const oc_tinfo *t = ins[k];
         int64_t dummy;
-        if (!known_numel(t, &dummy) || t->rank > r)
+        if (!oc_tinfo_known_numel(t, &dummy) || t->rank > r)
             return NULL;
         int64_t *st = strides + k * (size_t)r;
         int64_t s = 1;
@@ -880,7 +867,7 @@ oc_status oc_clip_infer(oc_op_ctx *c)
         if (!b)
             continue;
         check_same_dtype(c, x, 0, b, i);
-        if (known_numel(b, &n) && n != 1)
+        if (oc_tinfo_known_numel(b, &n) && n != 1)
             return oc_fail(c, "Clip: %s must be a scalar, got %lld elements",
                            i == 1 ? "min" : "max", (long long)n);
     }
@@ -1201,7 +1188,7 @@ oc_status oc_trilu_infer(oc_op_ctx *c)
         return oc_fail(c, "Trilu: input has rank %d, needs at least 2",
                        x->rank);
     int64_t n;
-    if (k && known_numel(k, &n) && n != 1)
+    if (k && oc_tinfo_known_numel(k, &n) && n != 1)
         return oc_fail(c, "Trilu: k must be a scalar, got %lld elements",
                        (long long)n);
     return oc_out_like(c, 0, x);

@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 /* dst[0..n) = src[0..n); src may be NULL when n is 0. */
 static void dims_copy(oc_dim *dst, const oc_dim *src, int n)
@@ -25,31 +25,6 @@ static void dims_copy(oc_dim *dst, const oc_dim *src, int n)
 }
 
 /* ---- helpers ---- */
-
-static bool has_vals(const oc_tinfo *t)
-{
-    return t && t->kind == OC_KIND_TENSOR && t->nvals >= 0 &&
-           (t->ivals || t->fvals || t->nvals == 0);
-}
-
-static bool known_numel(int rank, const oc_dim *dims, int64_t *out)
-{
-    int64_t n = 1;
-    if (rank < 0)
-        return false;
-    for (int i = 0; i < rank; i++) {
-        if (!oc_dim_is_known(dims[i]) || !oc_mul_i64(n, dims[i].v, &n))
-            return false;
-    }
-    *out = n;
-    return true;
-}
-
-static bool vals_usable(const oc_tinfo *t)
-{
-    int64_t n;
-    return has_vals(t) && known_numel(t->rank, t->dims, &n) && n == t->nvals;
-}
 
 /* Element k of t's contents is non-zero: 1, 0, or -1 (not known). */
 static int val_nonzero(const oc_tinfo *t, int64_t k)
@@ -69,17 +44,6 @@ static oc_dtype in_dtype(const oc_op_ctx *c, size_t i)
 {
     const oc_tinfo *t = oc_ctx_in(c, i);
     return t ? t->dtype : OC_DT_UNDEFINED;
-}
-
-/* A single known integer (scalar or one-element tensor) of input i. */
-static bool in_scalar(const oc_op_ctx *c, size_t i, int64_t *v)
-{
-    const int64_t *vals;
-    int64_t n;
-    if (!oc_in_ints(c, i, &vals, &n) || n != 1)
-        return false;
-    *v = vals[0];
-    return true;
 }
 
 /* ---- Gather ---- */
@@ -146,7 +110,7 @@ oc_status oc_gather_infer(oc_op_ctx *c)
     if ((s = oc_out_set(c, 0, x->dtype, r, out)) != OC_OK)
         return s;
     int64_t total;
-    if (known_idx && vals_usable(x) && known_numel(r, out, &total))
+    if (known_idx && oc_vals_usable(x) && oc_known_numel(r, out, &total))
         return gather_vals(c, x, ax, idx, nidx, total);
     return OC_OK;
 }
@@ -271,9 +235,9 @@ oc_status oc_compress_infer(oc_op_ctx *c)
     int64_t len = -1;
     if (x && ax >= 0 && oc_dim_is_known(x->dims[ax]))
         len = x->dims[ax].v;
-    else if (x && !axis && !known_numel(x->rank, x->dims, &len))
+    else if (x && !axis && !oc_known_numel(x->rank, x->dims, &len))
         len = -1;
-    if (vals_usable(cond) && len >= 0) {
+    if (oc_vals_usable(cond) && len >= 0) {
         /* Elements past the condition's end are dropped. */
         int64_t cnt = 0, lim = cond->nvals < len ? cond->nvals : len;
         for (int64_t k = 0; k < lim && cnt >= 0; k++) {
@@ -299,7 +263,7 @@ oc_status oc_nonzero_infer(oc_op_ctx *c)
     oc_dim out[2] = {OC_DIM_UNKNOWN, OC_DIM_UNKNOWN};
     if (x && x->rank >= 0)
         out[0] = oc_dim_of(x->rank);
-    if (vals_usable(x)) {
+    if (oc_vals_usable(x)) {
         int64_t cnt = 0;
         for (int64_t k = 0; k < x->nvals && cnt >= 0; k++) {
             int nz = val_nonzero(x, k);
@@ -321,7 +285,7 @@ oc_status oc_unique_infer(oc_op_ctx *c)
         if ((s = oc_out_set(c, 0, in_dtype(c, 0), 1, &u)) != OC_OK)
             return s;
         int64_t e;
-        if (x && known_numel(x->rank, x->dims, &e))
+        if (x && oc_known_numel(x->rank, x->dims, &e))
             n = oc_dim_of(e);
     } else if (x && x->rank >= 0) {
         int ax;
@@ -369,7 +333,7 @@ oc_status oc_onehot_infer(oc_op_ctx *c)
         return s;
     oc_dim d = OC_DIM_UNKNOWN;
     const oc_tinfo *dep = oc_ctx_in(c, 1);
-    if (in_scalar(c, 1, &depth)) {
+    if (oc_in_scalar(c, 1, &depth)) {
         if (depth < 1)
             return oc_fail(c, "OneHot: depth %lld", (long long)depth);
         d = oc_dim_of(depth);
@@ -408,7 +372,7 @@ oc_status oc_topk_infer(oc_op_ctx *c)
         if (kv < 0)
             return oc_fail(c, "TopK: k is missing or negative");
         k = oc_dim_of(kv);
-    } else if (in_scalar(c, 1, &kv)) {
+    } else if (oc_in_scalar(c, 1, &kv)) {
         if (kv < 0)
             return oc_fail(c, "TopK: k = %lld", (long long)kv);
         k = oc_dim_of(kv);

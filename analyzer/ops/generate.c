@@ -24,21 +24,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 /* ---- helpers ---- */
-
-static bool in_dimvals(oc_op_ctx *c, size_t i, const oc_dim **vals,
-                       int64_t *n)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    if (t && t->nvals >= 0 && (t->ivals || t->nvals == 0)) {
-        *vals = t->ivals;
-        *n = t->nvals;
-        return true;
-    }
-    return false;
-}
 
 static int64_t in_len(const oc_op_ctx *c, size_t i)
 {
@@ -46,37 +34,6 @@ static int64_t in_len(const oc_op_ctx *c, size_t i)
     if (t && t->rank == 1 && oc_dim_is_known(t->dims[0]))
         return t->dims[0].v;
     return -1;
-}
-
-static bool known_numel(int rank, const oc_dim *dims, int64_t *out)
-{
-    int64_t n = 1;
-    if (rank < 0)
-        return false;
-    for (int i = 0; i < rank; i++) {
-        if (!oc_dim_is_known(dims[i]) || !oc_mul_i64(n, dims[i].v, &n))
-            return false;
-    }
-    *out = n;
-    return true;
-}
-
-/* One value of input i as a dim: a known number or symbolic. */
-static bool in_scalar_dim(const oc_op_ctx *c, size_t i, oc_dim *d)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    if (!t || t->nvals != 1)
-        return false;
-    if (t->ivals) {
-        *d = t->ivals[0];
-        return true;
-    }
-    if (t->fvals && t->fvals[0] >= 0 && t->fvals[0] < 9.0e15 &&
-        t->fvals[0] == floor(t->fvals[0])) {
-        *d = oc_dim_of((int64_t)t->fvals[0]);
-        return true;
-    }
-    return false;
 }
 
 static oc_dtype dtype_attr(oc_op_ctx *c, const char *name, oc_dtype def,
@@ -99,7 +56,7 @@ static oc_status fill_vals(oc_op_ctx *c, const oc_tensor *v, int rank,
                            const oc_dim *dims)
 {
     int64_t n;
-    if (!known_numel(rank, dims, &n) || n > OC_SMALL_TENSOR)
+    if (!oc_known_numel(rank, dims, &n) || n > OC_SMALL_TENSOR)
         return OC_OK;
     if (v && v->ivals) {
         oc_dim *iv = oc_ctx_alloc(c, (size_t)(n + 1) * sizeof *iv);
@@ -129,7 +86,7 @@ oc_status oc_constantofshape_infer(oc_op_ctx *c)
                        (unsigned long long)v->numel);
     const oc_dim *sh;
     int64_t n;
-    if (!in_dimvals(c, 0, &sh, &n)) {
+    if (!oc_in_dimvals_propagated(c, 0, &sh, &n)) {
         int64_t len = in_len(c, 0);
         return oc_out_set(c, 0, dt, len <= OC_MAX_RANK ? (int)len : -1,
                           NULL);
@@ -226,8 +183,8 @@ oc_status oc_range_infer(oc_op_ctx *c)
 
     /* Symbolic bounds: Range(0, L, 1) has L elements. */
     oc_dim s, l, d, len = OC_DIM_UNKNOWN;
-    if (in_scalar_dim(c, 0, &s) && in_scalar_dim(c, 1, &l) &&
-        in_scalar_dim(c, 2, &d) && !d.sym && d.v != 0 &&
+    if (oc_in_scalar_dim(c, 0, &s) && oc_in_scalar_dim(c, 1, &l) &&
+        oc_in_scalar_dim(c, 2, &d) && !d.sym && d.v != 0 &&
         d.v != INT64_MIN) {
         bool zero = !s.sym && s.v == 0;
         oc_dim dist = d.v > 0 ? (zero ? l : oc_dim_sub(c, l, s))
@@ -314,7 +271,7 @@ oc_status oc_window_infer(oc_op_ctx *c)
     if (s != OC_OK)
         return s;
     oc_dim n = OC_DIM_UNKNOWN;
-    if (in_scalar_dim(c, 0, &n) && !n.sym && n.v < 0)
+    if (oc_in_scalar_dim(c, 0, &n) && !n.sym && n.v < 0)
         return oc_fail(c, "%s: size %lld", oc_ctx_node(c)->op, (long long)n.v);
     return oc_out_set(c, 0, dt, 1, &n);
 }
@@ -336,14 +293,14 @@ oc_status oc_melweightmatrix_infer(oc_op_ctx *c)
     if (s != OC_OK)
         return s;
     oc_dim out[2] = {OC_DIM_UNKNOWN, OC_DIM_UNKNOWN}, len;
-    if (in_scalar_dim(c, 1, &len)) {
+    if (oc_in_scalar_dim(c, 1, &len)) {
         if (!len.sym && len.v < 0)
             return oc_fail(c, "MelWeightMatrix: dft_length %lld",
                            (long long)len.v);
         out[0] = oc_dim_add(c, oc_dim_div(c, len, oc_dim_of(2)),
                             oc_dim_of(1));
     }
-    if (in_scalar_dim(c, 0, &out[1]) && !out[1].sym && out[1].v < 0)
+    if (oc_in_scalar_dim(c, 0, &out[1]) && !out[1].sym && out[1].v < 0)
         return oc_fail(c, "MelWeightMatrix: num_mel_bins %lld",
                        (long long)out[1].v);
     return oc_out_set(c, 0, dt, 2, out);
@@ -358,7 +315,7 @@ oc_status oc_melweightmatrix_cost(oc_op_ctx *c, oc_cost *out)
 static oc_dim stft_frame_length(const oc_op_ctx *c)
 {
     oc_dim n;
-    if (in_scalar_dim(c, 3, &n))
+    if (oc_in_scalar_dim(c, 3, &n))
         return n;
     const oc_tinfo *w = oc_ctx_in(c, 2);
     if (w && w->rank == 1)
@@ -379,7 +336,7 @@ oc_status oc_stft_infer(oc_op_ctx *c)
         return oc_fail(c, "STFT: frame_length is 0");
     if (x && x->rank == 3) {
         out[0] = x->dims[0];
-        if (in_scalar_dim(c, 1, &step)) {
+        if (oc_in_scalar_dim(c, 1, &step)) {
             if (!step.sym && step.v <= 0)
                 return oc_fail(c, "STFT: frame_step %lld", (long long)step.v);
             oc_dim len = x->dims[1];

@@ -12,12 +12,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
-
-static bool both_known_differ(oc_dim a, oc_dim b)
-{
-    return oc_dim_is_known(a) && oc_dim_is_known(b) && a.v != b.v;
-}
+#include "analyzer/values.h"
 
 static oc_dim dim_pick(oc_dim a, oc_dim b)
 {
@@ -56,7 +51,7 @@ static oc_status target_dims(oc_op_ctx *c, int *rank, oc_dim *dims)
     for (int i = 0; i < *rank; i++) {
         oc_dim xd = xk ? x->dims[i == 0 ? 0 : i + 1] : OC_DIM_UNKNOWN;
         oc_dim td = tk ? t->dims[i] : OC_DIM_UNKNOWN;
-        if (both_known_differ(xd, td))
+        if (oc_dims_differ(xd, td))
             return oc_fail(c, "%s: target dim %d is %lld, input has %lld",
                            op_name(c), i, (long long)td.v, (long long)xd.v);
         dims[i] = dim_pick(xd, td);
@@ -64,7 +59,7 @@ static oc_status target_dims(oc_op_ctx *c, int *rank, oc_dim *dims)
     const oc_tinfo *w = oc_ctx_in(c, 2);
     if (w && w->rank >= 0) {
         oc_dim ch = xk ? x->dims[1] : OC_DIM_UNKNOWN;
-        if (w->rank != 1 || both_known_differ(w->dims[0], ch))
+        if (w->rank != 1 || oc_dims_differ(w->dims[0], ch))
             return oc_fail(c, "%s: weight must hold one value per class",
                            op_name(c));
     }

@@ -27,12 +27,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
-
-static bool both_known_differ(oc_dim a, oc_dim b)
-{
-    return oc_dim_is_known(a) && oc_dim_is_known(b) && a.v != b.v;
-}
+#include "analyzer/values.h"
 
 /* a, or b when a tells nothing. */
 static oc_dim dim_pick(oc_dim a, oc_dim b)
@@ -76,7 +71,7 @@ static oc_status matmul_shape(oc_op_ctx *c, size_t ia, size_t ib, oc_dtype dt)
     bool a1 = a->rank == 1, b1 = b->rank == 1;
     oc_dim ka = a->dims[a->rank - 1];
     oc_dim kb = b1 ? b->dims[0] : b->dims[b->rank - 2];
-    if (both_known_differ(ka, kb))
+    if (oc_dims_differ(ka, kb))
         return oc_fail(c, "%s: inner dims differ (%lld vs %lld)", op_name(c),
                        (long long)ka.v, (long long)kb.v);
     oc_dim dims[OC_MAX_RANK];
@@ -160,7 +155,7 @@ static oc_status gemm_check_c(oc_op_ctx *c, oc_dim *mn)
         oc_dim *yd = &mn[1 - j];
         if (oc_dim_is_known(cd) && cd.v == 1)
             continue;
-        if (both_known_differ(cd, *yd))
+        if (oc_dims_differ(cd, *yd))
             return oc_fail(c, "Gemm: C dim %lld does not broadcast to %lld",
                            (long long)cd.v, (long long)yd->v);
         *yd = dim_pick(*yd, cd);
@@ -188,7 +183,7 @@ oc_status oc_gemm_infer(oc_op_ctx *c)
         kb = b->dims[tb ? 1 : 0];
         n = b->dims[tb ? 0 : 1];
     }
-    if (both_known_differ(ka, kb))
+    if (oc_dims_differ(ka, kb))
         return oc_fail(c, "Gemm: A gives K = %lld but B gives K = %lld",
                        (long long)ka.v, (long long)kb.v);
     oc_dim mn[2] = {m, n};
@@ -315,7 +310,7 @@ static oc_status merge_letter(oc_op_ctx *c, einsum *e, char l, oc_dim d)
         *x = d;
         return OC_OK;
     }
-    if (both_known_differ(*x, d))
+    if (oc_dims_differ(*x, d))
         return oc_fail(c, "Einsum: letter '%c' has extents %lld and %lld", l,
                        (long long)x->v, (long long)d.v);
     *x = dim_pick(*x, d);

@@ -39,12 +39,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
-
-static bool both_known_differ(oc_dim a, oc_dim b)
-{
-    return oc_dim_is_known(a) && oc_dim_is_known(b) && a.v != b.v;
-}
+#include "analyzer/values.h"
 
 static oc_dim dim_pick(oc_dim a, oc_dim b)
 {
@@ -96,14 +91,14 @@ oc_status oc_gridsample_infer(oc_op_ctx *c)
         return oc_fail(c, "GridSample: input has rank %d", rank);
     if (xr >= 0 && gr >= 0 && xr != gr)
         return oc_fail(c, "GridSample: X has rank %d but grid %d", xr, gr);
-    if (gr >= 0 && both_known_differ(g->dims[gr - 1], oc_dim_of(rank - 2)))
+    if (gr >= 0 && oc_dims_differ(g->dims[gr - 1], oc_dim_of(rank - 2)))
         return oc_fail(c, "GridSample: grid's last dim is %lld for %d "
                           "spatial axes", (long long)g->dims[gr - 1].v,
                        rank - 2);
     oc_dim dims[OC_MAX_RANK];
     oc_dim xn = xr >= 0 ? x->dims[0] : OC_DIM_UNKNOWN;
     oc_dim gn = gr >= 0 ? g->dims[0] : OC_DIM_UNKNOWN;
-    if (both_known_differ(xn, gn))
+    if (oc_dims_differ(xn, gn))
         return oc_fail(c, "GridSample: X has batch %lld but grid %lld",
                        (long long)xn.v, (long long)gn.v);
     dims[0] = dim_pick(xn, gn);
@@ -202,7 +197,7 @@ oc_status oc_det_infer(oc_op_ctx *c)
         return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
     if (x->rank < 2)
         return oc_fail(c, "Det: input has rank %d (need a matrix)", x->rank);
-    if (both_known_differ(x->dims[x->rank - 1], x->dims[x->rank - 2]))
+    if (oc_dims_differ(x->dims[x->rank - 1], x->dims[x->rank - 2]))
         return oc_fail(c, "Det: %lld x %lld matrices are not square",
                        (long long)x->dims[x->rank - 2].v,
                        (long long)x->dims[x->rank - 1].v);
@@ -553,8 +548,8 @@ static oc_status affine_nsp(oc_op_ctx *c, const oc_tinfo *th, int64_t nsize,
         *nsp = (int)nsize - 2;
     else if (oc_dim_is_known(rows))
         *nsp = (int)(rows.v == 2 || rows.v == 3 ? rows.v : 0);
-    if (*nsp && (both_known_differ(rows, oc_dim_of(*nsp)) ||
-                 both_known_differ(cols, oc_dim_of(*nsp + 1))))
+    if (*nsp && (oc_dims_differ(rows, oc_dim_of(*nsp)) ||
+                 oc_dims_differ(cols, oc_dim_of(*nsp + 1))))
         return oc_fail(c, "AffineGrid: theta is not N x %d x %d", *nsp,
                        *nsp + 1);
     return OC_OK;
@@ -574,7 +569,7 @@ oc_status oc_affinegrid_infer(oc_op_ctx *c)
     oc_dim dims[5];
     oc_dim tn = th && th->rank == 3 ? th->dims[0] : OC_DIM_UNKNOWN;
     dims[0] = size ? oc_dim_of(size[0]) : tn;
-    if (size && (size[0] < 0 || both_known_differ(tn, dims[0])))
+    if (size && (size[0] < 0 || oc_dims_differ(tn, dims[0])))
         return oc_fail(c, "AffineGrid: size gives batch %lld, theta %lld",
                        (long long)size[0], (long long)tn.v);
     for (int i = 0; i < nsp; i++) {

@@ -20,12 +20,7 @@
  *   LRN                 2 x size + 4 (squares and sums over the window,
  *                       then scale, bias, power and divide)
  */
-#include "analyzer/op.h"
-
-static bool both_known_differ(oc_dim a, oc_dim b)
-{
-    return oc_dim_is_known(a) && oc_dim_is_known(b) && a.v != b.v;
-}
+#include "analyzer/values.h"
 
 static const char *op_name(oc_op_ctx *c)
 {
@@ -51,7 +46,7 @@ static oc_status check_per_channel(oc_op_ctx *c, size_t i, const char *what,
     if (t->rank != 1)
         return oc_fail(c, "%s: %s has rank %d (expected 1)", op_name(c), what,
                        t->rank);
-    if (both_known_differ(t->dims[0], ch))
+    if (oc_dims_differ(t->dims[0], ch))
         return oc_fail(c, "%s: %s has %lld values for %lld channels",
                        op_name(c), what, (long long)t->dims[0].v,
                        (long long)ch.v);
@@ -150,7 +145,7 @@ static oc_status check_ln_param(oc_op_ctx *c, size_t i, const oc_tinfo *x,
     for (int j = 0; j < p->rank; j++) {
         oc_dim pd = p->dims[p->rank - 1 - j];
         oc_dim xd = x->dims[x->rank - 1 - j];
-        if (both_known_differ(pd, xd) && pd.v != 1)
+        if (oc_dims_differ(pd, xd) && pd.v != 1)
             return oc_fail(c, "LayerNormalization: %s dim %lld does not "
                               "match input dim %lld", i == 1 ? "Scale" : "B",
                            (long long)pd.v, (long long)xd.v);

@@ -29,7 +29,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 typedef struct pool_geom {
     int nsp;
@@ -37,11 +37,6 @@ typedef struct pool_geom {
     int64_t k[OC_MAX_RANK], s[OC_MAX_RANK], d[OC_MAX_RANK];
     int64_t pb[OC_MAX_RANK], pe[OC_MAX_RANK];
 } pool_geom;
-
-static bool both_known_differ(oc_dim a, oc_dim b)
-{
-    return oc_dim_is_known(a) && oc_dim_is_known(b) && a.v != b.v;
-}
 
 static oc_dim dim_plus(oc_op_ctx *c, oc_dim a, int64_t k)
 {
@@ -317,11 +312,11 @@ static oc_status roi_out(oc_op_ctx *c, int64_t box_len, int64_t h, int64_t w,
         if (r->rank != 2)
             return oc_fail(c, "%s: rois has rank %d (expected 2)", op_name(c),
                            r->rank);
-        if (both_known_differ(r->dims[1], oc_dim_of(box_len)))
+        if (oc_dims_differ(r->dims[1], oc_dim_of(box_len)))
             return oc_fail(c, "%s: rois rows have %lld values (expected "
                               "%lld)", op_name(c), (long long)r->dims[1].v,
                            (long long)box_len);
-        if (both_known_differ(r->dims[0], n_rois))
+        if (oc_dims_differ(r->dims[0], n_rois))
             return oc_fail(c, "%s: %lld rois but %lld batch indices",
                            op_name(c), (long long)r->dims[0].v,
                            (long long)n_rois.v);

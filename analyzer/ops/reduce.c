@@ -25,7 +25,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 typedef enum red_kind {
     RED_SUM, RED_MEAN, RED_MAX, RED_MIN, RED_PROD, RED_L1, RED_L2,
@@ -52,27 +52,6 @@ static int red_index(const oc_op_ctx *c)
         if (strcmp(op, reductions[i].name) == 0)
             return (int)i;
     return -1;
-}
-
-static bool known_numel(int rank, const oc_dim *dims, int64_t *out)
-{
-    int64_t n = 1;
-    if (rank < 0)
-        return false;
-    for (int i = 0; i < rank; i++) {
-        if (!oc_dim_is_known(dims[i]) || !oc_mul_i64(n, dims[i].v, &n))
-            return false;
-    }
-    *out = n;
-    return true;
-}
-
-static bool vals_usable(const oc_tinfo *t)
-{
-    int64_t n;
-    return t && t->kind == OC_KIND_TENSOR && t->nvals >= 0 &&
-           (t->ivals || t->fvals) && known_numel(t->rank, t->dims, &n) &&
-           n == t->nvals;
 }
 
 static oc_status out_rank_only(oc_op_ctx *c, oc_dtype dt, int r)
@@ -221,8 +200,8 @@ static oc_status reduce_out(oc_op_ctx *c, const oc_tinfo *x, const bool *red,
     }
     oc_status s = oc_out_set(c, 0, dt, r, out);
     int64_t m;
-    if (s == OC_OK && k != RED_OTHER && vals_usable(x) &&
-        known_numel(r, out, &m) && m <= OC_SMALL_TENSOR)
+    if (s == OC_OK && k != RED_OTHER && (oc_vals_usable(x) && (x->ivals || x->fvals)) &&
+        oc_known_numel(r, out, &m) && m <= OC_SMALL_TENSOR)
         s = reduce_vals(c, k, x, red, m);
     return s;
 }

@@ -19,7 +19,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 /* dst[0..n) = src[0..n); src may be NULL when n is 0. */
 static void dims_copy(oc_dim *dst, const oc_dim *src, int n)

@@ -20,7 +20,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 typedef struct rnn_kind {
     const char *name;
@@ -32,11 +32,6 @@ typedef struct rnn_kind {
 static const rnn_kind K_RNN = {"RNN", 1, 2, 5};
 static const rnn_kind K_GRU = {"GRU", 3, 11, 5};
 static const rnn_kind K_LSTM = {"LSTM", 4, 13, 5};
-
-static bool both_known_differ(oc_dim a, oc_dim b)
-{
-    return oc_dim_is_known(a) && oc_dim_is_known(b) && a.v != b.v;
-}
 
 static oc_dim dim_pick(oc_dim a, oc_dim b)
 {
@@ -94,7 +89,7 @@ static oc_status check_weight(oc_op_ctx *c, const rnn_kind *k,
 {
     if (!w)
         return OC_OK;
-    if (both_known_differ(w->dims[0], oc_dim_of(s->dirs)))
+    if (oc_dims_differ(w->dims[0], oc_dim_of(s->dirs)))
         return oc_fail(c, "%s: %s has %lld directions, direction says %lld",
                        k->name, what, (long long)w->dims[0].v,
                        (long long)s->dirs);
@@ -113,7 +108,7 @@ static oc_status check_weight(oc_op_ctx *c, const rnn_kind *k,
                        (long long)s->hidden.v);
     if (oc_dim_is_known(gh) && !oc_dim_is_known(s->hidden))
         s->hidden = oc_dim_of(gh.v / k->gates);
-    if (both_known_differ(*last, w->dims[2]))
+    if (oc_dims_differ(*last, w->dims[2]))
         return oc_fail(c, "%s: %s has %lld columns, expected %lld", k->name,
                        what, (long long)w->dims[2].v, (long long)last->v);
     *last = dim_pick(*last, w->dims[2]);
@@ -132,7 +127,7 @@ static oc_status read_sizes(oc_op_ctx *c, const rnn_kind *k, rnn_sizes *s)
     s->batch = x ? x->dims[s->layout ? 0 : 1] : OC_DIM_UNKNOWN;
     s->input = x ? x->dims[2] : OC_DIM_UNKNOWN;
     /* R's columns are the hidden size itself. */
-    if (r && both_known_differ(r->dims[2], s->hidden))
+    if (r && oc_dims_differ(r->dims[2], s->hidden))
         return oc_fail(c, "%s: R has %lld columns but hidden_size is %lld",
                        k->name, (long long)r->dims[2].v,
                        (long long)s->hidden.v);
@@ -143,7 +138,7 @@ static oc_status read_sizes(oc_op_ctx *c, const rnn_kind *k, rnn_sizes *s)
         return st;
     if (h0) {
         oc_dim hb = h0->dims[s->layout ? 0 : 1];
-        if (both_known_differ(hb, s->batch))
+        if (oc_dims_differ(hb, s->batch))
             return oc_fail(c, "%s: initial_h has batch %lld, X %lld", k->name,
                            (long long)hb.v, (long long)s->batch.v);
         s->batch = dim_pick(s->batch, hb);

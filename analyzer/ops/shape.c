@@ -14,79 +14,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
-
-/* ---- contents helpers ---- */
-
-static bool has_vals(const oc_tinfo *t)
-{
-    return t && t->kind == OC_KIND_TENSOR && t->nvals >= 0 &&
-           (t->ivals || t->fvals || t->nvals == 0);
-}
-
-/* Element count of a shape whose dims are all known numbers. */
-static bool known_numel(int rank, const oc_dim *dims, int64_t *out)
-{
-    int64_t n = 1;
-    if (rank < 0)
-        return false;
-    for (int i = 0; i < rank; i++) {
-        if (!oc_dim_is_known(dims[i]) || !oc_mul_i64(n, dims[i].v, &n))
-            return false;
-    }
-    *out = n;
-    return true;
-}
-
-/* Contents of t usable element by element: known and matching its shape. */
-static bool vals_usable(const oc_tinfo *t)
-{
-    int64_t n;
-    return has_vals(t) && known_numel(t->rank, t->dims, &n) && n == t->nvals;
-}
-
-/* Output o gets src's contents unchanged (a reshape of the same elements). */
-static oc_status copy_vals(oc_op_ctx *c, size_t o, const oc_tinfo *src)
-{
-    if (!has_vals(src))
-        return OC_OK;
-    if (src->ivals || src->nvals == 0)
-        return oc_out_ivals(c, o, src->nvals, src->ivals);
-    return oc_out_fvals(c, o, src->nvals, src->fvals);
-}
-
-/* Output o gets element map[k] of src's contents, k < n. */
-static oc_status map_vals(oc_op_ctx *c, size_t o, const oc_tinfo *src,
-                          const int64_t *map, int64_t n)
-{
-    if (src->ivals) {
-        oc_dim *v = oc_ctx_alloc(c, (size_t)(n + 1) * sizeof *v);
-        if (!v)
-            return OC_ERR_NOMEM;
-        for (int64_t k = 0; k < n; k++)
-            v[k] = src->ivals[map[k]];
-        return oc_out_ivals(c, o, n, v);
-    }
-    if (src->fvals) {
-        double *v = oc_ctx_alloc(c, (size_t)(n + 1) * sizeof *v);
-        if (!v)
-            return OC_ERR_NOMEM;
-        for (int64_t k = 0; k < n; k++)
-            v[k] = src->fvals[map[k]];
-        return oc_out_fvals(c, o, n, v);
-    }
-    return n == 0 ? oc_out_ivals(c, o, 0, NULL) : OC_OK;
-}
-
-/* Row-major strides of a known shape. */
-static void strides_of(int rank, const oc_dim *dims, int64_t *st)
-{
-    int64_t s = 1;
-    for (int i = rank - 1; i >= 0; i--) {
-        st[i] = s;
-        s *= dims[i].v;
-    }
-}
+#include "analyzer/values.h"
 
 /*
  * Map for an output of known shape odims whose element at multi-index idx
@@ -97,7 +25,7 @@ static bool strided_map(oc_op_ctx *c, int rank, const oc_dim *odims,
                         const int64_t *in_step, int64_t **map, int64_t *n)
 {
     int64_t total, idx[OC_MAX_RANK] = {0};
-    if (!known_numel(rank, odims, &total) || total > OC_SMALL_TENSOR)
+    if (!oc_known_numel(rank, odims, &total) || total > OC_SMALL_TENSOR)
         return false;
     int64_t *m = oc_ctx_alloc(c, (size_t)(total + 1) * sizeof *m);
     if (!m)
@@ -115,32 +43,6 @@ static bool strided_map(oc_op_ctx *c, int rank, const oc_dim *odims,
     }
     *map = m;
     *n = total;
-    return true;
-}
-
-/*
- * Integer contents of input i as dims (symbols allowed), from propagated
- * info or from the constant behind it.
- */
-static bool in_dimvals(oc_op_ctx *c, size_t i, const oc_dim **vals,
-                       int64_t *n)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    if (t && t->nvals >= 0 && (t->ivals || t->nvals == 0)) {
-        *vals = t->ivals;
-        *n = t->nvals;
-        return true;
-    }
-    const oc_tensor *k = oc_ctx_in_const(c, i);
-    if (!k || !k->ivals || k->numel > OC_SMALL_TENSOR)
-        return false;
-    oc_dim *v = oc_ctx_alloc(c, (size_t)(k->numel + 1) * sizeof *v);
-    if (!v)
-        return false;
-    for (uint64_t j = 0; j < k->numel; j++)
-        v[j] = oc_dim_of(k->ivals[j]);
-    *vals = v;
-    *n = (int64_t)k->numel;
     return true;
 }
 
@@ -362,7 +264,7 @@ oc_status oc_reshape_infer(oc_op_ctx *c)
             attr_dims[i] = oc_dim_of(sh[i]);
         tv = attr_dims;
         n = (int64_t)na;
-    } else if (!in_dimvals(c, 1, &tv, &n)) {
+    } else if (!oc_in_dimvals(c, 1, &tv, &n)) {
         return out_unknown_dims(c, (int)(in_len(c, 1) <= OC_MAX_RANK
                                              ? in_len(c, 1) : -1));
     }
@@ -401,8 +303,8 @@ oc_status oc_reshape_infer(oc_op_ctx *c)
             return s;
     } else if (x && x->rank >= 0) {
         int64_t a, b;
-        if (known_numel(x->rank, x->dims, &a) &&
-            known_numel((int)n, out, &b) && a != b)
+        if (oc_known_numel(x->rank, x->dims, &a) &&
+            oc_known_numel((int)n, out, &b) && a != b)
             return oc_fail(c, "Reshape: input has %lld elements but the "
                               "target shape %lld", (long long)a, (long long)b);
     }
@@ -410,8 +312,8 @@ oc_status oc_reshape_infer(oc_op_ctx *c)
     if (s != OC_OK)
         return s;
     int64_t numel;
-    if (known_numel((int)n, out, &numel) && has_vals(x) && x->nvals == numel)
-        return copy_vals(c, 0, x);
+    if (oc_known_numel((int)n, out, &numel) && oc_has_vals(x) && x->nvals == numel)
+        return oc_out_copy_vals(c, 0, x);
     return OC_OK;
 }
 
@@ -433,8 +335,8 @@ oc_status oc_flatten_infer(oc_op_ctx *c)
     out[0] = dims_product(c, axis, x->dims, -1);
     out[1] = dims_product(c, x->rank - axis, x->dims + axis, -1);
     s = oc_out_set(c, 0, x->dtype, 2, out);
-    if (s == OC_OK && vals_usable(x))
-        s = copy_vals(c, 0, x);
+    if (s == OC_OK && oc_vals_usable(x))
+        s = oc_out_copy_vals(c, 0, x);
     return s;
 }
 
@@ -499,8 +401,8 @@ oc_status oc_squeeze_infer(oc_op_ctx *c)
         if (!drop[i])
             out[r++] = x->dims[i];
     oc_status s = oc_out_set(c, 0, x->dtype, r, out);
-    if (s == OC_OK && vals_usable(x))
-        s = copy_vals(c, 0, x);
+    if (s == OC_OK && oc_vals_usable(x))
+        s = oc_out_copy_vals(c, 0, x);
     return s;
 }
 
@@ -531,8 +433,8 @@ oc_status oc_unsqueeze_infer(oc_op_ctx *c)
     for (int i = 0, j = 0; i < r; i++)
         out[i] = ins[i] ? oc_dim_of(1) : x->dims[j++];
     oc_status s = oc_out_set(c, 0, x->dtype, r, out);
-    if (s == OC_OK && vals_usable(x))
-        s = copy_vals(c, 0, x);
+    if (s == OC_OK && oc_vals_usable(x))
+        s = oc_out_copy_vals(c, 0, x);
     return s;
 }
 
@@ -564,14 +466,14 @@ oc_status oc_transpose_infer(oc_op_ctx *c)
     for (int i = 0; i < r; i++)
         out[i] = x->dims[p[i]];
     oc_status s = oc_out_set(c, 0, x->dtype, r, out);
-    if (s != OC_OK || !vals_usable(x))
+    if (s != OC_OK || !oc_vals_usable(x))
         return s;
     int64_t ist[OC_MAX_RANK], step[OC_MAX_RANK], *map, n;
-    strides_of(r, x->dims, ist);
+    oc_strides_of(r, x->dims, ist);
     for (int i = 0; i < r; i++)
         step[i] = ist[p[i]];
     if (strided_map(c, r, out, step, &map, &n))
-        return map_vals(c, 0, x, map, n);
+        return oc_out_map_vals(c, 0, x, map, n);
     return OC_OK;
 }
 
@@ -582,7 +484,7 @@ oc_status oc_expand_infer(oc_op_ctx *c)
     const oc_tinfo *x = oc_ctx_in(c, 0);
     const oc_dim *tv;
     int64_t n;
-    if (!in_dimvals(c, 1, &tv, &n)) {
+    if (!oc_in_dimvals(c, 1, &tv, &n)) {
         int64_t len = in_len(c, 1);
         int r = -1;
         if (x && x->rank >= 0 && len >= 0 && len <= OC_MAX_RANK)
@@ -611,15 +513,15 @@ oc_status oc_expand_infer(oc_op_ctx *c)
     if (s != OC_OK)
         return s;
     s = oc_out_set(c, 0, in_dtype(c, 0), r, out);
-    if (s != OC_OK || !vals_usable(x))
+    if (s != OC_OK || !oc_vals_usable(x))
         return s;
     /* Input axis i lines up with output axis i + (r - rank). */
     int64_t ist[OC_MAX_RANK], step[OC_MAX_RANK] = {0}, *map, cnt;
-    strides_of(x->rank, x->dims, ist);
+    oc_strides_of(x->rank, x->dims, ist);
     for (int i = 0; i < x->rank; i++)
         step[i + r - x->rank] = x->dims[i].v == 1 ? 0 : ist[i];
     if (strided_map(c, r, out, step, &map, &cnt))
-        return map_vals(c, 0, x, map, cnt);
+        return oc_out_map_vals(c, 0, x, map, cnt);
     return OC_OK;
 }
 
@@ -627,12 +529,12 @@ static oc_status tile_vals(oc_op_ctx *c, const oc_tinfo *x, const oc_dim *out)
 {
     int r = x->rank;
     int64_t total, idx[OC_MAX_RANK] = {0}, ist[OC_MAX_RANK];
-    if (!known_numel(r, out, &total) || total > OC_SMALL_TENSOR)
+    if (!oc_known_numel(r, out, &total) || total > OC_SMALL_TENSOR)
         return OC_OK;
     int64_t *map = oc_ctx_alloc(c, (size_t)(total + 1) * sizeof *map);
     if (!map)
         return OC_ERR_NOMEM;
-    strides_of(r, x->dims, ist);
+    oc_strides_of(r, x->dims, ist);
     for (int64_t k = 0; k < total; k++) {
         int64_t f = 0;
         for (int a = 0; a < r; a++)
@@ -644,7 +546,7 @@ static oc_status tile_vals(oc_op_ctx *c, const oc_tinfo *x, const oc_dim *out)
             idx[a] = 0;
         }
     }
-    return map_vals(c, 0, x, map, total);
+    return oc_out_map_vals(c, 0, x, map, total);
 }
 
 oc_status oc_tile_infer(oc_op_ctx *c)
@@ -655,7 +557,7 @@ oc_status oc_tile_infer(oc_op_ctx *c)
     if (!x || x->rank < 0)
         return out_unknown_dims(c, (int)(in_len(c, 1) <= OC_MAX_RANK
                                              ? in_len(c, 1) : -1));
-    if (!in_dimvals(c, 1, &rep, &n))
+    if (!oc_in_dimvals(c, 1, &rep, &n))
         return out_unknown_dims(c, x->rank);
     if (n != x->rank)
         return oc_fail(c, "Tile: %lld repeats for rank %d", (long long)n,
@@ -668,7 +570,7 @@ oc_status oc_tile_infer(oc_op_ctx *c)
         out[i] = oc_dim_mul(c, x->dims[i], rep[i]);
     }
     oc_status s = oc_out_set(c, 0, x->dtype, x->rank, out);
-    if (s == OC_OK && vals_usable(x))
+    if (s == OC_OK && oc_vals_usable(x))
         s = tile_vals(c, x, out);
     return s;
 }

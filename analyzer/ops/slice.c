@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "analyzer/op.h"
+#include "analyzer/values.h"
 
 /* An end at or past this is "to the end" of a dim whose size is unknown
  * (exporters write INT64_MAX or INT32_MAX there). */
@@ -25,64 +25,6 @@ static void dims_copy(oc_dim *dst, const oc_dim *src, int n)
         dst[i] = src[i];
 }
 
-/* ---- contents helpers (as in shape.c) ---- */
-
-static bool has_vals(const oc_tinfo *t)
-{
-    return t && t->kind == OC_KIND_TENSOR && t->nvals >= 0 &&
-           (t->ivals || t->fvals || t->nvals == 0);
-}
-
-static bool known_numel(int rank, const oc_dim *dims, int64_t *out)
-{
-    int64_t n = 1;
-    if (rank < 0)
-        return false;
-    for (int i = 0; i < rank; i++) {
-        if (!oc_dim_is_known(dims[i]) || !oc_mul_i64(n, dims[i].v, &n))
-            return false;
-    }
-    *out = n;
-    return true;
-}
-
-static bool vals_usable(const oc_tinfo *t)
-{
-    int64_t n;
-    return has_vals(t) && known_numel(t->rank, t->dims, &n) && n == t->nvals;
-}
-
-static oc_status map_vals(oc_op_ctx *c, size_t o, const oc_tinfo *src,
-                          const int64_t *map, int64_t n)
-{
-    if (src->ivals) {
-        oc_dim *v = oc_ctx_alloc(c, (size_t)(n + 1) * sizeof *v);
-        if (!v)
-            return OC_ERR_NOMEM;
-        for (int64_t k = 0; k < n; k++)
-            v[k] = src->ivals[map[k]];
-        return oc_out_ivals(c, o, n, v);
-    }
-    if (src->fvals) {
-        double *v = oc_ctx_alloc(c, (size_t)(n + 1) * sizeof *v);
-        if (!v)
-            return OC_ERR_NOMEM;
-        for (int64_t k = 0; k < n; k++)
-            v[k] = src->fvals[map[k]];
-        return oc_out_fvals(c, o, n, v);
-    }
-    return n == 0 ? oc_out_ivals(c, o, 0, NULL) : OC_OK;
-}
-
-static void strides_of(int rank, const oc_dim *dims, int64_t *st)
-{
-    int64_t s = 1;
-    for (int i = rank - 1; i >= 0; i--) {
-        st[i] = s;
-        s *= dims[i].v;
-    }
-}
-
 /* Output o (shape odims, known) takes input element
  * base + sum(idx[k] * in_step[k]) at output multi-index idx. */
 static oc_status strided_vals(oc_op_ctx *c, size_t o, const oc_tinfo *src,
@@ -90,7 +32,7 @@ static oc_status strided_vals(oc_op_ctx *c, size_t o, const oc_tinfo *src,
                               const int64_t *in_step)
 {
     int64_t total, idx[OC_MAX_RANK] = {0};
-    if (!known_numel(rank, odims, &total) || total > OC_SMALL_TENSOR)
+    if (!oc_known_numel(rank, odims, &total) || total > OC_SMALL_TENSOR)
         return OC_OK;
     int64_t *m = oc_ctx_alloc(c, (size_t)(total + 1) * sizeof *m);
     if (!m)
@@ -108,47 +50,7 @@ static oc_status strided_vals(oc_op_ctx *c, size_t o, const oc_tinfo *src,
             idx[a] = 0;
         }
     }
-    return map_vals(c, o, src, m, total);
-}
-
-/* Integer contents of input i as dims (symbols allowed). */
-static bool in_dimvals(oc_op_ctx *c, size_t i, const oc_dim **vals,
-                       int64_t *n)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    if (t && t->nvals >= 0 && (t->ivals || t->nvals == 0)) {
-        *vals = t->ivals;
-        *n = t->nvals;
-        return true;
-    }
-    const oc_tensor *k = oc_ctx_in_const(c, i);
-    if (!k || !k->ivals || k->numel > OC_SMALL_TENSOR)
-        return false;
-    oc_dim *v = oc_ctx_alloc(c, (size_t)(k->numel + 1) * sizeof *v);
-    if (!v)
-        return false;
-    for (uint64_t j = 0; j < k->numel; j++)
-        v[j] = oc_dim_of(k->ivals[j]);
-    *vals = v;
-    *n = (int64_t)k->numel;
-    return true;
-}
-
-static bool attr_dimvals(oc_op_ctx *c, const char *name, const oc_dim **vals,
-                         int64_t *n)
-{
-    size_t na;
-    const int64_t *a = oc_attr_ints(c, name, &na);
-    if (!oc_ctx_attr(c, name))
-        return false;
-    oc_dim *v = oc_ctx_alloc(c, (na + 1) * sizeof *v);
-    if (!v)
-        return false;
-    for (size_t j = 0; j < na; j++)
-        v[j] = oc_dim_of(a[j]);
-    *vals = v;
-    *n = (int64_t)na;
-    return true;
+    return oc_out_map_vals(c, o, src, m, total);
 }
 
 static bool is_num(oc_dim d) { return d.sym == NULL && d.v >= 0; }
@@ -268,15 +170,15 @@ static oc_status slice_args_get(oc_op_ctx *c, slice_args *a)
     memset(a, 0, sizeof *a);
     if (oc_ctx_opset(c) < 10) {
         size_t k;
-        if (!attr_dimvals(c, "starts", &a->starts, &a->n) ||
-            !attr_dimvals(c, "ends", &a->ends, &ne))
+        if (!oc_attr_dimvals(c, "starts", &a->starts, &a->n) ||
+            !oc_attr_dimvals(c, "ends", &a->ends, &ne))
             return oc_fail(c, "Slice: starts and ends are required");
         a->axes = oc_attr_ints(c, "axes", &k);
         na = oc_ctx_attr(c, "axes") ? (int64_t)k : -1;
         a->known = a->axes_known = true;
     } else {
-        bool ok = in_dimvals(c, 1, &a->starts, &a->n) &&
-                  in_dimvals(c, 2, &a->ends, &ne);
+        bool ok = oc_in_dimvals(c, 1, &a->starts, &a->n) &&
+                  oc_in_dimvals(c, 2, &a->ends, &ne);
         a->axes_known = true;
         if (oc_ctx_in(c, 3) || oc_ctx_in_const(c, 3))
             a->axes_known = oc_in_ints(c, 3, &a->axes, &na);
@@ -343,10 +245,10 @@ oc_status oc_slice_infer(oc_op_ctx *c)
             out[ax] = slice_sym(c, d, st, en, step);
     }
     s = oc_out_set(c, 0, x->dtype, r, out);
-    if (s != OC_OK || !vals_usable(x))
+    if (s != OC_OK || !oc_vals_usable(x))
         return s;
     int64_t ist[OC_MAX_RANK], base = 0, step[OC_MAX_RANK];
-    strides_of(r, x->dims, ist);
+    oc_strides_of(r, x->dims, ist);
     for (int i = 0; i < r; i++) {
         base += first[i] * ist[i];
         step[i] = stepv[i] * ist[i];
@@ -456,9 +358,9 @@ oc_status oc_split_infer(oc_op_ctx *c)
     oc_dim out[OC_MAX_RANK];
     dims_copy(out, x->dims, x->rank);
     int64_t ist[OC_MAX_RANK], base = 0;
-    bool vals = vals_usable(x);
+    bool vals = oc_vals_usable(x);
     if (vals)
-        strides_of(x->rank, x->dims, ist);
+        oc_strides_of(x->rank, x->dims, ist);
     for (size_t i = 0; i < nout; i++) {
         out[ax] = parts[i];
         if ((s = oc_out_set(c, i, x->dtype, x->rank, out)) != OC_OK)
@@ -501,11 +403,11 @@ static oc_status concat_vals(oc_op_ctx *c, int ax, const oc_dim *out, int r)
 {
     int64_t total;
     bool ints = false, floats = false;
-    if (!known_numel(r, out, &total) || total > OC_SMALL_TENSOR)
+    if (!oc_known_numel(r, out, &total) || total > OC_SMALL_TENSOR)
         return OC_OK;
     for (size_t i = 0; i < oc_ctx_n_in(c); i++) {
         const oc_tinfo *t = oc_ctx_in(c, i);
-        if (!vals_usable(t))
+        if (!oc_vals_usable(t))
             return OC_OK;
         ints |= t->ivals != NULL;
         floats |= t->fvals != NULL;
@@ -590,8 +492,8 @@ oc_status oc_pad_infer(oc_op_ctx *c)
     if (!x || x->rank < 0)
         return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
     int r = x->rank;
-    bool known = oc_ctx_opset(c) < 11 ? attr_dimvals(c, "pads", &pads, &np)
-                                      : in_dimvals(c, 1, &pads, &np);
+    bool known = oc_ctx_opset(c) < 11 ? oc_attr_dimvals(c, "pads", &pads, &np)
+                                      : oc_in_dimvals(c, 1, &pads, &np);
     if (oc_ctx_opset(c) >= 18 && (oc_ctx_in(c, 3) || oc_ctx_in_const(c, 3)))
         known = known && oc_in_ints(c, 3, &axes, &na);
     if (!known)
