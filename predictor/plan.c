@@ -58,6 +58,26 @@ static bool is_op(const pctx *p, const oc_node *n, oc_op_id id)
            oc_analysis_node_cost(p->a, (size_t)(n - p->g->nodes))->op == id;
 }
 
+static const char *const ort_kernel_names[] = {
+#define OC_KERNEL(name) #name,
+#include "predictor/kernels.def"
+#undef OC_KERNEL
+};
+
+const char *oc_kernel_id_name(int kid)
+{
+    if (kid > OC_KID_BEFORE_ && kid < OC_KID_COUNT)
+        return ort_kernel_names[kid - OC_KID_BEFORE_ - 1];
+    return kid > OC_OPID_UNKNOWN && kid < OC_OPID_COUNT ? oc_op_id_name((oc_op_id)kid) : NULL;
+}
+
+/* The kernel becomes kernel `kid`, named as the profiler names it. */
+static void set_kernel(oc_kernel *k, int kid)
+{
+    k->kid = kid;
+    k->op = oc_kernel_id_name(kid);
+}
+
 static int A(const pctx *p, int v)
 {
     while (v >= 0 && p->alias[v] != v)
@@ -773,7 +793,7 @@ static bool is_scalar_const(const pctx *p, int v, int other)
     return const_numel(p, v) == 1 && t && t->rank <= max_rank;
 }
 
-static bool add_inserted(pctx *p, const char *op, int value, size_t at, bool before);
+static bool add_inserted(pctx *p, int kid, int value, size_t at, bool before);
 
 /* MatMul: + constant bias on 2-D input -> Gemm (+ activation: FusedGemm);
  * transposed inputs and scalar scales -> FusedMatMul. */
@@ -790,13 +810,13 @@ static void fuse_matmul(pctx *p, size_t m)
         const oc_tinfo *ot = sinfo(p, other);
         if (other >= 0 && p->constant[other] && ot && ot->rank >= 1 && ot->rank <= 2) {
             absorb(p, m, (size_t)j);
-            k->op = "Gemm";
+            set_kernel(k, OC_OPID_Gemm);
             k->as_op = "Gemm";
             j = sole_next(p, (size_t)j);
             if (j >= 0 && is_activation(p, &p->g->nodes[j]) &&
                 !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
                 absorb(p, m, (size_t)j);
-                k->op = "FusedGemm";
+                set_kernel(k, OC_KID_FusedGemm);
             }
             return;
         }
@@ -810,15 +830,15 @@ static void fuse_matmul(pctx *p, size_t m)
         const oc_tinfo *ot = sinfo(p, other);
         if (other >= 0 && p->constant[other] && ot && ot->rank == 1) {
             absorb(p, m, (size_t)j);
-            k->op = "Gemm";
+            set_kernel(k, OC_OPID_Gemm);
             k->as_op = "Gemm";
             int a = in(p, m, 0), pr = a >= 0 ? p->g->values[a].producer : -1;
             if (!(pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Reshape) &&
                   p->uses[a] == 1))
-                add_inserted(p, "Reshape", a, m, true);
+                add_inserted(p, OC_OPID_Reshape, a, m, true);
             int nx = sole_next(p, (size_t)j);
             if (!(nx >= 0 && is_op(p, &p->g->nodes[nx], OC_OPID_Reshape)))
-                add_inserted(p, "Reshape", out0(p, (size_t)j), m, false);
+                add_inserted(p, OC_OPID_Reshape, out0(p, (size_t)j), m, false);
             return;
         }
     }
@@ -826,7 +846,7 @@ static void fuse_matmul(pctx *p, size_t m)
         if (j >= 0 && is_activation(p, &p->g->nodes[j]) &&
             !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
             absorb(p, m, (size_t)j);
-            k->op = "FusedGemm";
+            set_kernel(k, OC_KID_FusedGemm);
             k->as_op = "Gemm";
         }
         return;
@@ -872,7 +892,7 @@ static void fuse_matmul(pctx *p, size_t m)
         }
     }
     if (fused) {
-        k->op = "FusedMatMul";
+        set_kernel(k, OC_KID_FusedMatMul);
         k->as_op = "MatMul";
     }
 }
@@ -921,7 +941,7 @@ static void fuse_skip(pctx *p, size_t m, int x)
         if (p->owner[p->cons[e]] != (int)m)
             return;
     absorb(p, m, (size_t)pr);
-    p->nk[m].op = "SkipLayerNormalization";
+    set_kernel(&p->nk[m], OC_KID_SkipLayerNormalization);
 }
 
 /* ReduceMean -> Sub -> Pow -> ReduceMean -> Add -> Sqrt -> Div -> Mul -> Add */
@@ -936,7 +956,7 @@ static void fuse_layernorm(pctx *p, size_t m)
         return;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);
-    p->nk[m].op = "LayerNormalization";
+    set_kernel(&p->nk[m], OC_OPID_LayerNormalization);
     p->nk[m].as_op = "LayerNormalization";
     fuse_skip(p, m, in(p, m, 0));
 }
@@ -953,7 +973,7 @@ static void fuse_rmsnorm(pctx *p, size_t m)
         return;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);
-    p->nk[m].op = "SimplifiedLayerNormalization";
+    set_kernel(&p->nk[m], OC_KID_SimplifiedLayerNormalization);
     p->nk[m].as_op = "LayerNormalization";
 }
 
@@ -967,7 +987,7 @@ static void fuse_gelu(pctx *p, size_t m)
         return;
     for (size_t q = 1; q < 5; q++)
         absorb(p, m, (size_t)nodes[q]);
-    p->nk[m].op = "Gelu";
+    set_kernel(&p->nk[m], OC_OPID_Gelu);
     p->nk[m].as_op = "Gelu";
     int x = in(p, m, 0);
     int pr = x >= 0 ? p->g->values[x].producer : -1;
@@ -988,7 +1008,7 @@ static void fuse_gelu(pctx *p, size_t m)
             all_here = p->owner[p->cons[e]] == (int)m;
         if (p->constant[b] && bt && bt->rank == 1 && all_here) {
             absorb(p, m, (size_t)pr);
-            p->nk[m].op = "BiasGelu";
+            set_kernel(&p->nk[m], OC_KID_BiasGelu);
         }
     }
 }
@@ -1007,7 +1027,7 @@ static void fuse_swish(pctx *p, size_t m)
     if (s < 0 || in(p, (size_t)j, (size_t)(1 - s)) != in(p, m, 0))
         return;
     absorb(p, m, (size_t)j);
-    p->nk[m].op = "QuickGelu";
+    set_kernel(&p->nk[m], OC_KID_QuickGelu);
 }
 
 /* Slices of one tensor along one axis that tile it exactly (a channel
@@ -1074,7 +1094,7 @@ static void fuse_split(pctx *p, int v)
     for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++)
         if (p->cons[e] != first)
             absorb(p, (size_t)first, (size_t)p->cons[e]);
-    p->nk[first].op = "Split";
+    set_kernel(&p->nk[first], OC_OPID_Split);
 }
 
 static void pass_fuse(pctx *p)
@@ -1108,7 +1128,7 @@ static void pass_fuse(pctx *p)
 
 /* ---- pass 3: NCHWc ---- */
 
-static bool add_inserted(pctx *p, const char *op, int value, size_t at, bool before)
+static bool add_inserted(pctx *p, int kid, int value, size_t at, bool before)
 {
     if (p->n_ins == p->cap_ins) {
         size_t cap = p->cap_ins ? 2 * p->cap_ins : 64;
@@ -1124,7 +1144,7 @@ static bool add_inserted(pctx *p, const char *op, int value, size_t at, bool bef
     memset(e, 0, sizeof *e);
     e->k.kind = OC_KERNEL_RUN;
     e->k.main = OC_PLAN_INSERTED;
-    e->k.op = op;
+    set_kernel(&e->k, kid);
     e->k.value = value;
     e->at = at;
     e->before = before;
@@ -1180,7 +1200,7 @@ static bool read_blocked(pctx *p, int v, size_t i)
         return true;
     }
     if (p->reordered[v] < 0) {
-        if (!add_inserted(p, "ReorderInput", v, i, true))
+        if (!add_inserted(p, OC_KID_ReorderInput, v, i, true))
             return false;
         p->reordered[v] = (int)i;
     }
@@ -1223,7 +1243,7 @@ static void nchwc_conv(pctx *p, size_t m)
         return;
     if (reorder_in && !read_blocked(p, x, m))
         return;
-    p->nk[m].op = "Conv";
+    set_kernel(&p->nk[m], OC_OPID_Conv);
     p->blocked[m] = true;
     p->nk[m].value = kernel_out(p, m);
     make_nchwc(p, p->nk[m].value, m, co);
@@ -1280,7 +1300,7 @@ static void nchwc_pass(pctx *p)
                 for (size_t k = 0; k < 2; k++) {
                     int v = in(p, i, k);
                     size_t c = (size_t)p->nchwc[v];
-                    if (!strcmp(p->nk[c].op, "Conv") && p->blocked[c] && p->uses[v] == 1 &&
+                    if (p->nk[c].kid == OC_OPID_Conv && p->blocked[c] && p->uses[v] == 1 &&
                         !(p->flags[c] & (F_ACT | F_SUM))) {
                         p->flags[c] |= F_SUM;
                         absorb(p, c, i);
@@ -1307,7 +1327,7 @@ static void nchwc_pass(pctx *p)
             for (size_t k = 0; k < n->n_inputs; k++)
                 p->nchwc_left[in(p, i, k)]--;
             make_nchwc(p, out0(p, i), i, tot);
-        } else if (!strcmp(p->nk[i].op, "QuickGelu") && xb) {
+        } else if (p->nk[i].kid == OC_KID_QuickGelu && xb) {
             /* elementwise on the blocked tensor */
             consume(p, i, x);
             p->blocked[i] = true;
@@ -1317,7 +1337,7 @@ static void nchwc_pass(pctx *p)
                    !p->nk[i].n_fused && xb) {
             size_t c = (size_t)p->nchwc[x];
             p->nchwc_left[x]--;
-            if (!strcmp(p->nk[c].op, "Conv") && p->blocked[c] && p->uses[x] == 1 &&
+            if (p->nk[c].kid == OC_OPID_Conv && p->blocked[c] && p->uses[x] == 1 &&
                 !(p->flags[c] & F_ACT)) {
                 p->flags[c] |= F_ACT;
                 absorb(p, c, i);
@@ -1333,7 +1353,7 @@ static void nchwc_pass(pctx *p)
             if (!params)
                 continue;
             p->nchwc_left[x]--;
-            p->nk[i].op = "Conv";
+            set_kernel(&p->nk[i], OC_OPID_Conv);
             p->blocked[i] = true;
             p->nk[i].value = out0(p, i);
             make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
@@ -1342,14 +1362,14 @@ static void nchwc_pass(pctx *p)
             if (perm && perm->n == 4 && perm->ints[0] == 0 && perm->ints[1] == 2 &&
                 perm->ints[2] == 3 && perm->ints[3] == 1) {
                 p->nchwc_left[x]--;
-                p->nk[i].op = "ReorderOutput";
+                set_kernel(&p->nk[i], OC_KID_ReorderOutput);
             }
         }
     }
     /* blocked tensors still read in the plain layout */
     for (size_t v = 0; v < p->nv; v++)
         if (p->nchwc[v] >= 0 && p->nchwc_left[v] > 0)
-            add_inserted(p, "ReorderOutput", (int)v, (size_t)p->nchwc[v], false);
+            add_inserted(p, OC_KID_ReorderOutput, (int)v, (size_t)p->nchwc[v], false);
 }
 
 /* Convs left in the plain layout: Conv + Add of a same-shape tensor
@@ -1382,7 +1402,7 @@ static void conv_add_act(pctx *p)
                 }
             }
         }
-        p->nk[i].op = p->flags[i] & (F_ACT | F_SUM) ? "FusedConv" : "Conv";
+        set_kernel(&p->nk[i], p->flags[i] & (F_ACT | F_SUM) ? OC_KID_FusedConv : OC_OPID_Conv);
     }
 }
 
@@ -1434,6 +1454,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         p.nk[i].main = i;
         p.nk[i].value = -1;
         p.nk[i].op = g->nodes[i].op;
+        p.nk[i].kid = oc_analysis_node_cost(a, i)->op;
     }
     bool ort = strncmp(target, "ort-", 4) == 0;
     bool eager = strncmp(target, "torch-", 6) == 0;

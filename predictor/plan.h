@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "analyzer/analyzer.h"
+#include "analyzer/optable.h"
 
 enum { OC_PLAN_MAX_NODES = 16 };
 
@@ -46,8 +47,25 @@ typedef enum oc_kernel_kind {
                             another kernel */
 } oc_kernel_kind;
 
+/* What a kernel is: an ONNX operator's kernel has the operator's id
+ * (OC_OPID_*, analyzer/optable.h); the kernels only ONNX Runtime has
+ * (predictor/kernels.def) follow them as OC_KID_*. */
+enum {
+    OC_KID_BEFORE_ = OC_OPID_COUNT - 1,
+#define OC_KERNEL(name) OC_KID_##name,
+#include "predictor/kernels.def"
+#undef OC_KERNEL
+    OC_KID_COUNT
+};
+
+/* The profiler's name of kernel id kid ("FusedConv", "Conv"); NULL for
+ * OC_OPID_UNKNOWN or an id out of range. */
+const char *oc_kernel_id_name(int kid);
+
 typedef struct oc_kernel {
     oc_kernel_kind kind;
+    int kid;              /* OC_OPID_* or OC_KID_*; OC_OPID_UNKNOWN when the
+                             op is one the table does not list (op names it) */
     size_t main;          /* main node (index in the graph), or
                              OC_PLAN_INSERTED */
     const char *op;       /* the op as the runtime's profiler names the

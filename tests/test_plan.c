@@ -44,6 +44,9 @@ static counts plan_counts(const char *path, int64_t batch, const char *seq_input
             continue;
         }
         covered += 1 + kn->n_fused;
+        /* a kernel's id names it as its op string does */
+        if (kn->kid != OC_OPID_UNKNOWN)
+            CHECK_EQ_STR(oc_kernel_id_name(kn->kid), kn->op);
         c.run += kn->kind == OC_KERNEL_RUN;
         c.folded += kn->kind == OC_KERNEL_FOLDED;
         c.removed += kn->kind == OC_KERNEL_REMOVED;
@@ -223,6 +226,13 @@ int main(void)
     rules();
     /* resnet50: 53 convs, 49 followed by Relu (the rest feed the residual
      * Add), 16 residual Adds each followed by Relu. */
+    /* kernel ids: ONNX operators' names, then ONNX Runtime's own kernels */
+    CHECK_EQ_STR(oc_kernel_id_name(OC_OPID_Conv), "Conv");
+    CHECK_EQ_STR(oc_kernel_id_name(OC_KID_FusedConv), "FusedConv");
+    CHECK_EQ_STR(oc_kernel_id_name(OC_KID_ReorderOutput), "ReorderOutput");
+    CHECK(oc_kernel_id_name(OC_OPID_UNKNOWN) == NULL && oc_kernel_id_name(OC_KID_COUNT) == NULL);
+    for (int k = OC_KID_BEFORE_ + 1; k < OC_KID_COUNT; k++)
+        CHECK(oc_op_id_of("", oc_kernel_id_name(k)) == OC_OPID_UNKNOWN); /* no ONNX op's */
     counts r = plan_counts(OC_TESTS_DIR "/reference/models/resnet50.onnx", 1, NULL);
     CHECK_EQ_INT(r.conv_with_add, 16);
     CHECK(r.conv_with_act >= 49);
