@@ -18,6 +18,34 @@ const char *oc_status_str(oc_status s)
     return "unknown status";
 }
 
+uint64_t oc_hash_bytes(const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 1099511628211ull;
+    return h;
+}
+
+uint64_t oc_hash_str(const char *s)
+{
+    /* the same hash as over its bytes, in one pass (names on the load path) */
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Where to shorten s to at most `cut` bytes: the last space from s[cut]
+ * back to s[cut / 2], else `cut` itself (no space there). */
+static size_t cut_at_space(const char *s, size_t cut)
+{
+    for (size_t sp = cut + 1; sp-- > cut / 2;)
+        if (s[sp] == ' ')
+            return sp;
+    return cut;
+}
+
 oc_status oc_error_setv(oc_error *err, oc_status status, const char *node,
                         const char *fmt, va_list ap)
 {
@@ -29,13 +57,7 @@ oc_status oc_error_setv(oc_error *err, oc_status status, const char *node,
     if (n >= (int)sizeof err->msg) {
         /* Too long for the record (long paths or names a model chose):
          * end at a word boundary and say that something was left out. */
-        size_t cut = sizeof err->msg - 5;
-        size_t sp = cut;
-        while (sp > cut / 2 && err->msg[sp] != ' ')
-            sp--;
-        if (err->msg[sp] == ' ')
-            cut = sp;
-        memcpy(err->msg + cut, " ...", 5);
+        memcpy(err->msg + cut_at_space(err->msg, sizeof err->msg - 5), " ...", 5);
     }
     /* Keep the message to one line whatever a model's strings contain. */
     for (char *p = err->msg; *p; p++)
@@ -52,11 +74,7 @@ const char *oc_name_shown(const char *s, char buf[OC_NAME_SHOWN + 8])
     size_t n = strlen(s);
     if (n < OC_NAME_SHOWN)
         return s;
-    size_t cut = OC_NAME_SHOWN - 4, sp = cut;
-    while (sp > cut / 2 && s[sp] != ' ')
-        sp--;
-    if (s[sp] == ' ')
-        cut = sp;
+    size_t cut = cut_at_space(s, OC_NAME_SHOWN - 4);
     memcpy(buf, s, cut);
     memcpy(buf + cut, " ...", 5);
     return buf;

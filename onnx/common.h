@@ -35,6 +35,10 @@ typedef struct oc_error {
     char msg[1024]; /* one line, no trailing newline; " ..." ends a shortened one */
 } oc_error;
 
+/* FNV-1a over n bytes, or over a string's bytes: for hash tables. */
+uint64_t oc_hash_bytes(const void *p, size_t n);
+uint64_t oc_hash_str(const char *s);
+
 /* A name a model chose (node, tensor) as messages show it: itself when
  * shorter than OC_NAME_SHOWN, else its start, ended at a space where there
  * is one, and " ...".  Returns s or buf. */

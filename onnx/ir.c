@@ -17,14 +17,6 @@ typedef struct name_index {
     int *slots;  /* value index + 1; 0 = empty */
 } name_index;
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 /* Builder state for one graph. */
 typedef struct gbuild {
     oc_model *m;
@@ -49,7 +41,7 @@ static int index_find(const oc_graph *g, const name_index *ix, const char *name)
     if (!ix->cap)
         return -1;
     size_t mask = ix->cap - 1;
-    for (size_t i = hash_str(name) & mask;; i = (i + 1) & mask) {
+    for (size_t i = oc_hash_str(name) & mask;; i = (i + 1) & mask) {
         int s = ix->slots[i];
         if (!s)
             return -1;
@@ -65,7 +57,7 @@ static bool index_grow(gbuild *b)
     if (!slots)
         return false;
     for (size_t v = 0; v < b->g->n_values; v++) {
-        size_t i = hash_str(b->g->values[v].name) & (cap - 1);
+        size_t i = oc_hash_str(b->g->values[v].name) & (cap - 1);
         while (slots[i])
             i = (i + 1) & (cap - 1);
         slots[i] = (int)v + 1;
@@ -118,7 +110,7 @@ static int add_value(gbuild *b, const char *name)
     v->producer = -1;
     v->kind = OC_KIND_NONE;
     size_t mask = b->idx->cap - 1;
-    size_t i = hash_str(name) & mask;
+    size_t i = oc_hash_str(name) & mask;
     while (b->idx->slots[i])
         i = (i + 1) & mask;
     b->idx->slots[i] = (int)g->n_values + 1;
@@ -520,7 +512,7 @@ static oc_status check_attr_names(gbuild *b, const oc_node *n)
         if (!slots)
             return nomem(b);
         for (size_t i = 0; i < n->n_attrs && !dup; i++) {
-            size_t k = hash_str(n->attrs[i].name) & (cap - 1);
+            size_t k = oc_hash_str(n->attrs[i].name) & (cap - 1);
             for (; slots[k]; k = (k + 1) & (cap - 1))
                 if (strcmp(n->attrs[slots[k] - 1].name, n->attrs[i].name) == 0) {
                     dup = n->attrs[i].name;
@@ -971,7 +963,7 @@ oc_status oc__model_build_ir(oc_model *m, oc_error *err)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "%s: out of memory", m->source);
     m->opset_cap = cap;
     for (size_t i = 0; i < m->n_opsets; i++) {
-        size_t k = hash_str(m->opsets[i].domain) & (cap - 1);
+        size_t k = oc_hash_str(m->opsets[i].domain) & (cap - 1);
         while (m->opset_slots[k] &&
                strcmp(m->opsets[m->opset_slots[k] - 1].domain, m->opsets[i].domain) != 0)
             k = (k + 1) & (cap - 1);
@@ -987,7 +979,7 @@ const oc_opset *oc__model_find_opset(const oc_model *m, const char *domain)
     if (!m->opset_cap)
         return NULL;
     size_t mask = m->opset_cap - 1;
-    for (size_t k = hash_str(domain) & mask; m->opset_slots[k]; k = (k + 1) & mask) {
+    for (size_t k = oc_hash_str(domain) & mask; m->opset_slots[k]; k = (k + 1) & mask) {
         const oc_opset *o = &m->opsets[m->opset_slots[k] - 1];
         if (strcmp(o->domain, domain) == 0)
             return o;

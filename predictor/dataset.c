@@ -448,9 +448,7 @@ oc_status oc_dataset_lock(const char *path, int *fd, oc_error *err)
     } else {
         /* PATH.lock would not be a legal name: its first 200 bytes and a
          * hash of the whole name (FNV-1a), so that it still names one file */
-        uint64_t h = 14695981039346656037u;
-        for (const char *q = path + dl; *q; q++)
-            h = (h ^ (unsigned char)*q) * 1099511628211u;
+        uint64_t h = oc_hash_str(path + dl);
         snprintf(lp, pl + 24, "%.*s-%08x.lock", (int)(dl + 200), path, (unsigned)(h ^ (h >> 32)));
     }
     int f = open(lp, O_RDWR | O_CREAT, 0644);

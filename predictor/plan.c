@@ -306,14 +306,6 @@ static uint64_t mix(uint64_t h, uint64_t x)
     return h;
 }
 
-static uint64_t str_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
 static uint64_t double_hash(double f)
 {
     if (f != f)
@@ -325,37 +317,28 @@ static uint64_t double_hash(double f)
     return u;
 }
 
-static uint64_t bytes_hash(const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t q = 0; q < n; q++)
-        h = (h ^ c[q]) * 1099511628211ULL;
-    return h;
-}
-
 static uint64_t attr_hash(const oc_attr *a)
 {
-    uint64_t h = mix(str_hash(a->name), (uint64_t)a->type);
+    uint64_t h = mix(oc_hash_str(a->name), (uint64_t)a->type);
     h = mix(h, (uint64_t)a->i);
     h = mix(h, double_hash(a->f));
     h = mix(h, a->n);
     if (a->s)
-        h = mix(h, str_hash(a->s));
+        h = mix(h, oc_hash_str(a->s));
     if (a->n && a->ints)
-        h = mix(h, bytes_hash(a->ints, a->n * sizeof *a->ints));
+        h = mix(h, oc_hash_bytes(a->ints, a->n * sizeof *a->ints));
     if (a->n && a->floats)
-        h = mix(h, bytes_hash(a->floats, a->n * sizeof *a->floats));
+        h = mix(h, oc_hash_bytes(a->floats, a->n * sizeof *a->floats));
     if (a->n && a->strings)
         for (size_t e = 0; e < a->n; e++)
-            h = mix(h, str_hash(a->strings[e]));
+            h = mix(h, oc_hash_str(a->strings[e]));
     return h;
 }
 
 static uint64_t node_key(const pctx *p, size_t i)
 {
     const oc_node *n = &p->g->nodes[i];
-    uint64_t h = mix(str_hash(n->op), str_hash(n->domain));
+    uint64_t h = mix(oc_hash_str(n->op), oc_hash_str(n->domain));
     h = mix(h, n->n_inputs);
     for (size_t k = 0; k < n->n_inputs; k++) {
         int v = in(p, i, k);

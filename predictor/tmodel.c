@@ -180,10 +180,7 @@ static size_t distinct_rows(const float *x, size_t n, int F, size_t *first)
     size_t distinct = 0;
     for (size_t r = 0; r < n; r++) {
         const float *row = x + r * (size_t)F;
-        uint64_t h = 1469598103934665603ull; /* FNV-1a over the row's bytes */
-        const unsigned char *p = (const unsigned char *)row;
-        for (size_t i = 0; i < (size_t)F * sizeof(float); i++)
-            h = (h ^ p[i]) * 1099511628211ull;
+        uint64_t h = oc_hash_bytes(row, (size_t)F * sizeof(float));
         size_t j = (size_t)h & (cap - 1);
         while (slot[j] != SIZE_MAX &&
                memcmp(x + slot[j] * (size_t)F, row, (size_t)F * sizeof(float)) != 0)
