@@ -146,14 +146,25 @@ const oc_op_desc *oc_op_desc_of(oc_op_id id);
     oc_status infer(oc_op_ctx *c);
 #define OC_OP_NOCOST(name, domain, since, infer, fam, traits)                 \
     oc_status infer(oc_op_ctx *c);
+#define OC_OP_AS(id, name, domain, since, infer, cost, fam, traits)           \
+    oc_status infer(oc_op_ctx *c);
+#define OC_OP_AS_NOCOST(id, name, domain, since, infer, fam, traits)          \
+    oc_status infer(oc_op_ctx *c);
 #include "analyzer/ops.def"
 #undef OC_OP
 #undef OC_OP_NOCOST
+#undef OC_OP_AS
+#undef OC_OP_AS_NOCOST
 #define OC_OP(name, domain, since, infer, cost, fam, traits)                  \
     oc_status cost(oc_op_ctx *c, oc_cost *out);
 #define OC_OP_NOCOST(name, domain, since, infer, fam, traits)
+#define OC_OP_AS(id, name, domain, since, infer, cost, fam, traits)           \
+    oc_status cost(oc_op_ctx *c, oc_cost *out);
+#define OC_OP_AS_NOCOST(id, name, domain, since, infer, fam, traits)
 #include "analyzer/ops.def"
 #undef OC_OP
 #undef OC_OP_NOCOST
+#undef OC_OP_AS
+#undef OC_OP_AS_NOCOST
 
 #endif

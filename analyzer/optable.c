@@ -13,9 +13,17 @@ static const oc_op_desc op_table[OC_OPID_COUNT] = {
 #define OC_OP_NOCOST(name, domain, since, infer, fam, traits)                 \
     [OC_OPID_##name] = {#name, domain, since, infer, NULL,                    \
                         OC_OPID_##name, OC_OPF_##fam, traits},
+#define OC_OP_AS(id, name, domain, since, infer, cost, fam, traits)          \
+    [OC_OPID_##id] = {#name, domain, since, infer, cost,                      \
+                      OC_OPID_##id, OC_OPF_##fam, traits},
+#define OC_OP_AS_NOCOST(id, name, domain, since, infer, fam, traits)         \
+    [OC_OPID_##id] = {#name, domain, since, infer, NULL,                      \
+                      OC_OPID_##id, OC_OPF_##fam, traits},
 #include "analyzer/ops.def"
 #undef OC_OP
 #undef OC_OP_NOCOST
+#undef OC_OP_AS
+#undef OC_OP_AS_NOCOST
 };
 
 static const char *const family_names[OC_OPF_COUNT] = {

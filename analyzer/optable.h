@@ -18,8 +18,8 @@
 #include <stdbool.h>
 
 /* Operator families: the predictor's one-hot columns and the grouping of
- * eval.  Each row of ops.def names its family; operators of a domain
- * other than the default one are OTHER. */
+ * eval.  Each row of ops.def names its family (ONNX Runtime's own operators
+ * that of the ONNX operators they fuse). */
 #define OC_OP_FAMILY_LIST(XX)                                                    \
     XX(CONV, "conv")                       /* Conv, ConvInteger, QLinearConv */ \
     XX(CONV_TRANSPOSE, "conv_transpose")                                      \
@@ -63,9 +63,13 @@ typedef enum oc_op_id {
     OC_OPID_UNKNOWN = 0,
 #define OC_OP(name, domain, since, infer, cost, fam, traits) OC_OPID_##name,
 #define OC_OP_NOCOST(name, domain, since, infer, fam, traits) OC_OPID_##name,
+#define OC_OP_AS(id, name, domain, since, infer, cost, fam, traits) OC_OPID_##id,
+#define OC_OP_AS_NOCOST(id, name, domain, since, infer, fam, traits) OC_OPID_##id,
 #include "analyzer/ops.def"
 #undef OC_OP
 #undef OC_OP_NOCOST
+#undef OC_OP_AS
+#undef OC_OP_AS_NOCOST
     OC_OPID_COUNT
 } oc_op_id;
 

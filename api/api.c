@@ -652,6 +652,8 @@ void onnxcost_prediction_summary(const onnxcost_prediction *r, onnxcost_summary 
     }
     out->kernels = e->plan.n_run;
     out->uncounted_nodes = e->n_uncounted_nodes;
+    out->extrapolated_kernels = e->n_outside;
+    out->extrapolated_ms = e->outside_us / 1e3;
 }
 
 onnxcost_status onnxcost_prediction_node(const onnxcost_prediction *r, size_t i,
@@ -676,6 +678,7 @@ onnxcost_status onnxcost_prediction_node(const onnxcost_prediction *r, size_t i,
         .fused_into = note && !gone ? note : NULL,
         .runs_as = k->main == n ? k->as_op : NULL,
         .unknown = e->node_unknown[n],
+        .extrapolated = e->node_outside[n],
     };
     return ONNXCOST_OK;
 }
@@ -701,6 +704,7 @@ onnxcost_status onnxcost_prediction_kernel(const onnxcost_prediction *r, size_t 
         .time_us = ins ? 0 : e->node_us[k->main],
         .time_us_low = ins ? 0 : e->node_low_us[k->main],
         .time_us_high = ins ? 0 : e->node_high_us[k->main],
+        .extrapolated = ins ? NULL : e->node_outside[k->main],
     };
     return ONNXCOST_OK;
 }

@@ -64,8 +64,49 @@ json_t *cli_unbound_json(const char *assumed)
     return arr;
 }
 
+/* Kernels predicted outside the timing model's data, said once: the
+ * operators it has no sample of, then the first kernels far beyond its
+ * largest samples. */
+static void note_outside(const oc_analysis *a, const oc_estimate *e)
+{
+    static const char none[] = "no sample of ";
+    if (!e->n_outside)
+        return;
+    size_t nn = oc_model_graph(oc_analysis_model(a))->n_nodes;
+    char ops[256] = "", big[256] = "";
+    size_t n_ops = 0, n_big = 0;
+    for (size_t i = 0; i < nn; i++) {
+        const char *w = e->node_outside[i];
+        bool seen = false;
+        for (size_t j = 0; w && j < i && !seen; j++)
+            seen = e->node_outside[j] && !strcmp(e->node_outside[j], w);
+        if (!w || seen)
+            continue;
+        bool is_op = !strncmp(w, none, sizeof none - 1);
+        char *dst = is_op ? ops : big;
+        size_t *cnt = is_op ? &n_ops : &n_big, len = strlen(dst);
+        if (*cnt < (is_op ? 8u : 2u)) {
+            const char *what = is_op ? w + sizeof none - 1 : w;
+            size_t l = is_op ? strcspn(what, " ") : strlen(what);
+            snprintf(dst + len, 256 - len, "%s%.*s", *cnt ? (is_op ? ", " : "; ") : "",
+                     (int)l, what);
+        } else if (*cnt == (is_op ? 8u : 2u)) {
+            snprintf(dst + len, 256 - len, "%s", is_op ? ", ..." : "; ...");
+        }
+        (*cnt)++;
+    }
+    double total = e->kernels_us > 0 ? e->kernels_us : 1;
+    fprintf(stderr,
+            "onnxcost: warning: %zu kernel%s (%.0f%% of the predicted kernel time) %s "
+            "extrapolated beyond the timing model's data: %s%s%s%s\n",
+            e->n_outside, e->n_outside == 1 ? "" : "s", 100 * e->outside_us / total,
+            e->n_outside == 1 ? "is" : "are", n_ops ? "no samples of " : "", ops,
+            n_ops && n_big ? "; " : "", big);
+}
+
 int cli_check_uncounted(const analyze_args *aa, const oc_analysis *a, const oc_estimate *e)
 {
+    note_outside(a, e);
     if (!e->n_uncounted)
         return 0;
     const oc_model *m = oc_analysis_model(a);

@@ -185,6 +185,8 @@ json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
         }
         if (k->main != OC_PLAN_INSERTED && e->node_unknown[k->main])
             json_object_set_new(o, "unknown", json_string(e->node_unknown[k->main]));
+        if (k->main != OC_PLAN_INSERTED && e->node_outside[k->main])
+            json_object_set_new(o, "extrapolated", json_string(e->node_outside[k->main]));
         json_array_append_new(arr, o);
     }
     return arr;
@@ -215,6 +217,8 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
             json_object_set_new(o, "runs_as", json_string(kn->as_op));
         if (e->node_unknown[i])
             json_object_set_new(o, "unknown", json_string(e->node_unknown[i]));
+        if (e->node_outside[i])
+            json_object_set_new(o, "extrapolated", json_string(e->node_outside[i]));
     }
     json_t *t = json_object_get(j, "totals");
     bool sub = p->baseline != NULL;
@@ -224,6 +228,8 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "time_ms_high", json_real((sub ? total : e->total_high_us) / 1e3));
     json_object_set_new(t, "kernels", json_integer((json_int_t)e->plan.n_run));
     json_object_set_new(t, "uncounted_nodes", json_integer((json_int_t)e->n_uncounted_nodes));
+    json_object_set_new(t, "extrapolated_kernels", json_integer((json_int_t)e->n_outside));
+    json_object_set_new(t, "extrapolated_ms", json_real(e->outside_us / 1e3));
     json_object_set_new(j, "kernels", cli_kernels_json(g, e));
     json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
     json_object_set_new(t, "output_bytes", json_integer((json_int_t)e->output_bytes));

@@ -264,6 +264,10 @@ typedef struct onnxcost_summary {
     uint64_t weights_bytes, gradients_bytes, optimizer_state_bytes, activations_bytes;
     size_t kernels;         /* kernels the runtime runs */
     size_t uncounted_nodes; /* nodes whose shapes are unknown: not in the time */
+    /* kernels predicted beyond the timing model's data (an operator it has
+     * no sample of, or over 10x its largest), and their share of time_ms */
+    size_t extrapolated_kernels;
+    double extrapolated_ms;
 } onnxcost_summary;
 
 /* One node's share.  A node fused into another's kernel, folded or
@@ -275,6 +279,7 @@ typedef struct onnxcost_node_time {
     const char *fused_into; /* the node whose kernel runs it, or NULL */
     const char *runs_as;    /* the kernel's op when not the node's, or NULL */
     const char *unknown;    /* why it is not counted, or NULL */
+    const char *extrapolated; /* why its time is beyond the data, or NULL */
 } onnxcost_node_time;
 
 /* One kernel the runtime runs, in run order, named as ONNX Runtime's
@@ -283,6 +288,7 @@ typedef struct onnxcost_kernel_time {
     const char *name, *op;
     size_t n_nodes; /* onnxcost_prediction_kernel_node(r, i, 0..n_nodes) */
     double time_us, time_us_low, time_us_high;
+    const char *extrapolated; /* why its time is beyond the data, or NULL */
 } onnxcost_kernel_time;
 
 /* Predict analysis a with predictor p.  *out reads a (and p's nothing):

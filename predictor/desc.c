@@ -100,6 +100,110 @@ static bool attr_kept(oc_attr_type t)
            t == OC_ATTR_INTS || t == OC_ATTR_FLOATS || t == OC_ATTR_STRINGS;
 }
 
+/* ONNX Runtime's own operators (analyzer/ops/contrib.def), described as
+ * the ONNX operators they fuse, the way the timing model's samples of them
+ * look: a FusedConv with a Sum input and a Relu is Conv with Add and Relu
+ * fused, a SkipLayerNormalization is LayerNormalization.  Returns false
+ * for any other operator. */
+static const char *const fused_activations[] = {"Relu",    "LeakyRelu", "Clip",
+                                                "Sigmoid", "Tanh",      "HardSigmoid",
+                                                "HardSwish"};
+
+static const char *activation_of(const oc_node_desc *d)
+{
+    const oc_desc_attr *at = oc_node_desc_attr(d, "activation");
+    if (!at || at->type != OC_ATTR_STRING || !at->s)
+        return NULL;
+    for (size_t i = 0; i < sizeof fused_activations / sizeof fused_activations[0]; i++)
+        if (!strcmp(fused_activations[i], at->s))
+            return fused_activations[i];
+    return NULL;
+}
+
+static uint64_t value_bytes(const oc_desc_value *v);
+
+/* One more op fused after the main one, as a sample of that pattern counts
+ * it: it reads the output so far (and writes one like it). */
+static void fuse_after(oc_node_desc *d, const char *op)
+{
+    uint64_t y = d->n_outputs ? value_bytes(&d->outputs[0]) : 0;
+    if (op)
+        d->fused[d->n_fused++] = op;
+    d->cost.bytes_read += y;
+    d->cost.bytes_written += y;
+}
+
+static oc_status as_onnx_op(const oc_analysis *a, size_t node, oc_node_desc *d,
+                            oc_arena *arena, oc_error *err)
+{
+    const oc_node *n = &oc_model_graph(oc_analysis_model(a))->nodes[node];
+    oc_op_id id = oc_analysis_node_cost(a, node)->op;
+    const char *as = NULL;
+    bool sum = false, act = false; /* a Sum input, an activation attribute */
+    switch (id) {
+    case OC_OPID_MS_FusedConv:
+    case OC_OPID_NCHWC_Conv:
+        as = "Conv", sum = act = true;
+        break;
+    case OC_OPID_MS_FusedGemm:
+        /* as the plan describes its own FusedGemm: a Gemm (the timing
+         * model's Gemm+Relu samples are of other sizes), with the
+         * activation's bytes */
+        d->op = "Gemm";
+        d->domain = "";
+        if (activation_of(d))
+            fuse_after(d, NULL);
+        return OC_OK;
+    case OC_OPID_MS_FusedMatMul:
+        as = "MatMul";
+        break;
+    case OC_OPID_NCHWC_MaxPool:
+    case OC_OPID_NCHWC_AveragePool:
+    case OC_OPID_NCHWC_GlobalAveragePool:
+    case OC_OPID_NCHWC_GlobalMaxPool:
+        as = n->op;
+        break;
+    case OC_OPID_NCHWC_Upsample:
+        as = "Resize"; /* the samples' op; Upsample is its older name */
+        break;
+    case OC_OPID_MS_QuickGelu:
+        /* Sigmoid(x) then Mul(x, that): the Mul reads x too */
+        d->op = "Sigmoid";
+        d->domain = "";
+        fuse_after(d, "Mul");
+        d->cost.bytes_read += d->inputs[0].present ? value_bytes(&d->inputs[0]) : 0;
+        return OC_OK;
+    case OC_OPID_MS_Gelu:
+    case OC_OPID_MS_BiasGelu:
+    case OC_OPID_MS_FastGelu:
+    case OC_OPID_MS_SkipLayerNormalization:
+    case OC_OPID_MS_SkipSimplifiedLayerNormalization:
+    case OC_OPID_SimplifiedLayerNormalization: {
+        bool gelu = id == OC_OPID_MS_Gelu || id == OC_OPID_MS_BiasGelu ||
+                    id == OC_OPID_MS_FastGelu;
+        oc_desc_cost c = d->cost;
+        oc_status st = oc_node_desc_fused_op(a, gelu ? "Gelu" : "LayerNormalization",
+                                             n->inputs[0], n->outputs[0], c.flops, d, arena,
+                                             err);
+        d->cost.macs = c.macs;
+        return st;
+    }
+    default:
+        return OC_OK;
+    }
+    d->op = as;
+    d->domain = "";
+    if (sum && d->n_inputs > 3) {
+        if (d->inputs[3].present)
+            fuse_after(d, "Add"); /* Z was counted as an input */
+        d->n_inputs = 3;
+    }
+    const char *f = act ? activation_of(d) : NULL;
+    if (f)
+        fuse_after(d, f);
+    return OC_OK;
+}
+
 oc_status oc_node_desc_from_analysis(const oc_analysis *a, size_t node, oc_node_desc *out,
                                      oc_arena *arena, oc_error *err)
 {
@@ -143,7 +247,7 @@ oc_status oc_node_desc_from_analysis(const oc_analysis *a, size_t node, oc_node_
     const oc_node_cost *c = oc_analysis_node_cost(a, node);
     out->cost =
         (oc_desc_cost){c->macs, c->flops, c->params, c->bytes_read, c->bytes_written};
-    return OC_OK;
+    return as_onnx_op(a, node, out, arena, err);
 }
 
 static uint64_t value_bytes(const oc_desc_value *v)

@@ -119,6 +119,10 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
          * of reorders ORT wraps a lone blocked op in (docs/plan.md). */
         if (kn->kind != OC_KERNEL_RUN || kn->main == OC_PLAN_INSERTED)
             continue;
+        /* the same reorders as nodes of a model ORT optimised and saved */
+        oc_op_id mid = oc_analysis_node_cost(a, kn->main)->op;
+        if (mid == OC_OPID_NCHWC_ReorderInput || mid == OC_OPID_NCHWC_ReorderOutput)
+            continue;
         if (ov && ov->small_kernel_us > 0 && is_small(a, kn)) {
             /* shape arithmetic and views: their measured time in graph
              * context (the timing model's samples ran them alone, on
@@ -171,6 +175,12 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
         double lin = 0, roof = 0;
         oc_tmodel_baselines_desc(tm, &d, &lin, &roof);
         size_t m = kn->main;
+        char why[160];
+        if (oc_tmodel_outside(tm, &d, why, sizeof why)) {
+            if (!(out->node_outside[m] = oc_arena_strdup(arena, why)))
+                return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+            out->n_outside++;
+        }
         out->node_linear_us[m] = lin;
         out->node_roofline_us[m] = roof;
         out->linear_us += lin;
@@ -214,7 +224,11 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
         out->kernels_low_us += lo[r];
         out->kernels_high_us += hi[r];
     }
+    for (size_t r = 0; r < out->n_run; r++)
+        if (out->node_outside[run[r]])
+            out->outside_us += us[r];
     double scale = ov && ov->kernel_scale > 0 ? ov->kernel_scale : 1.0;
+    out->outside_us *= scale;
     out->kernels_raw_us = out->kernels_us;
     out->kernels_us *= scale;
     out->kernels_low_us *= scale;
@@ -270,9 +284,11 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
         out[i].node_linear_us = oc_arena_calloc(arena, nn, sizeof(double));
         out[i].node_roofline_us = oc_arena_calloc(arena, nn, sizeof(double));
         out[i].node_unknown = oc_arena_calloc(arena, nn, sizeof(const char *));
+        out[i].node_outside = oc_arena_calloc(arena, nn, sizeof(const char *));
         out[i].first_uncounted = SIZE_MAX;
         if (!out[i].node_us || !out[i].node_low_us || !out[i].node_high_us ||
-            !out[i].node_linear_us || !out[i].node_roofline_us || !out[i].node_unknown) {
+            !out[i].node_linear_us || !out[i].node_roofline_us || !out[i].node_unknown ||
+            !out[i].node_outside) {
             oc_analysis_free(own);
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         }
@@ -342,6 +358,11 @@ oc_status oc_default_tmodel(const char *target, oc_tmodel **out, oc_overhead *ov
     if (st)
         return st;
     oc_default_tmodel_overhead(target, ov, oc_tmodel_get_info(*out)->threads);
+    if ((st = oc_tmodel_set_coverage(*out, b->overhead_json, err))) {
+        oc_tmodel_free(*out);
+        *out = NULL;
+        return st;
+    }
     /* Models trained before fingerprints were recorded: the fit's file
      * names the machine. */
     if (!oc_tmodel_get_info(*out)->machine[0]) {

@@ -54,6 +54,11 @@ typedef struct oc_estimate {
     size_t n_uncounted;         /* kernels not predicted */
     size_t n_uncounted_nodes;   /* graph nodes in them */
     size_t first_uncounted;     /* the main node of the first (SIZE_MAX: none) */
+    /* Kernels predicted outside the timing model's data (an operator it
+     * has no sample of, or 10x beyond its largest): an extrapolation. */
+    const char **node_outside;  /* per graph node (main nodes): why, or NULL */
+    size_t n_outside;           /* such kernels */
+    double outside_us;          /* their share of kernels_us */
     /* The timing model's rows: n_run feature rows (OC_N_FEATURES each),
      * the plan kernel of each, and its prediction before the in-graph fit
      * (us).  In the arena, like the rest. */

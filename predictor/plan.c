@@ -956,7 +956,7 @@ static void fuse_rmsnorm(pctx *p, size_t m)
         return;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);
-    set_kernel(&p->nk[m], OC_KID_SimplifiedLayerNormalization);
+    set_kernel(&p->nk[m], OC_OPID_SimplifiedLayerNormalization);
     p->nk[m].as_op = "LayerNormalization";
 }
 

@@ -86,10 +86,14 @@ oc_status oc_sweep_run(const oc_model *m, const oc_analyze_opts *opts, const oc_
                                   out->ar, err);
     if (st != OC_OK)
         return st;
-    /* the step that leaves out most (the same nodes, as a rule) */
-    for (size_t k = 1; k < n; k++)
-        if (out->est[k].n_uncounted_nodes > out->est[out->worst].n_uncounted_nodes)
+    /* the step that leaves out most (the same nodes, as a rule), then the
+     * one with most kernels beyond the timing model's data */
+    for (size_t k = 1; k < n; k++) {
+        const oc_estimate *e = &out->est[k], *w = &out->est[out->worst];
+        if (e->n_uncounted_nodes > w->n_uncounted_nodes ||
+            (e->n_uncounted_nodes == w->n_uncounted_nodes && e->n_outside > w->n_outside))
             out->worst = k;
+    }
     oc_optimizer opt = oc_tmodel_get_info(tm)->optimizer;
     for (size_t k = 0; k < n; k++) {
         const oc_totals *t = oc_analysis_totals(out->an[k]);

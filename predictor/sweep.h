@@ -27,7 +27,8 @@ typedef struct oc_sweep {
     oc_arena *ar;
     size_t fit;   /* the largest batch that fits (SIZE_MAX: none) */
     size_t best;  /* the best throughput among those (SIZE_MAX: none) */
-    size_t worst; /* the step that leaves most nodes out */
+    size_t worst; /* the step that leaves most nodes out (then: with most
+                     kernels extrapolated) */
 } oc_sweep;
 
 /* Analyse and predict m at batches[0..n) (n <= OC_SWEEP_MAX_STEPS) into

@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include <cblas.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,11 @@ struct oc_tmodel {
     oc_mlp *nets[OC_TMODEL_MAX_ENSEMBLE];
     oc_calib *calib; /* NULL: predictions as trained */
     int nchwc_block; /* the planned CPU's NCHWc block; 0: this machine's */
+    size_t n_cover;  /* operators with samples; 0 with cover NULL: unknown */
+    struct cover {
+        char op[64];
+        double lo, hi; /* log10(1 + work) of the samples */
+    } *cover;
 };
 
 /* The per-row offset of the fitted target: 0, or ln of the roofline time
@@ -47,7 +53,74 @@ void oc_tmodel_free(oc_tmodel *tm)
     free(tm->mean);
     free(tm->std);
     free(tm->calib);
+    free(tm->cover);
     free(tm);
+}
+
+oc_status oc_tmodel_set_coverage(oc_tmodel *tm, const char *text, oc_error *err)
+{
+    json_error_t je;
+    json_t *doc = json_loads(text, 0, &je);
+    if (!doc)
+        return oc_error_set(err, OC_ERR_INPUT, NULL, "coverage: not JSON (%s)", je.text);
+    json_t *ops = json_object_get(doc, "measured_ops");
+    if (!json_is_object(ops)) {
+        json_decref(doc);
+        return OC_OK; /* not recorded */
+    }
+    struct cover *c = calloc(json_object_size(ops) + 1, sizeof *c);
+    if (!c) {
+        json_decref(doc);
+        return nomem(err);
+    }
+    size_t n = 0;
+    const char *op;
+    json_t *v;
+    json_object_foreach(ops, op, v) {
+        json_t *w = json_object_get(v, "log10_work");
+        if (strlen(op) >= sizeof c[n].op || json_array_size(w) != 2 ||
+            !json_is_number(json_array_get(w, 0)) || !json_is_number(json_array_get(w, 1))) {
+            free(c);
+            json_decref(doc);
+            return oc_error_set(err, OC_ERR_INPUT, NULL, "coverage: bad entry '%s'", op);
+        }
+        snprintf(c[n].op, sizeof c[n].op, "%s", op);
+        c[n].lo = json_number_value(json_array_get(w, 0));
+        c[n].hi = json_number_value(json_array_get(w, 1));
+        n++;
+    }
+    json_decref(doc);
+    free(tm->cover);
+    tm->cover = c;
+    tm->n_cover = n;
+    return OC_OK;
+}
+
+bool oc_tmodel_has_coverage(const oc_tmodel *tm)
+{
+    return tm->cover != NULL;
+}
+
+const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *buf,
+                              size_t size)
+{
+    if (!tm->cover)
+        return NULL;
+    const struct cover *c = NULL;
+    for (size_t i = 0; i < tm->n_cover && !c; i++)
+        if (!strcmp(tm->cover[i].op, d->op))
+            c = &tm->cover[i];
+    if (!c) {
+        snprintf(buf, size, "no sample of %s in the timing model's data", d->op);
+        return buf;
+    }
+    double work = (double)d->cost.flops + (double)d->cost.bytes_read +
+                  (double)d->cost.bytes_written;
+    double beyond = log10(1 + work) - c->hi;
+    if (beyond <= 1)
+        return NULL;
+    snprintf(buf, size, "%s: %.0fx the work of the largest sample", d->op, pow(10, beyond));
+    return buf;
 }
 
 oc_status oc_tmodel_set_calib(oc_tmodel *tm, const oc_calib *c, oc_error *err)

@@ -173,6 +173,22 @@ const oc_calib_fit *oc_tmodel_calib_fit(const oc_tmodel *tm);
  * it (a built-in model trained before fingerprints existed). */
 void oc_tmodel_set_machine(oc_tmodel *tm, const char *fingerprint);
 
+/* What the training data covered: per operator (the op the timing model
+ * describes a kernel as, desc.h), its samples and the range of
+ * log10(1 + FLOPs + bytes read + bytes written).  Built-in models carry
+ * it in their data file's "measured_ops" (scripts/coverage.py); json is
+ * that file's text.  Without it nothing is marked.
+ * Errors: OC_ERR_INPUT (not JSON, or a malformed entry), OC_ERR_NOMEM. */
+oc_status oc_tmodel_set_coverage(oc_tmodel *tm, const char *json, oc_error *err);
+/* Whether coverage is known. */
+bool oc_tmodel_has_coverage(const oc_tmodel *tm);
+/* Why a prediction for kernel description d lies outside the training
+ * data, written into buf: "no sample of OP in the timing model's data", or
+ * "OP: 25x the work of the largest sample" (more than 10x).  NULL when
+ * inside, or coverage unknown. */
+const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *buf,
+                              size_t size);
+
 /* The target descriptor predictions use (hw figures at info->threads). */
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out);
 

@@ -25,4 +25,8 @@ cmake --build "$BUILD" -j"$(nproc)" >/dev/null
     --timing-model "$D/ort-cpu.tmodel" --fit-overhead "$D/ort-cpu-overhead.json"
 /usr/bin/python3 "$ROOT/bench/eval_models.py" --mode training --binary "$BUILD/onnxcost" \
     --timing-model "$D/torch-cpu.tmodel" --fit-overhead "$D/torch-cpu-overhead.json"
+# what each model's data covered (predict marks kernels beyond it)
+/usr/bin/python3 "$ROOT/scripts/coverage.py" ort-cpu "$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz"
+/usr/bin/python3 "$ROOT/scripts/coverage.py" torch-cpu "$L"/torch-cpu-t[12].jsonl.gz \
+    "$L"/torch-cpu-t[12]-adam.jsonl.gz
 cmake --build "$BUILD" -j"$(nproc)" >/dev/null

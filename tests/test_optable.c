@@ -128,6 +128,39 @@ static unsigned old_trait(const char *op)
     return 0;
 }
 
+
+/* The rows of analyzer/ops/contrib.def and the family each must have. */
+static int runtime_op_family(oc_op_id id)
+{
+    static const struct {
+        oc_op_id id;
+        oc_op_family fam;
+    } rows[] = {
+        {OC_OPID_MS_FusedConv, OC_OPF_CONV},
+        {OC_OPID_MS_FusedGemm, OC_OPF_GEMM},
+        {OC_OPID_MS_FusedMatMul, OC_OPF_MATMUL},
+        {OC_OPID_MS_Gelu, OC_OPF_ACTIVATION},
+        {OC_OPID_MS_BiasGelu, OC_OPF_ACTIVATION},
+        {OC_OPID_MS_FastGelu, OC_OPF_ACTIVATION},
+        {OC_OPID_MS_QuickGelu, OC_OPF_ACTIVATION},
+        {OC_OPID_MS_SkipLayerNormalization, OC_OPF_NORM},
+        {OC_OPID_MS_SkipSimplifiedLayerNormalization, OC_OPF_NORM},
+        {OC_OPID_SimplifiedLayerNormalization, OC_OPF_NORM},
+        {OC_OPID_NCHWC_Conv, OC_OPF_CONV},
+        {OC_OPID_NCHWC_MaxPool, OC_OPF_POOL},
+        {OC_OPID_NCHWC_AveragePool, OC_OPF_POOL},
+        {OC_OPID_NCHWC_GlobalAveragePool, OC_OPF_GLOBAL_POOL},
+        {OC_OPID_NCHWC_GlobalMaxPool, OC_OPF_GLOBAL_POOL},
+        {OC_OPID_NCHWC_Upsample, OC_OPF_DATA_MOVEMENT},
+        {OC_OPID_NCHWC_ReorderInput, OC_OPF_DATA_MOVEMENT},
+        {OC_OPID_NCHWC_ReorderOutput, OC_OPF_DATA_MOVEMENT},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i].id == id)
+            return (int)rows[i].fam;
+    return -1;
+}
+
 static void rows(void)
 {
     CHECK(oc_op_desc_of(OC_OPID_UNKNOWN) == NULL);
@@ -153,6 +186,13 @@ static void rows(void)
             CHECK_EQ_INT(oc_op_id_of("ai.onnx", d->name), i);
             CHECK_EQ_INT(oc_op_id_of(NULL, d->name), i);
             CHECK_EQ_INT(oc_op_id_of("com.example", d->name), OC_OPID_UNKNOWN);
+        }
+        /* ONNX Runtime's own operators: their ONNX counterpart's family */
+        int rt = runtime_op_family((oc_op_id)i);
+        if (rt >= 0) {
+            CHECK_EQ_INT(d->family, rt);
+            CHECK_EQ_INT(oc_op_family_of(d->name, d->domain), rt);
+            continue;
         }
         /* the family and traits the predictor's tables gave */
         int fam = d->domain[0] ? OC_OPF_OTHER : old_family(d->name);
@@ -191,6 +231,12 @@ static void unknown(void)
     CHECK_EQ_INT(oc_op_id_of("", NULL), OC_OPID_UNKNOWN);
     CHECK_EQ_INT(oc_op_id_of("", "conv"), OC_OPID_UNKNOWN); /* case matters */
     CHECK_EQ_INT(oc_op_id_of("com.microsoft", "Conv"), OC_OPID_UNKNOWN);
+    /* one op type in two domains: two ids */
+    CHECK_EQ_INT(oc_op_id_of("com.microsoft.nchwc", "Conv"), OC_OPID_NCHWC_Conv);
+    CHECK_EQ_INT(oc_op_id_of("com.microsoft", "Gelu"), OC_OPID_MS_Gelu);
+    CHECK_EQ_INT(oc_op_id_of("", "Gelu"), OC_OPID_Gelu);
+    CHECK_EQ_STR(oc_op_id_name(OC_OPID_NCHWC_Conv), "Conv");
+    CHECK_EQ_STR(oc_op_id_domain(OC_OPID_NCHWC_Conv), "com.microsoft.nchwc");
     CHECK_EQ_INT(oc_op_id_of("", "Adam"), OC_OPID_UNKNOWN); /* other domain */
     CHECK_EQ_STR(oc_op_id_name(OC_OPID_UNKNOWN), "?");
     CHECK_EQ_STR(oc_op_id_name((oc_op_id)-3), "?");

@@ -48,14 +48,16 @@ typedef struct conv_spec {
     size_t x, w, b; /* input indices; b == SIZE_MAX when there is no bias */
     bool transpose;
     bool has_auto_pad;
+    bool blocked; /* NCHWc: W's input channels are padded to the block, X's
+                     may be fewer */
 } conv_spec;
 
-static const conv_spec SPEC_CONV = {"Conv", 0, 1, 2, false, true};
-static const conv_spec SPEC_CONVT = {"ConvTranspose", 0, 1, 2, true, true};
-static const conv_spec SPEC_CONVINT = {"ConvInteger", 0, 1, SIZE_MAX, false,
-                                       true};
-static const conv_spec SPEC_QLCONV = {"QLinearConv", 0, 3, 8, false, true};
-static const conv_spec SPEC_DEFORM = {"DeformConv", 0, 1, 3, false, false};
+static const conv_spec SPEC_CONV = {"Conv", 0, 1, 2, false, true, false};
+static const conv_spec SPEC_CONVT = {"ConvTranspose", 0, 1, 2, true, true, false};
+static const conv_spec SPEC_CONVINT = {"ConvInteger", 0, 1, SIZE_MAX, false, true, false};
+static const conv_spec SPEC_QLCONV = {"QLinearConv", 0, 3, 8, false, true, false};
+static const conv_spec SPEC_DEFORM = {"DeformConv", 0, 1, 3, false, false, false};
+static const conv_spec SPEC_NCHWC = {"Conv", 0, 1, 2, false, true, true};
 
 /* a + k for a constant k of either sign (oc_dim_of cannot hold a negative). */
 static oc_dim dim_plus(oc_op_ctx *c, oc_dim a, int64_t k)
@@ -327,7 +329,9 @@ static oc_status check_channels(oc_op_ctx *c, const conv_spec *sp,
         *out_ch = g->group == 1 ? w1 : oc_dim_mul(c, w1, grp);
     } else {
         oc_dim want = g->group == 1 ? w1 : oc_dim_mul(c, w1, grp);
-        if (oc_dims_differ(cin, want))
+        bool padded = sp->blocked && oc_dim_is_known(cin) && oc_dim_is_known(want) &&
+                      cin.v < want.v;
+        if (!padded && oc_dims_differ(cin, want))
             return oc_fail(c, "%s: input has %lld channels but W expects "
                               "%lld (%lld x group %lld)", sp->name,
                            (long long)cin.v, (long long)want.v,
@@ -413,6 +417,14 @@ static oc_dtype in_dtype(oc_op_ctx *c, size_t i)
 oc_status oc_conv_infer(oc_op_ctx *c)
 {
     return conv_infer_spec(c, &SPEC_CONV, in_dtype(c, 0));
+}
+
+/* ONNX Runtime's NCHWc Conv (com.microsoft.nchwc): Conv's shapes, with
+ * channels padded to the layout's block in W (and in X when it comes
+ * blocked from another NCHWc kernel). */
+oc_status oc_nchwc_conv_infer(oc_op_ctx *c)
+{
+    return conv_infer_spec(c, &SPEC_NCHWC, in_dtype(c, 0));
 }
 
 oc_status oc_convtranspose_infer(oc_op_ctx *c)

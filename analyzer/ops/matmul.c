@@ -8,6 +8,9 @@
  *           vector (their unit dim is dropped from the result), batch dims
  *           broadcast.  MatMulInteger gives int32, QLinearMatMul gives
  *           y_zero_point's type.
+ *   FusedMatMul (com.microsoft, what ONNX Runtime writes for MatMul with a
+ *           transposed input or a scale): MatMul of A and B with their last
+ *           two dims swapped under transA / transB, times alpha.
  *   Einsum  numpy einsum: "ij,jk->ik" explicit; without "->" the output is
  *           the broadcast ellipsis dims, then the letters that occur once,
  *           in ASCII order.  A letter's extents must agree (1 broadcasts);
@@ -60,10 +63,9 @@ static oc_status broadcast2(oc_op_ctx *c, const oc_dim *a, int na,
     return oc_broadcast(c, ins, 2, rank, out);
 }
 
-static oc_status matmul_shape(oc_op_ctx *c, size_t ia, size_t ib, oc_dtype dt)
+static oc_status matmul_shape_of(oc_op_ctx *c, const oc_tinfo *a, const oc_tinfo *b,
+                                 oc_dtype dt)
 {
-    const oc_tinfo *a = oc_ctx_in(c, ia);
-    const oc_tinfo *b = oc_ctx_in(c, ib);
     if ((a && a->rank == 0) || (b && b->rank == 0))
         return oc_fail(c, "%s: a scalar operand", op_name(c));
     if (!a || !b || a->rank < 0 || b->rank < 0)
@@ -87,6 +89,11 @@ static oc_status matmul_shape(oc_op_ctx *c, size_t ia, size_t ib, oc_dtype dt)
     if (!b1)
         dims[rank++] = b->dims[b->rank - 1];
     return oc_out_set(c, 0, dt, rank, dims);
+}
+
+static oc_status matmul_shape(oc_op_ctx *c, size_t ia, size_t ib, oc_dtype dt)
+{
+    return matmul_shape_of(c, oc_ctx_in(c, ia), oc_ctx_in(c, ib), dt);
 }
 
 oc_status oc_matmul_infer(oc_op_ctx *c)
@@ -138,6 +145,61 @@ oc_status oc_qlinearmatmul_cost(oc_op_ctx *c, oc_cost *out)
     if ((st = oc_cmul(c, n, 2, &n)))
         return st;
     return oc_cadd(c, out->flops, n, &out->flops);
+}
+
+/* ---- FusedMatMul (com.microsoft) ---- */
+
+/* Input i as FusedMatMul reads it: its last two dims swapped when the
+ * attribute `trans` is set (a rank-1 input is never transposed). */
+static const oc_tinfo *fused_operand(oc_op_ctx *c, size_t i, const char *trans,
+                                     oc_tinfo *buf)
+{
+    const oc_tinfo *t = oc_ctx_in(c, i);
+    if (!t || t->rank < 2 || !oc_attr_int(c, trans, 0))
+        return t;
+    oc_dim *d = oc_ctx_alloc(c, (size_t)t->rank * sizeof *d);
+    if (!d)
+        return NULL;
+    memcpy(d, t->dims, (size_t)t->rank * sizeof *d);
+    oc_dim last = d[t->rank - 1];
+    d[t->rank - 1] = d[t->rank - 2];
+    d[t->rank - 2] = last;
+    *buf = *t;
+    buf->dims = d;
+    buf->nvals = -1;
+    return buf;
+}
+
+oc_status oc_fusedmatmul_infer(oc_op_ctx *c)
+{
+    if (oc_attr_int(c, "transBatchA", 0) || oc_attr_int(c, "transBatchB", 0)) {
+        oc_warn(c, "FusedMatMul: transBatchA/transBatchB not supported; shape unknown");
+        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+    }
+    oc_tinfo ta, tb;
+    return matmul_shape_of(c, fused_operand(c, 0, "transA", &ta),
+                           fused_operand(c, 1, "transB", &tb), in_dtype(c, 0));
+}
+
+/* MACs = output elements x K (K from A as read); FLOPs = 2 x MACs, + one
+ * multiply per output for an alpha other than 1. */
+oc_status oc_fusedmatmul_cost(oc_op_ctx *c, oc_cost *out)
+{
+    oc_tinfo ta;
+    const oc_tinfo *a = fused_operand(c, 0, "transA", &ta);
+    const oc_tinfo *y = oc_ctx_out(c, 0);
+    uint64_t n;
+    if (!a || !y || a->rank < 1 || !oc_numel(y, &n))
+        return OC_OK;
+    int64_t k = oc_dim_cost(a->dims[a->rank - 1]);
+    if (k < 0)
+        return OC_OK;
+    oc_status st = oc_cmul(c, n, (uint64_t)k, &out->macs);
+    if (!st)
+        st = oc_cmul(c, out->macs, 2, &out->flops);
+    if (!st && oc_attr_float(c, "alpha", 1.0) != 1.0)
+        st = oc_cadd(c, out->flops, n, &out->flops);
+    return st;
 }
 
 /* ---- Gemm ---- */

@@ -78,18 +78,19 @@ class _Summary(ctypes.Structure):
                 + [(n, _u64) for n in ("output_bytes", "memory_bytes", "weights_bytes",
                                        "gradients_bytes", "optimizer_state_bytes",
                                        "activations_bytes")]
-                + [("kernels", _size), ("uncounted_nodes", _size)])
+                + [("kernels", _size), ("uncounted_nodes", _size),
+                   ("extrapolated_kernels", _size), ("extrapolated_ms", _dbl)])
 
 
 class _NodeTime(ctypes.Structure):
     _fields_ = [("name", _c_str), ("op", _c_str), ("time_us", _dbl), ("time_us_low", _dbl),
                 ("time_us_high", _dbl), ("kernel", _c_str), ("fused_into", _c_str),
-                ("runs_as", _c_str), ("unknown", _c_str)]
+                ("runs_as", _c_str), ("unknown", _c_str), ("extrapolated", _c_str)]
 
 
 class _KernelTime(ctypes.Structure):
     _fields_ = [("name", _c_str), ("op", _c_str), ("n_nodes", _size), ("time_us", _dbl),
-                ("time_us_low", _dbl), ("time_us_high", _dbl)]
+                ("time_us_low", _dbl), ("time_us_high", _dbl), ("extrapolated", _c_str)]
 
 
 class _Step(ctypes.Structure):
@@ -373,7 +374,7 @@ def predict(path, batch=None, threads=None, mode="inference", optimizer=None, ta
             _check(lib.onnxcost_prediction_node(r, i, ctypes.byref(nt)))
             node.update(time_us=nt.time_us, time_us_low=nt.time_us_low,
                         time_us_high=nt.time_us_high)
-            for k in ("kernel", "fused_into", "runs_as", "unknown"):
+            for k in ("kernel", "fused_into", "runs_as", "unknown", "extrapolated"):
                 if getattr(nt, k) is not None:
                     node[k] = _s(getattr(nt, k))
         kernels = []
@@ -385,6 +386,8 @@ def predict(path, batch=None, threads=None, mode="inference", optimizer=None, ta
                                       for j in range(kt.n_nodes)],
                             "time_us": kt.time_us, "time_us_low": kt.time_us_low,
                             "time_us_high": kt.time_us_high})
+            if kt.extrapolated is not None:
+                kernels[-1]["extrapolated"] = _s(kt.extrapolated)
         s = _Summary()
         lib.onnxcost_prediction_summary(r, ctypes.byref(s))
         training = mode == "training"
@@ -394,6 +397,8 @@ def predict(path, batch=None, threads=None, mode="inference", optimizer=None, ta
             totals[n] = getattr(s, n)
         totals["kernels"] = s.kernels
         totals["uncounted_nodes"] = s.uncounted_nodes
+        totals["extrapolated_kernels"] = s.extrapolated_kernels
+        totals["extrapolated_ms"] = s.extrapolated_ms
         if training:
             totals["training_memory"] = {
                 "weights_bytes": s.weights_bytes, "gradients_bytes": s.gradients_bytes,

@@ -60,7 +60,8 @@ def test_predict_is_the_commands(model, kw, args):
     for g, w in zip(got["nodes"], want["nodes"]):
         for k in ("name", "op", "domain", "macs", "flops", "params", "bytes_read",
                   "bytes_written", "shapes_known", "supported", "time_us", "time_us_low",
-                  "time_us_high", "kernel", "fused_into", "runs_as", "unknown"):
+                  "time_us_high", "kernel", "fused_into", "runs_as", "unknown",
+                  "extrapolated"):
             assert g.get(k) == w.get(k), (g["name"], k)
     assert got["kernels"] == [{k: v for k, v in w.items() if k not in ("tensor", "costed_in")}
                               for w in want["kernels"]]

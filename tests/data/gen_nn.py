@@ -45,8 +45,8 @@ def prod(xs):
 class Model:
     """One test model: single-purpose nodes, each with its own inputs."""
 
-    def __init__(self, name, opset=17):
-        self.name, self.opset = name, opset
+    def __init__(self, name, opset=17, domains=()):
+        self.name, self.opset, self.domains = name, opset, domains
         self.nodes, self.inputs, self.outputs, self.inits = [], [], [], []
         self.expect = []
         self.n = 0
@@ -87,7 +87,8 @@ class Model:
         graph = helper.make_graph(self.nodes, self.name, self.inputs,
                                   self.outputs, self.inits)
         model = helper.make_model(
-            graph, opset_imports=[helper.make_opsetid("", self.opset)],
+            graph, opset_imports=[helper.make_opsetid("", self.opset)] +
+            [helper.make_opsetid(d, 1) for d in self.domains],
             producer_name="gen_nn")
         model.ir_version = 8
         with open(os.path.join(OUT, self.name + ".onnx"), "wb") as f:
@@ -610,6 +611,80 @@ def gen_misc():
     m.save()
 
 
+# ---- ONNX Runtime's own operators (analyzer/ops/contrib.c) ----
+
+def gen_contrib():
+    ms, nc = "com.microsoft", "com.microsoft.nchwc"
+    m = Model("contrib", opset=13, domains=(ms, nc))
+    # FusedConv: Conv + Relu (1 per output); with Z: + 1 more per output
+    y = [1, 16, 32, 32]
+    macs, flops = conv_expect(y, 3, 1, [3, 3], True)
+    m.node("FusedConv", [m.inp([1, 3, 32, 32]), m.inp([16, 3, 3, 3]), m.inp([16])],
+           macs, flops + numel(y), y, domain=ms, pads=[1, 1, 1, 1], activation="Relu")
+    m.node("FusedConv", [m.inp([1, 3, 32, 32]), m.inp([16, 3, 3, 3]), m.inp([16]),
+                         m.inp(y)],
+           macs, flops + 2 * numel(y), y, domain=ms, pads=[1, 1, 1, 1],
+           activation="Relu")
+    y3 = [1, 8, 4, 28, 28]
+    macs, flops = conv_expect(y3, 3, 1, [3, 7, 7], False)
+    m.node("FusedConv", [m.inp([1, 3, 8, 56, 56]), m.inp([8, 3, 3, 7, 7])], macs,
+           flops + 4 * numel(y3), y3, domain=ms, strides=[2, 2, 2], pads=[1, 3, 3] * 2,
+           activation="Sigmoid")
+    # NCHWc Conv: W's input channels padded to the block (3 -> 16 here is not
+    # allowed: X has 13 channels, W expects 16 = padded); Sum and HardSigmoid
+    y = [1, 32, 8, 8]
+    macs, flops = conv_expect(y, 16, 1, [1, 1], True)
+    m.node("Conv", [m.inp([1, 13, 8, 8]), m.inp([32, 16, 1, 1]), m.inp([32]), m.inp(y)],
+           macs, flops + (1 + 4) * numel(y), y, domain=nc, activation="HardSigmoid")
+    # depthwise, blocked
+    y = [1, 16, 8, 8]
+    macs, flops = conv_expect(y, 16, 16, [3, 3], True)
+    m.node("Conv", [m.inp([1, 16, 8, 8]), m.inp([16, 1, 3, 3]), m.inp([16])], macs,
+           flops, y, domain=nc, group=16, pads=[1, 1, 1, 1])
+    # FusedGemm: Gemm + LeakyRelu (2 per output)
+    m.node("FusedGemm", [m.inp([4, 6]), m.inp([5, 6]), m.inp([5])], 120, 240 + 20 + 2 * 20,
+           [4, 5], domain=ms, transB=1, activation="LeakyRelu")
+    # FusedMatMul: the last two dims of B swapped; alpha adds 1 per output
+    m.node("FusedMatMul", [m.inp(["B", 4, 7, 8]), m.inp(["B", 4, 9, 8])], 4 * 7 * 9 * 8,
+           2 * 4 * 7 * 9 * 8 + 4 * 7 * 9, ["B", 4, 7, 9], domain=ms, transB=1,
+           alpha=0.125)
+    m.node("FusedMatMul", [m.inp([8, 3]), m.inp([8, 5])], 15 * 8, 2 * 15 * 8, [3, 5],
+           domain=ms, transA=1)
+    # Gelu family: per output Gelu 5, BiasGelu 6, FastGelu 9 (+1 with bias),
+    # QuickGelu 5
+    x = [2, 10, 64]
+    m.node("Gelu", [m.inp(x)], 0, 5 * numel(x), x, domain=ms)
+    m.node("BiasGelu", [m.inp(x), m.inp([64])], 0, 6 * numel(x), x, domain=ms)
+    m.node("FastGelu", [m.inp(x), m.inp([64])], 0, 10 * numel(x), x, domain=ms)
+    m.node("QuickGelu", [m.inp(x)], 0, 5 * numel(x), x, domain=ms, alpha=1.702)
+    # SkipLayerNormalization: 8 per element + 1 per addend (skip, beta, bias)
+    m.node("SkipLayerNormalization", [m.inp(x), m.inp(x), m.inp([64]), m.inp([64]),
+                                      m.inp([64])], 0, (8 + 3) * numel(x), x, n_out=4,
+           domain=ms)
+    m.node("SkipSimplifiedLayerNormalization", [m.inp(x), m.inp(x), m.inp([64])], 0,
+           (8 + 1) * numel(x), x, domain=ms)
+    # SimplifiedLayerNormalization (ONNX domain in ORT): 5 per element
+    m.node("SimplifiedLayerNormalization", [m.inp(["N", 7, 32]), m.inp([32])], 0,
+           5 * 7 * 32, ["N", 7, 32], n_out=2)
+    # NCHWc pools as ONNX's; Upsample linear: 4 x spatial dims per output
+    y = [1, 32, 4, 4]
+    m.node("MaxPool", [m.inp([1, 32, 8, 8])], 0, numel(y) * 4, y, domain=nc,
+           kernel_shape=[2, 2], strides=[2, 2])
+    m.node("GlobalAveragePool", [m.inp([1, 32, 8, 8])], 0, 32 * 64, [1, 32, 1, 1],
+           domain=nc)
+    y = [1, 16, 16, 24]
+    m.node("Upsample", [m.inp([1, 16, 8, 12])], 0, 8 * numel(y), y, domain=nc,
+           scales=[1, 1, 2, 2], mode="linear")
+    m.node("Upsample", [m.inp([1, 16, 8, 12])], 0, 0, y, domain=nc, scales=[1, 1, 2, 2],
+           mode="nearest")
+    # reorders: no arithmetic; ReorderOutput keeps `channels`, NHWC on request
+    m.node("ReorderInput", [m.inp([1, 8, 8, 13])], 0, 0, [1, 13, 8, 8], domain=nc,
+           channels_last=1)
+    m.node("ReorderOutput", [m.inp([1, 16, 8, 8])], 0, 0, [1, 8, 8, 13], domain=nc,
+           channels=13, channels_last=1)
+    m.save()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_conv()
@@ -619,6 +694,7 @@ def main():
     gen_rnn()
     gen_softmax_quant_loss()
     gen_misc()
+    gen_contrib()
     with open(os.path.join(HERE, "costs-nn.tsv"), "w") as f:
         f.write("# written by gen_nn.py: path, node, macs, flops, output-0 "
                 "shape\n")
