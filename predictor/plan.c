@@ -161,8 +161,8 @@ static bool const_vals(const pctx *p, int v, cvals *c)
     if (!t->ivals || t->nvals > 64)
         return false;
     for (int64_t q = 0; q < t->nvals; q++) {
-        if (!oc_dim_is_known(t->ivals[q]))
-            return false;
+        if (oc_dim_is_sym(t->ivals[q]))
+            return false; /* a literal number, negative ones included */
         c->i[q] = t->ivals[q].v;
     }
     return true;
@@ -557,10 +557,31 @@ static void unuse_inputs(pctx *p, size_t i, const char *why)
     }
 }
 
-/* Reshape(x, Concat(pieces)): a piece that is dim d of x's own shape
- * (Unsqueeze(Gather(Shape(x), d)) at position d) becomes 0, constants stay;
- * when every piece is known (one may be left as -1) the shape is a
- * constant and its computation goes. */
+/* Piece v of a Reshape's shape Concat is Unsqueeze(Gather(Shape(x), at)):
+ * dim `at` of the Reshape's own input x, which ReshapeFusion writes as 0. */
+static bool own_dim_piece(const pctx *p, int v, int x, int64_t at)
+{
+    const oc_graph *g = p->g;
+    int u = v >= 0 ? g->values[v].producer : -1;
+    if (u < 0 || !live(p, (size_t)u) || !is_op(p, &g->nodes[u], OC_OPID_Unsqueeze))
+        return false;
+    int gv = in(p, (size_t)u, 0);
+    int ga = gv >= 0 ? g->values[gv].producer : -1;
+    if (ga < 0 || !live(p, (size_t)ga) || !is_op(p, &g->nodes[ga], OC_OPID_Gather))
+        return false;
+    int sv = in(p, (size_t)ga, 0), idx = in(p, (size_t)ga, 1);
+    int sp = sv >= 0 ? g->values[sv].producer : -1;
+    cvals c;
+    return sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) && in(p, (size_t)sp, 0) == x &&
+           const_vals(p, idx, &c) && c.ints && c.n == 1 && c.i[0] == at;
+}
+
+/* ReshapeFusion (level 1): Reshape(x, Concat(pieces)) whose pieces are each
+ * a constant (its values), dim k of x itself at position k (0), or any
+ * other one-element tensor (-1, the size left over); with at most one -1
+ * in the result the Concat becomes a constant and the computation of its
+ * pieces goes.  A piece of several elements computed at run time (a Slice
+ * of the Shape) keeps it all. */
 static void pass_reshape(pctx *p)
 {
     const oc_graph *g = p->g;
@@ -575,31 +596,28 @@ static void pass_reshape(pctx *p)
         const oc_node *cn = &g->nodes[c];
         if (!live(p, c) || !is_op(p, cn, OC_OPID_Concat) || p->uses[sh] != 1)
             continue;
-        int unknown = 0;
-        for (size_t k = 0; k < cn->n_inputs; k++) {
+        int64_t at = 0;
+        int minus_one = 0;
+        bool ok = true;
+        for (size_t k = 0; k < cn->n_inputs && ok; k++) {
             int v = in(p, c, k);
-            if (v >= 0 && p->constant[v])
-                continue;
-            /* Unsqueeze(Gather(Shape(x), k)) */
-            bool ok = false;
-            int u = v >= 0 ? g->values[v].producer : -1;
-            if (u >= 0 && live(p, (size_t)u) && is_op(p, &g->nodes[u], OC_OPID_Unsqueeze)) {
-                int gv = in(p, (size_t)u, 0);
-                int ga = gv >= 0 ? g->values[gv].producer : -1;
-                if (ga >= 0 && live(p, (size_t)ga) && is_op(p, &g->nodes[ga], OC_OPID_Gather)) {
-                    int sv = in(p, (size_t)ga, 0), idx = in(p, (size_t)ga, 1);
-                    int sp = sv >= 0 ? g->values[sv].producer : -1;
-                    cvals c;
-                    if (sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) &&
-                        in(p, (size_t)sp, 0) == x &&
-                        const_vals(p, idx, &c) && c.ints && c.n == 1 && c.i[0] == (int64_t)k)
-                        ok = true;
-                }
+            cvals cv;
+            if (v >= 0 && p->constant[v]) {
+                ok = const_vals(p, v, &cv) && cv.ints;
+                for (int64_t q = 0; ok && q < cv.n; q++)
+                    minus_one += cv.i[q] == -1;
+                at += ok ? cv.n : 0;
+            } else if (own_dim_piece(p, v, x, at)) {
+                at++;
+            } else {
+                uint64_t ne = 0;
+                const oc_tinfo *vt = sinfo(p, v);
+                ok = vt && oc_tinfo_numel(vt, &ne) && ne == 1;
+                minus_one++;
+                at++;
             }
-            if (!ok)
-                unknown++;
         }
-        if (unknown > 1)
+        if (!ok || minus_one > 1)
             continue;
         drop(p, c, OC_KERNEL_REMOVED, "reshape shape made constant");
         p->constant[sh] = true;
