@@ -28,6 +28,8 @@ typedef struct pctx {
     int *alias;        /* per value: the value it stands for */
     int *canon;        /* per value: one id for equal one-element constants */
     bool *constant;    /* per value: known at session creation */
+    bool *rankless;    /* per value: no shape in ORT's load-time inference */
+    bool *shape_data;  /* per value: contents known to its data propagation */
     int *uses;         /* per value: input slots of live nodes, + graph output */
     int *cons_start;   /* per value: consumers (live nodes, aliased inputs) */
     int *cons;
@@ -626,6 +628,78 @@ static void pass_reshape(pctx *p)
     }
 }
 
+/* ---- what ORT's shape inference knows ---- */
+
+/* ORT's fusions read the shapes its load-time inference (ONNX's operator
+ * rules, with data propagation of shape values) gave each value, re-run
+ * after constant folding and ReshapeFusion.  ONNX's Reshape-5/13 rule
+ * reads only a constant target: computed at run time, its output has no
+ * shape at all, and neither has anything computed from it (every rule
+ * needs its inputs' shapes), however well our own analysis knows them.
+ * Reshape-14 also reads a target known by data propagation (Shape, Slice,
+ * Concat, Gather, Unsqueeze, Squeeze, Cast and scalar arithmetic of
+ * shapes). */
+static bool propagates_shape_data(const pctx *p, const oc_node *n)
+{
+    static const oc_op_id ops[] = {OC_OPID_Slice,   OC_OPID_Concat, OC_OPID_Gather,
+                                   OC_OPID_Unsqueeze, OC_OPID_Squeeze, OC_OPID_Cast,
+                                   OC_OPID_Add,     OC_OPID_Sub,    OC_OPID_Mul,
+                                   OC_OPID_Div};
+    for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
+        if (is_op(p, n, ops[q]))
+            return true;
+    return false;
+}
+
+static void ort_shapes(pctx *p)
+{
+    const oc_graph *g = p->g;
+    for (size_t v = 0; v < p->nv; v++) {
+        const oc_tinfo *t = sinfo(p, (int)v);
+        p->rankless[v] = !p->constant[v] && (!t || t->rank < 0);
+        p->shape_data[v] = p->constant[v];
+    }
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        const oc_node *n = &g->nodes[i];
+        if (p->nk[i].kind == OC_KERNEL_FOLDED || p->nk[i].kind == OC_KERNEL_REMOVED)
+            continue; /* constants, or aliases of their input */
+        bool any_rankless = false, all_data = true;
+        for (size_t k = 0; k < n->n_inputs; k++) {
+            int v = in(p, i, k);
+            if (v < 0)
+                continue;
+            any_rankless |= p->rankless[v];
+            all_data &= p->shape_data[v];
+        }
+        bool rankless = any_rankless, data = false;
+        if (is_op(p, n, OC_OPID_Shape) || is_op(p, n, OC_OPID_Size)) {
+            rankless = false;
+            data = !any_rankless;
+        } else if (is_op(p, n, OC_OPID_Range) || is_op(p, n, OC_OPID_NonZero)) {
+            rankless = false;
+        } else if (is_op(p, n, OC_OPID_Reshape)) {
+            int sh = in(p, i, 1);
+            rankless = sh >= 0 && !p->constant[sh] && (n->opset < 14 || !p->shape_data[sh]);
+        } else if (propagates_shape_data(p, n)) {
+            data = all_data && !any_rankless;
+        }
+        for (size_t q = 0; q < n->n_outputs; q++) {
+            int o = n->outputs[q];
+            if (o < 0 || p->constant[o])
+                continue;
+            p->rankless[o] |= rankless;
+            p->shape_data[o] = data;
+        }
+    }
+}
+
+/* Value v's shape as ORT's load-time inference has it (NULL: none). */
+static const oc_tinfo *ort_info(const pctx *p, int v)
+{
+    return v >= 0 && !p->rankless[v] ? sinfo(p, v) : NULL;
+}
+
 /* ---- pass 2: fusions ---- */
 
 static bool g_topo_before(const pctx *p, size_t x, size_t y)
@@ -997,9 +1071,9 @@ static void fuse_gelu(pctx *p, size_t m)
         !p->g->values[x].is_output) {
         int b0 = in(p, (size_t)pr, 0), b1 = in(p, (size_t)pr, 1);
         int b = p->constant[b1] ? b1 : b0, xin = b == b1 ? b0 : b1;
-        const oc_tinfo *bt = sinfo(p, b), *xt = sinfo(p, xin);
-        /* ORT checks the bias against the input's last dim, which its
-         * load-time shape inference must know */
+        const oc_tinfo *bt = ort_info(p, b), *xt = ort_info(p, xin);
+        /* BiasGeluFusion checks the bias against the input's last dim,
+         * which its load-time shape inference must know */
         if (!xt || xt->rank < 1 || !oc_dim_is_known(xt->dims[xt->rank - 1]) || !bt ||
             bt->rank != 1 || !oc_dim_is_known(bt->dims[0]) ||
             bt->dims[0].v != xt->dims[xt->rank - 1].v)
@@ -1425,6 +1499,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.alias = oc_arena_alloc(arena, nv * sizeof(int));
     p.canon = oc_arena_alloc(arena, nv * sizeof(int));
     p.constant = oc_arena_calloc(arena, nv, sizeof(bool));
+    p.rankless = oc_arena_calloc(arena, nv, sizeof(bool));
+    p.shape_data = oc_arena_calloc(arena, nv, sizeof(bool));
     p.uses = oc_arena_calloc(arena, nv, sizeof(int));
     p.cons_start = oc_arena_calloc(arena, nv + 1, sizeof(int));
     p.nchwc = oc_arena_alloc(arena, nv * sizeof(int));
@@ -1437,7 +1513,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.blocked = oc_arena_calloc(arena, nn, sizeof(bool));
     p.flags = oc_arena_calloc(arena, nn, 1);
     out->kernel_of = oc_arena_calloc(arena, nn, sizeof *out->kernel_of);
-    if (!p.alias || !p.canon || !p.constant || !p.uses || !p.cons_start || !p.nchwc ||
+    if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.shape_data || !p.uses || !p.cons_start || !p.nchwc ||
         !p.nchwc_left || !p.nchwc_ch || !p.reordered || !p.nk || !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     for (size_t v = 0; v < p.nv; v++) {
@@ -1466,6 +1542,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (ort) {
         pass_reshape(&p);
+        ort_shapes(&p);
         pass_fuse(&p);
         if (p.block > 1)
             nchwc_pass(&p);

@@ -195,6 +195,37 @@ static oc_builder *reshape_pieces(bool slice)
     return b;
 }
 
+/* X [batch, 4, 8] reshaped by a target computed at run time (Slice of
+ * its Shape, then -1), MatMul(8 -> 16) + bias, then the erf Gelu. */
+static oc_builder *reshaped_gelu(int64_t opset)
+{
+    oc_builder *b = oc_builder_new(opset);
+    int64_t x[] = {-1, 4, 8}, one[] = {1}, w[] = {8, 16}, bias[] = {16};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "st", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "en", 1, one, (int64_t[]){2});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_random(b, "W", OC_DT_FLOAT, 2, w, -1, 1, 1);
+    oc_builder_random(b, "B", OC_DT_FLOAT, 1, bias, -1, 1, 2);
+    oc_builder_floats(b, "sqrt2", 0, NULL, (float[]){1.4142135f});
+    oc_builder_floats(b, "one", 0, NULL, (float[]){1.0f});
+    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
+    oc_builder_node(b, "Shape", "s", "X", "S");
+    oc_builder_node(b, "Slice", "sl", "S,st,en,ax", "P");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "P,m1", "C"), "axis", 0);
+    oc_builder_node(b, "Reshape", "r", "X,C", "R");
+    oc_builder_node(b, "MatMul", "mm", "R,W", "M");
+    oc_builder_node(b, "Add", "bias", "B,M", "A");
+    oc_builder_node(b, "Div", "div", "A,sqrt2", "D");
+    oc_builder_node(b, "Erf", "erf", "D", "E");
+    oc_builder_node(b, "Add", "add1", "E,one", "E1");
+    oc_builder_node(b, "Mul", "mul", "A,E1", "G0");
+    oc_builder_node(b, "Mul", "half", "G0,half", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* Conv(3 -> 16) + Relu, then a 1x1 Conv(16 -> 32). */
 static oc_builder *two_convs(void)
 {
@@ -243,6 +274,17 @@ static void rules(void)
     opcount m1 = plan_built(reshape_pieces(false), 0, &bind2);
     CHECK_EQ_INT(count_of(&m1, "Concat"), 1);
     CHECK_EQ_INT(count_of(&m1, "Unsqueeze"), 1);
+    /* BiasGeluFusion reads ORT's load-time shapes: Reshape-13 with a
+     * computed target leaves its output (and the MatMul after it) without
+     * a shape, so the bias Add stays beside a Gelu; Reshape-14 takes the
+     * target from data propagation and the Add joins a BiasGelu */
+    opcount opset13 = plan_built(reshaped_gelu(13), 0, &bind2);
+    CHECK_EQ_INT(count_of(&opset13, "Gelu"), 1);
+    CHECK_EQ_INT(count_of(&opset13, "Add"), 1);
+    CHECK_EQ_INT(count_of(&opset13, "BiasGelu"), 0);
+    opcount opset14 = plan_built(reshaped_gelu(14), 0, &bind2);
+    CHECK_EQ_INT(count_of(&opset14, "BiasGelu"), 1);
+    CHECK_EQ_INT(count_of(&opset14, "Add"), 0);
     /* NCHWc with 16-channel blocks: both convs blocked (the first reads
      * the 3-channel input directly), the Relu inside the first, one
      * ReorderOutput for the graph output */
