@@ -859,11 +859,11 @@ static bool is_swap_last2(const pctx *p, size_t t)
 }
 
 /* A one-element constant that does not broadcast `other` to a higher rank
- * (ORT reads the other operand's rank from its load-time shape: unknown
- * means only a rank-0 scale fuses). */
+ * (MatMulScaleFusion reads the other operand's rank from its load-time
+ * shape: none means only a rank-0 scale fuses). */
 static bool is_scalar_const(const pctx *p, int v, int other)
 {
-    const oc_tinfo *t = sinfo(p, v), *o = sinfo(p, other);
+    const oc_tinfo *t = sinfo(p, v), *o = ort_info(p, other);
     int max_rank = o && o->rank > 0 ? o->rank : 0;
     return const_numel(p, v) == 1 && t && t->rank <= max_rank;
 }
@@ -877,7 +877,8 @@ static void fuse_matmul(pctx *p, size_t m)
     const oc_node *mm = &p->g->nodes[m];
     oc_kernel *k = &p->nk[m];
     int j = sole_next(p, m);
-    const oc_tinfo *xa = sinfo(p, in(p, m, 0)), *xb = sinfo(p, in(p, m, 1));
+    /* MatMulAddFusion reads the inputs' load-time shapes */
+    const oc_tinfo *xa = ort_info(p, in(p, m, 0)), *xb = ort_info(p, in(p, m, 1));
     if (is_op(p, mm, OC_OPID_MatMul) && j >= 0 && is_op(p, &p->g->nodes[j], OC_OPID_Add) && xa &&
         xa->rank == 2 &&
         xb && xb->rank == 2) {
@@ -956,8 +957,9 @@ static void fuse_matmul(pctx *p, size_t m)
         int t = v >= 0 ? p->g->values[v].producer : -1;
         if (t >= 0 && live(p, (size_t)t) && p->uses[v] == 1 && !p->g->values[v].is_output &&
             (is_op(p, &p->g->nodes[t], OC_OPID_Mul) || is_op(p, &p->g->nodes[t], OC_OPID_Div))) {
+            /* the scaled input needs a load-time shape of rank > 0 */
             int c1 = in(p, (size_t)t, 1), c0 = in(p, (size_t)t, 0);
-            const oc_tinfo *t0 = sinfo(p, c0), *t1 = sinfo(p, c1);
+            const oc_tinfo *t0 = ort_info(p, c0), *t1 = ort_info(p, c1);
             if ((is_scalar_const(p, c1, c0) && t0 && t0->rank > 0) ||
                 (is_op(p, &p->g->nodes[t], OC_OPID_Mul) && is_scalar_const(p, c0, c1) && t1 &&
                  t1->rank > 0)) {

@@ -226,6 +226,28 @@ static oc_builder *reshaped_gelu(int64_t opset)
     return b;
 }
 
+/* The same computed Reshape of X, scaled by 0.5, then MatMul(8 -> 16). */
+static oc_builder *reshaped_scale(int64_t opset)
+{
+    oc_builder *b = oc_builder_new(opset);
+    int64_t x[] = {-1, 4, 8}, one[] = {1}, w[] = {8, 16};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "st", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "en", 1, one, (int64_t[]){2});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_random(b, "W", OC_DT_FLOAT, 2, w, -1, 1, 1);
+    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
+    oc_builder_node(b, "Shape", "s", "X", "S");
+    oc_builder_node(b, "Slice", "sl", "S,st,en,ax", "P");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "P,m1", "C"), "axis", 0);
+    oc_builder_node(b, "Reshape", "r", "X,C", "R");
+    oc_builder_node(b, "Mul", "scale", "R,half", "H");
+    oc_builder_node(b, "MatMul", "mm", "H,W", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* Conv(3 -> 16) + Relu, then a 1x1 Conv(16 -> 32). */
 static oc_builder *two_convs(void)
 {
@@ -285,6 +307,15 @@ static void rules(void)
     opcount opset14 = plan_built(reshaped_gelu(14), 0, &bind2);
     CHECK_EQ_INT(count_of(&opset14, "BiasGelu"), 1);
     CHECK_EQ_INT(count_of(&opset14, "Add"), 0);
+    /* MatMulScaleFusion takes a scale before the MatMul only when the
+     * scaled input has a load-time shape of rank > 0 */
+    opcount sc13 = plan_built(reshaped_scale(13), 0, &bind2);
+    CHECK_EQ_INT(count_of(&sc13, "Mul"), 1);
+    CHECK_EQ_INT(count_of(&sc13, "MatMul"), 1);
+    CHECK_EQ_INT(count_of(&sc13, "FusedMatMul"), 0);
+    opcount sc14 = plan_built(reshaped_scale(14), 0, &bind2);
+    CHECK_EQ_INT(count_of(&sc14, "FusedMatMul"), 1);
+    CHECK_EQ_INT(count_of(&sc14, "Mul"), 0);
     /* NCHWc with 16-channel blocks: both convs blocked (the first reads
      * the 3-channel input directly), the Relu inside the first, one
      * ReorderOutput for the graph output */
