@@ -28,6 +28,8 @@ typedef struct pctx {
     int *alias;        /* per value: the value it stands for */
     int *canon;        /* per value: one id for equal one-element constants */
     bool *constant;    /* per value: known at session creation */
+    bool *rankless;    /* per value: no shape in ORT's load-time inference */
+    bool *shape_data;  /* per value: contents known to its data propagation */
     int *uses;         /* per value: input slots of live nodes, + graph output */
     int *cons_start;   /* per value: consumers (live nodes, aliased inputs) */
     int *cons;
@@ -161,8 +163,8 @@ static bool const_vals(const pctx *p, int v, cvals *c)
     if (!t->ivals || t->nvals > 64)
         return false;
     for (int64_t q = 0; q < t->nvals; q++) {
-        if (!oc_dim_is_known(t->ivals[q]))
-            return false;
+        if (oc_dim_is_sym(t->ivals[q]))
+            return false; /* a literal number, negative ones included */
         c->i[q] = t->ivals[q].v;
     }
     return true;
@@ -557,10 +559,31 @@ static void unuse_inputs(pctx *p, size_t i, const char *why)
     }
 }
 
-/* Reshape(x, Concat(pieces)): a piece that is dim d of x's own shape
- * (Unsqueeze(Gather(Shape(x), d)) at position d) becomes 0, constants stay;
- * when every piece is known (one may be left as -1) the shape is a
- * constant and its computation goes. */
+/* Piece v of a Reshape's shape Concat is Unsqueeze(Gather(Shape(x), at)):
+ * dim `at` of the Reshape's own input x, which ReshapeFusion writes as 0. */
+static bool own_dim_piece(const pctx *p, int v, int x, int64_t at)
+{
+    const oc_graph *g = p->g;
+    int u = v >= 0 ? g->values[v].producer : -1;
+    if (u < 0 || !live(p, (size_t)u) || !is_op(p, &g->nodes[u], OC_OPID_Unsqueeze))
+        return false;
+    int gv = in(p, (size_t)u, 0);
+    int ga = gv >= 0 ? g->values[gv].producer : -1;
+    if (ga < 0 || !live(p, (size_t)ga) || !is_op(p, &g->nodes[ga], OC_OPID_Gather))
+        return false;
+    int sv = in(p, (size_t)ga, 0), idx = in(p, (size_t)ga, 1);
+    int sp = sv >= 0 ? g->values[sv].producer : -1;
+    cvals c;
+    return sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) && in(p, (size_t)sp, 0) == x &&
+           const_vals(p, idx, &c) && c.ints && c.n == 1 && c.i[0] == at;
+}
+
+/* ReshapeFusion (level 1): Reshape(x, Concat(pieces)) whose pieces are each
+ * a constant (its values), dim k of x itself at position k (0), or any
+ * other one-element tensor (-1, the size left over); with at most one -1
+ * in the result the Concat becomes a constant and the computation of its
+ * pieces goes.  A piece of several elements computed at run time (a Slice
+ * of the Shape) keeps it all. */
 static void pass_reshape(pctx *p)
 {
     const oc_graph *g = p->g;
@@ -575,37 +598,106 @@ static void pass_reshape(pctx *p)
         const oc_node *cn = &g->nodes[c];
         if (!live(p, c) || !is_op(p, cn, OC_OPID_Concat) || p->uses[sh] != 1)
             continue;
-        int unknown = 0;
-        for (size_t k = 0; k < cn->n_inputs; k++) {
+        int64_t at = 0;
+        int minus_one = 0;
+        bool ok = true;
+        for (size_t k = 0; k < cn->n_inputs && ok; k++) {
             int v = in(p, c, k);
-            if (v >= 0 && p->constant[v])
-                continue;
-            /* Unsqueeze(Gather(Shape(x), k)) */
-            bool ok = false;
-            int u = v >= 0 ? g->values[v].producer : -1;
-            if (u >= 0 && live(p, (size_t)u) && is_op(p, &g->nodes[u], OC_OPID_Unsqueeze)) {
-                int gv = in(p, (size_t)u, 0);
-                int ga = gv >= 0 ? g->values[gv].producer : -1;
-                if (ga >= 0 && live(p, (size_t)ga) && is_op(p, &g->nodes[ga], OC_OPID_Gather)) {
-                    int sv = in(p, (size_t)ga, 0), idx = in(p, (size_t)ga, 1);
-                    int sp = sv >= 0 ? g->values[sv].producer : -1;
-                    cvals c;
-                    if (sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) &&
-                        in(p, (size_t)sp, 0) == x &&
-                        const_vals(p, idx, &c) && c.ints && c.n == 1 && c.i[0] == (int64_t)k)
-                        ok = true;
-                }
+            cvals cv;
+            if (v >= 0 && p->constant[v]) {
+                ok = const_vals(p, v, &cv) && cv.ints;
+                for (int64_t q = 0; ok && q < cv.n; q++)
+                    minus_one += cv.i[q] == -1;
+                at += ok ? cv.n : 0;
+            } else if (own_dim_piece(p, v, x, at)) {
+                at++;
+            } else {
+                uint64_t ne = 0;
+                const oc_tinfo *vt = sinfo(p, v);
+                ok = vt && oc_tinfo_numel(vt, &ne) && ne == 1;
+                minus_one++;
+                at++;
             }
-            if (!ok)
-                unknown++;
         }
-        if (unknown > 1)
+        if (!ok || minus_one > 1)
             continue;
         drop(p, c, OC_KERNEL_REMOVED, "reshape shape made constant");
         p->constant[sh] = true;
         p->uses[sh] = 0;
         unuse_inputs(p, c, "reshape shape made constant");
     }
+}
+
+/* ---- what ORT's shape inference knows ---- */
+
+/* ORT's fusions read the shapes its load-time inference (ONNX's operator
+ * rules, with data propagation of shape values) gave each value, re-run
+ * after constant folding and ReshapeFusion.  ONNX's Reshape-5/13 rule
+ * reads only a constant target: computed at run time, its output has no
+ * shape at all, and neither has anything computed from it (every rule
+ * needs its inputs' shapes), however well our own analysis knows them.
+ * Reshape-14 also reads a target known by data propagation (Shape, Slice,
+ * Concat, Gather, Unsqueeze, Squeeze, Cast and scalar arithmetic of
+ * shapes). */
+static bool propagates_shape_data(const pctx *p, const oc_node *n)
+{
+    static const oc_op_id ops[] = {OC_OPID_Slice,   OC_OPID_Concat, OC_OPID_Gather,
+                                   OC_OPID_Unsqueeze, OC_OPID_Squeeze, OC_OPID_Cast,
+                                   OC_OPID_Add,     OC_OPID_Sub,    OC_OPID_Mul,
+                                   OC_OPID_Div};
+    for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
+        if (is_op(p, n, ops[q]))
+            return true;
+    return false;
+}
+
+static void ort_shapes(pctx *p)
+{
+    const oc_graph *g = p->g;
+    for (size_t v = 0; v < p->nv; v++) {
+        const oc_tinfo *t = sinfo(p, (int)v);
+        p->rankless[v] = !p->constant[v] && (!t || t->rank < 0);
+        p->shape_data[v] = p->constant[v];
+    }
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        const oc_node *n = &g->nodes[i];
+        if (p->nk[i].kind == OC_KERNEL_FOLDED || p->nk[i].kind == OC_KERNEL_REMOVED)
+            continue; /* constants, or aliases of their input */
+        bool any_rankless = false, all_data = true;
+        for (size_t k = 0; k < n->n_inputs; k++) {
+            int v = in(p, i, k);
+            if (v < 0)
+                continue;
+            any_rankless |= p->rankless[v];
+            all_data &= p->shape_data[v];
+        }
+        bool rankless = any_rankless, data = false;
+        if (is_op(p, n, OC_OPID_Shape) || is_op(p, n, OC_OPID_Size)) {
+            rankless = false;
+            data = !any_rankless;
+        } else if (is_op(p, n, OC_OPID_Range) || is_op(p, n, OC_OPID_NonZero)) {
+            rankless = false;
+        } else if (is_op(p, n, OC_OPID_Reshape)) {
+            int sh = in(p, i, 1);
+            rankless = sh >= 0 && !p->constant[sh] && (n->opset < 14 || !p->shape_data[sh]);
+        } else if (propagates_shape_data(p, n)) {
+            data = all_data && !any_rankless;
+        }
+        for (size_t q = 0; q < n->n_outputs; q++) {
+            int o = n->outputs[q];
+            if (o < 0 || p->constant[o])
+                continue;
+            p->rankless[o] |= rankless;
+            p->shape_data[o] = data;
+        }
+    }
+}
+
+/* Value v's shape as ORT's load-time inference has it (NULL: none). */
+static const oc_tinfo *ort_info(const pctx *p, int v)
+{
+    return v >= 0 && !p->rankless[v] ? sinfo(p, v) : NULL;
 }
 
 /* ---- pass 2: fusions ---- */
@@ -767,11 +859,11 @@ static bool is_swap_last2(const pctx *p, size_t t)
 }
 
 /* A one-element constant that does not broadcast `other` to a higher rank
- * (ORT reads the other operand's rank from its load-time shape: unknown
- * means only a rank-0 scale fuses). */
+ * (MatMulScaleFusion reads the other operand's rank from its load-time
+ * shape: none means only a rank-0 scale fuses). */
 static bool is_scalar_const(const pctx *p, int v, int other)
 {
-    const oc_tinfo *t = sinfo(p, v), *o = sinfo(p, other);
+    const oc_tinfo *t = sinfo(p, v), *o = ort_info(p, other);
     int max_rank = o && o->rank > 0 ? o->rank : 0;
     return const_numel(p, v) == 1 && t && t->rank <= max_rank;
 }
@@ -785,7 +877,8 @@ static void fuse_matmul(pctx *p, size_t m)
     const oc_node *mm = &p->g->nodes[m];
     oc_kernel *k = &p->nk[m];
     int j = sole_next(p, m);
-    const oc_tinfo *xa = sinfo(p, in(p, m, 0)), *xb = sinfo(p, in(p, m, 1));
+    /* MatMulAddFusion reads the inputs' load-time shapes */
+    const oc_tinfo *xa = ort_info(p, in(p, m, 0)), *xb = ort_info(p, in(p, m, 1));
     if (is_op(p, mm, OC_OPID_MatMul) && j >= 0 && is_op(p, &p->g->nodes[j], OC_OPID_Add) && xa &&
         xa->rank == 2 &&
         xb && xb->rank == 2) {
@@ -864,8 +957,9 @@ static void fuse_matmul(pctx *p, size_t m)
         int t = v >= 0 ? p->g->values[v].producer : -1;
         if (t >= 0 && live(p, (size_t)t) && p->uses[v] == 1 && !p->g->values[v].is_output &&
             (is_op(p, &p->g->nodes[t], OC_OPID_Mul) || is_op(p, &p->g->nodes[t], OC_OPID_Div))) {
+            /* the scaled input needs a load-time shape of rank > 0 */
             int c1 = in(p, (size_t)t, 1), c0 = in(p, (size_t)t, 0);
-            const oc_tinfo *t0 = sinfo(p, c0), *t1 = sinfo(p, c1);
+            const oc_tinfo *t0 = ort_info(p, c0), *t1 = ort_info(p, c1);
             if ((is_scalar_const(p, c1, c0) && t0 && t0->rank > 0) ||
                 (is_op(p, &p->g->nodes[t], OC_OPID_Mul) && is_scalar_const(p, c0, c1) && t1 &&
                  t1->rank > 0)) {
@@ -979,9 +1073,9 @@ static void fuse_gelu(pctx *p, size_t m)
         !p->g->values[x].is_output) {
         int b0 = in(p, (size_t)pr, 0), b1 = in(p, (size_t)pr, 1);
         int b = p->constant[b1] ? b1 : b0, xin = b == b1 ? b0 : b1;
-        const oc_tinfo *bt = sinfo(p, b), *xt = sinfo(p, xin);
-        /* ORT checks the bias against the input's last dim, which its
-         * load-time shape inference must know */
+        const oc_tinfo *bt = ort_info(p, b), *xt = ort_info(p, xin);
+        /* BiasGeluFusion checks the bias against the input's last dim,
+         * which its load-time shape inference must know */
         if (!xt || xt->rank < 1 || !oc_dim_is_known(xt->dims[xt->rank - 1]) || !bt ||
             bt->rank != 1 || !oc_dim_is_known(bt->dims[0]) ||
             bt->dims[0].v != xt->dims[xt->rank - 1].v)
@@ -1407,6 +1501,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.alias = oc_arena_alloc(arena, nv * sizeof(int));
     p.canon = oc_arena_alloc(arena, nv * sizeof(int));
     p.constant = oc_arena_calloc(arena, nv, sizeof(bool));
+    p.rankless = oc_arena_calloc(arena, nv, sizeof(bool));
+    p.shape_data = oc_arena_calloc(arena, nv, sizeof(bool));
     p.uses = oc_arena_calloc(arena, nv, sizeof(int));
     p.cons_start = oc_arena_calloc(arena, nv + 1, sizeof(int));
     p.nchwc = oc_arena_alloc(arena, nv * sizeof(int));
@@ -1419,7 +1515,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.blocked = oc_arena_calloc(arena, nn, sizeof(bool));
     p.flags = oc_arena_calloc(arena, nn, 1);
     out->kernel_of = oc_arena_calloc(arena, nn, sizeof *out->kernel_of);
-    if (!p.alias || !p.canon || !p.constant || !p.uses || !p.cons_start || !p.nchwc ||
+    if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.shape_data || !p.uses || !p.cons_start || !p.nchwc ||
         !p.nchwc_left || !p.nchwc_ch || !p.reordered || !p.nk || !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     for (size_t v = 0; v < p.nv; v++) {
@@ -1448,6 +1544,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (ort) {
         pass_reshape(&p);
+        ort_shapes(&p);
         pass_fuse(&p);
         if (p.block > 1)
             nchwc_pass(&p);

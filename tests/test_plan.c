@@ -169,6 +169,85 @@ static oc_builder *shape_chains(int64_t batch)
     return b;
 }
 
+/* Reshape(X, Concat(piece, [-1])) with X [batch, 4, 8]: piece is
+ * Slice(Shape(X), 0, 2) (two elements) when `slice`, else a one-element
+ * Unsqueeze(Gather(Shape(X), 2)) at position 0 (not X's own dim 0). */
+static oc_builder *reshape_pieces(bool slice)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 4, 8}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "st", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "en", 1, one, (int64_t[]){2});
+    oc_builder_ints(b, "i2", 0, NULL, (int64_t[]){2});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_node(b, "Shape", "s", "X", "S");
+    if (slice) {
+        oc_builder_node(b, "Slice", "sl", "S,st,en,ax", "P");
+    } else {
+        oc_builder_node(b, "Gather", "g", "S,i2", "G");
+        oc_builder_node(b, "Unsqueeze", "u", "G,ax", "P");
+    }
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "P,m1", "C"), "axis", 0);
+    oc_builder_node(b, "Reshape", "r", "X,C", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* X [batch, 4, 8] reshaped by a target computed at run time (Slice of
+ * its Shape, then -1), MatMul(8 -> 16) + bias, then the erf Gelu. */
+static oc_builder *reshaped_gelu(int64_t opset)
+{
+    oc_builder *b = oc_builder_new(opset);
+    int64_t x[] = {-1, 4, 8}, one[] = {1}, w[] = {8, 16}, bias[] = {16};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "st", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "en", 1, one, (int64_t[]){2});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_random(b, "W", OC_DT_FLOAT, 2, w, -1, 1, 1);
+    oc_builder_random(b, "B", OC_DT_FLOAT, 1, bias, -1, 1, 2);
+    oc_builder_floats(b, "sqrt2", 0, NULL, (float[]){1.4142135f});
+    oc_builder_floats(b, "one", 0, NULL, (float[]){1.0f});
+    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
+    oc_builder_node(b, "Shape", "s", "X", "S");
+    oc_builder_node(b, "Slice", "sl", "S,st,en,ax", "P");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "P,m1", "C"), "axis", 0);
+    oc_builder_node(b, "Reshape", "r", "X,C", "R");
+    oc_builder_node(b, "MatMul", "mm", "R,W", "M");
+    oc_builder_node(b, "Add", "bias", "B,M", "A");
+    oc_builder_node(b, "Div", "div", "A,sqrt2", "D");
+    oc_builder_node(b, "Erf", "erf", "D", "E");
+    oc_builder_node(b, "Add", "add1", "E,one", "E1");
+    oc_builder_node(b, "Mul", "mul", "A,E1", "G0");
+    oc_builder_node(b, "Mul", "half", "G0,half", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* The same computed Reshape of X, scaled by 0.5, then MatMul(8 -> 16). */
+static oc_builder *reshaped_scale(int64_t opset)
+{
+    oc_builder *b = oc_builder_new(opset);
+    int64_t x[] = {-1, 4, 8}, one[] = {1}, w[] = {8, 16};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "st", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "en", 1, one, (int64_t[]){2});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_random(b, "W", OC_DT_FLOAT, 2, w, -1, 1, 1);
+    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
+    oc_builder_node(b, "Shape", "s", "X", "S");
+    oc_builder_node(b, "Slice", "sl", "S,st,en,ax", "P");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "P,m1", "C"), "axis", 0);
+    oc_builder_node(b, "Reshape", "r", "X,C", "R");
+    oc_builder_node(b, "Mul", "scale", "R,half", "H");
+    oc_builder_node(b, "MatMul", "mm", "H,W", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* Conv(3 -> 16) + Relu, then a 1x1 Conv(16 -> 32). */
 static oc_builder *two_convs(void)
 {
@@ -205,6 +284,38 @@ static void rules(void)
     opcount f = plan_built(shape_chains(2), 0, NULL);
     CHECK_EQ_INT(f.run, 1);
     CHECK_EQ_INT(count_of(&f, "Reshape"), 1);
+    /* ReshapeFusion: a piece of two elements computed at run time, or a
+     * second -1 (a one-element piece that is not X's own dim beside the
+     * constant -1): the shape computation stays */
+    oc_input_override ov2 = {.name = "X", .rank = 3, .dims = {1, 4, 8}};
+    oc_analyze_opts bind2 = {.overrides = &ov2, .n_overrides = 1};
+    opcount sl = plan_built(reshape_pieces(true), 0, &bind2);
+    CHECK_EQ_INT(count_of(&sl, "Shape"), 1);
+    CHECK_EQ_INT(count_of(&sl, "Slice"), 1);
+    CHECK_EQ_INT(count_of(&sl, "Concat"), 1);
+    opcount m1 = plan_built(reshape_pieces(false), 0, &bind2);
+    CHECK_EQ_INT(count_of(&m1, "Concat"), 1);
+    CHECK_EQ_INT(count_of(&m1, "Unsqueeze"), 1);
+    /* BiasGeluFusion reads ORT's load-time shapes: Reshape-13 with a
+     * computed target leaves its output (and the MatMul after it) without
+     * a shape, so the bias Add stays beside a Gelu; Reshape-14 takes the
+     * target from data propagation and the Add joins a BiasGelu */
+    opcount opset13 = plan_built(reshaped_gelu(13), 0, &bind2);
+    CHECK_EQ_INT(count_of(&opset13, "Gelu"), 1);
+    CHECK_EQ_INT(count_of(&opset13, "Add"), 1);
+    CHECK_EQ_INT(count_of(&opset13, "BiasGelu"), 0);
+    opcount opset14 = plan_built(reshaped_gelu(14), 0, &bind2);
+    CHECK_EQ_INT(count_of(&opset14, "BiasGelu"), 1);
+    CHECK_EQ_INT(count_of(&opset14, "Add"), 0);
+    /* MatMulScaleFusion takes a scale before the MatMul only when the
+     * scaled input has a load-time shape of rank > 0 */
+    opcount sc13 = plan_built(reshaped_scale(13), 0, &bind2);
+    CHECK_EQ_INT(count_of(&sc13, "Mul"), 1);
+    CHECK_EQ_INT(count_of(&sc13, "MatMul"), 1);
+    CHECK_EQ_INT(count_of(&sc13, "FusedMatMul"), 0);
+    opcount sc14 = plan_built(reshaped_scale(14), 0, &bind2);
+    CHECK_EQ_INT(count_of(&sc14, "FusedMatMul"), 1);
+    CHECK_EQ_INT(count_of(&sc14, "Mul"), 0);
     /* NCHWc with 16-channel blocks: both convs blocked (the first reads
      * the 3-channel input directly), the Relu inside the first, one
      * ReorderOutput for the graph output */
