@@ -161,7 +161,7 @@ static bool const_vals(const pctx *p, int v, cvals *c)
     if (!t->ivals || t->nvals > 64)
         return false;
     for (int64_t q = 0; q < t->nvals; q++) {
-        if (!oc_dim_is_known(t->ivals[q]))
+        if (t->ivals[q].sym) /* a literal, negative ones too */
             return false;
         c->i[q] = t->ivals[q].v;
     }
@@ -240,9 +240,30 @@ static bool fold_shape(const pctx *p, size_t i)
     return t && t->rank >= 0 && dims_concrete(t, 0, t->rank);
 }
 
+/* A TENSOR attribute holding one number (ConstantOfShape's value): ORT's
+ * CommonSubexpressionElimination compares those by dtype and value; other
+ * tensor attributes make nodes distinct. */
+static bool scalar_tensor_attr(const oc_attr *a)
+{
+    return a->type == OC_ATTR_TENSOR && a->t && a->t->numel == 1 &&
+           a->t->dtype != OC_DT_STRING && (a->t->ivals || a->t->fvals);
+}
+
+static bool scalar_tensor_attr_eq(const oc_attr *u, const oc_attr *w)
+{
+    const oc_tensor *x = u->t, *y = w->t;
+    if (!scalar_tensor_attr(u) || !scalar_tensor_attr(w) || x->dtype != y->dtype ||
+        x->rank != y->rank)
+        return false;
+    return x->ivals ? y->ivals && x->ivals[0] == y->ivals[0]
+                    : y->fvals && memcmp(x->fvals, y->fvals, sizeof *x->fvals) == 0;
+}
+
 /* One attribute of x against the same-named one of y (NULL: none). */
 static bool attr_eq(const oc_attr *u, const oc_attr *w)
 {
+    if (w && u->type == OC_ATTR_TENSOR && w->type == OC_ATTR_TENSOR)
+        return strcmp(u->name, w->name) == 0 && scalar_tensor_attr_eq(u, w);
     if (!w || u->type != w->type || u->i != w->i || u->n != w->n ||
         !(u->f == w->f || (u->f != u->f && w->f != w->f)))
         return false;
@@ -332,6 +353,9 @@ static uint64_t attr_hash(const oc_attr *a)
     if (a->n && a->strings)
         for (size_t e = 0; e < a->n; e++)
             h = mix(h, oc_hash_str(a->strings[e]));
+    if (scalar_tensor_attr(a))
+        h = mix(mix(h, (uint64_t)a->t->dtype),
+                a->t->ivals ? (uint64_t)a->t->ivals[0] : double_hash(a->t->fvals[0]));
     return h;
 }
 
@@ -392,6 +416,43 @@ static void canon_constant(pctx *p, int v, int *seen, size_t n_seen_cap, size_t 
         seen[(*n_seen)++] = v;
 }
 
+/* The slot of node i in the CSE table: the slot of an equal node already
+ * there (*found set to it), else the free slot to put i in. */
+static size_t cse_slot(const pctx *p, size_t i, const int *table, size_t cap, int *found)
+{
+    size_t slot = (size_t)(node_key(p, i) % cap);
+    *found = -1;
+    while (table[slot] >= 0) {
+        if (same_node(p, (size_t)table[slot], i)) {
+            *found = table[slot];
+            break;
+        }
+        slot = (slot + 1) % cap;
+    }
+    return slot;
+}
+
+/* ORT's level 1 runs CommonSubexpressionElimination before
+ * ConstantFolding (graph_transformer_utils.cc), so nodes that are equal
+ * before folding are one node, and fold to one initializer: a later node
+ * reading either reads the same value (folded outputs of more than one
+ * element are not shared otherwise, as ConstantSharing only shares single
+ * values). */
+static void cse_folded(pctx *p, size_t i, int *table, size_t cap)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int found;
+    size_t slot = cse_slot(p, i, table, cap, &found);
+    if (found < 0) {
+        table[slot] = (int)i;
+        return;
+    }
+    for (size_t q = 0; q < n->n_outputs; q++)
+        if (n->outputs[q] >= 0 && p->g->nodes[found].outputs[q] >= 0 &&
+            !p->g->values[n->outputs[q]].is_output)
+            p->alias[n->outputs[q]] = p->g->nodes[found].outputs[q];
+}
+
 static void pass_remove(pctx *p, bool eager)
 {
     const oc_graph *g = p->g;
@@ -416,6 +477,8 @@ static void pass_remove(pctx *p, bool eager)
         if (!fold && is_op(p, n, OC_OPID_Shape) && !eager)
             fold = fold_shape(p, i);
         if (fold) {
+            if (!eager)
+                cse_folded(p, i, table, cap);
             drop(p, i, OC_KERNEL_FOLDED, "constant");
             for (size_t q = 0; q < n->n_outputs; q++)
                 if (n->outputs[q] >= 0) {
@@ -470,16 +533,8 @@ static void pass_remove(pctx *p, bool eager)
         for (size_t q = 0; q < n->n_outputs; q++)
             if (n->outputs[q] >= 0 && g->values[n->outputs[q]].is_output)
                 out_is_graph_output = true;
-        uint64_t h = node_key(p, i);
-        size_t slot = (size_t)(h % cap);
-        int found = -1;
-        while (table[slot] >= 0) {
-            if (same_node(p, (size_t)table[slot], i)) {
-                found = table[slot];
-                break;
-            }
-            slot = (slot + 1) % cap;
-        }
+        int found;
+        size_t slot = cse_slot(p, i, table, cap, &found);
         if (found >= 0 && !out_is_graph_output) {
             char *why_dup = oc_arena_alloc(p->ar, strlen(g->nodes[found].name) + 16);
             if (why_dup)
