@@ -612,6 +612,35 @@ static void unuse_inputs(pctx *p, size_t i, const char *why)
     }
 }
 
+/* NotWhereFusion (a level-1 rewrite rule): a Not whose every consumer is a
+ * Where reading it as the condition goes; the Wheres read its input with
+ * their two branches swapped.  Returns whether one went. */
+static bool not_where(pctx *p)
+{
+    const oc_graph *g = p->g;
+    bool any = false;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        int y = out0(p, i), x = in(p, i, 0);
+        if (!live(p, i) || !is_op(p, &g->nodes[i], OC_OPID_Not) || y < 0 || x < 0 ||
+            g->values[y].is_output || p->uses[y] < 1)
+            continue;
+        bool all_where = true;
+        for (int e = p->cons_start[y]; e < p->cons_start[y + 1] && all_where; e++) {
+            size_t c = (size_t)p->cons[e];
+            const oc_node *cn = &g->nodes[c];
+            all_where = is_op(p, cn, OC_OPID_Where) && cn->n_inputs == 3 && in(p, c, 0) == y &&
+                        in(p, c, 1) != y && in(p, c, 2) != y;
+        }
+        if (!all_where)
+            continue;
+        drop(p, i, OC_KERNEL_REMOVED, "Where swaps its branches");
+        p->alias[y] = x;
+        any = true;
+    }
+    return any;
+}
+
 /* Reshape(x, Concat(pieces)): a piece that is dim d of x's own shape
  * (Unsqueeze(Gather(Shape(x), d)) at position d) becomes 0, constants stay;
  * when every piece is known (one may be left as -1) the shape is a
@@ -1287,6 +1316,51 @@ static void nchwc_conv(pctx *p, size_t m)
     make_nchwc(p, p->nk[m].value, m, co);
 }
 
+/* Fused one-input activations ORT 1.30 runs on a blocked tensor as they
+ * are, with no reorder around them (as the corpus shows: QuickGelu in
+ * efficientnet's and maxvit's squeeze-excitation, the Gelu (com.microsoft,
+ * from GeluFusion) between maxvit's blocked convs). */
+static bool elementwise_blocked(const pctx *p, size_t i)
+{
+    const oc_kernel *k = &p->nk[i];
+    return k->kid == OC_KID_QuickGelu || (k->kid == OC_OPID_Gelu && k->n_fused > 0);
+}
+
+/* A global pool on a blocked tensor runs blocked only when the load-time
+ * shape of its input has known spatial dims (read off the corpus, ORT
+ * 1.30's nchwc_transformer.cc not being at hand: maxvit's
+ * squeeze-excitation pools run blocked after the stem, whose shape is
+ * known, and plain after a window-attention block, whose Reshape leaves
+ * [?, C, ?, ?]; every other corpus pool has known spatial dims). */
+static bool global_pool_blocked(const pctx *p, int x)
+{
+    const oc_tinfo *t = sinfo(p, x);
+    return t && t->rank == 4 && dims_concrete(t, 2, 4);
+}
+
+/* nchwc_transformer.cc TransformBinary: an Add or Sum of blocked tensors
+ * with the same channels whose equal shape cannot be shown (a spatial dim
+ * unknown at load time) still runs blocked: each input is reshaped to the
+ * explicit 5-D NCHWc shape, and the sum reshaped back to the blocked 4-D
+ * tensor (three Reshape kernels, no fusion into a Conv). */
+static void nchwc_add_reshaped(pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int x = in(p, i, 0);
+    for (size_t k = 0; k < n->n_inputs; k++) {
+        int v = in(p, i, k);
+        if (v < 0 || p->nchwc[v] < 0 || p->nchwc_ch[v] != p->nchwc_ch[x])
+            return;
+    }
+    for (size_t k = 0; k < n->n_inputs; k++) {
+        int v = in(p, i, k);
+        p->nchwc_left[v]--;
+        add_inserted(p, OC_OPID_Reshape, v, i, true);
+    }
+    add_inserted(p, OC_OPID_Reshape, out0(p, i), i, false);
+    make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+}
+
 static void nchwc_pass(pctx *p)
 {
     const oc_graph *g = p->g;
@@ -1317,7 +1391,7 @@ static void nchwc_pass(pctx *p)
             }
         } else if ((is_op(p, n, OC_OPID_GlobalAveragePool) ||
                     is_op(p, n, OC_OPID_GlobalMaxPool)) && xb &&
-                   p->nchwc_ch[x] % p->block == 0) {
+                   p->nchwc_ch[x] % p->block == 0 && global_pool_blocked(p, x)) {
             p->nchwc_left[x]--;
             p->blocked[i] = true;
             p->nk[i].value = out0(p, i);
@@ -1330,6 +1404,8 @@ static void nchwc_pass(pctx *p)
                 all &= v >= 0 && p->nchwc[v] >= 0 && p->nchwc_ch[v] == p->nchwc_ch[x] &&
                        shapes_eq(sinfo(p, v), sinfo(p, x));
             }
+            if (!all && !is_op(p, n, OC_OPID_Mul))
+                nchwc_add_reshaped(p, i);
             if (!all)
                 continue;
             for (size_t k = 0; k < n->n_inputs; k++)
@@ -1365,7 +1441,7 @@ static void nchwc_pass(pctx *p)
             for (size_t k = 0; k < n->n_inputs; k++)
                 p->nchwc_left[in(p, i, k)]--;
             make_nchwc(p, out0(p, i), i, tot);
-        } else if (p->nk[i].kid == OC_KID_QuickGelu && xb) {
+        } else if (elementwise_blocked(p, i) && xb) {
             /* elementwise on the blocked tensor */
             consume(p, i, x);
             p->blocked[i] = true;
@@ -1499,7 +1575,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.block = ort && opts && opts->nchwc_block > 1 ? opts->nchwc_block : 0;
     if (ort || eager)
         pass_remove(&p, eager);
-    if (!count_uses(&p))
+    if (!count_uses(&p) || (ort && not_where(&p) && !count_uses(&p)))
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (ort) {
         pass_reshape(&p);
