@@ -535,6 +535,27 @@ oc_status oc_builder_attr_floats(oc_builder *b, size_t node, const char *name, s
     return OC_OK;
 }
 
+oc_status oc_builder_attr_tensor_ints(oc_builder *b, size_t node, const char *name, int rank,
+                                     const int64_t *dims, const int64_t *vals)
+{
+    Onnx__AttributeProto *a =
+        new_attr(b, node, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+    if (!a)
+        return b->err.status;
+    uint64_t n;
+    Onnx__TensorProto *t = tensor(b, name, OC_DT_INT64, rank, dims, &n);
+    uint8_t *data = t ? oc_arena_alloc(b->arena, n ? (size_t)n * 8 : 1) : NULL;
+    if (!data)
+        return b->err.status ? b->err.status : nomem(b);
+    if (n)
+        memcpy(data, vals, (size_t)n * 8);
+    t->has_raw_data = 1;
+    t->raw_data.len = (size_t)n * 8;
+    t->raw_data.data = data;
+    a->t = t;
+    return OC_OK;
+}
+
 oc_status oc_builder_pack(oc_builder *b, void **data, size_t *size, oc_error *err)
 {
     *data = NULL;

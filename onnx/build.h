@@ -79,6 +79,10 @@ oc_status oc_builder_attr_ints(oc_builder *b, size_t node, const char *name,
                                size_t n, const int64_t *v);
 oc_status oc_builder_attr_floats(oc_builder *b, size_t node, const char *name,
                                  size_t n, const float *v);
+/* A TENSOR attribute of int64 values (numel = product of dims entries),
+ * e.g. ConstantOfShape's value. */
+oc_status oc_builder_attr_tensor_ints(oc_builder *b, size_t node, const char *name,
+                                      int rank, const int64_t *dims, const int64_t *vals);
 
 /* The first error so far (OC_OK if none), its record copied to err. */
 oc_status oc_builder_status(const oc_builder *b, oc_error *err);

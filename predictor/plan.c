@@ -242,9 +242,30 @@ static bool fold_shape(const pctx *p, size_t i)
     return t && t->rank >= 0 && dims_concrete(t, 0, t->rank);
 }
 
+/* A TENSOR attribute holding one number (ConstantOfShape's value): ORT's
+ * CommonSubexpressionElimination compares those by dtype and value; other
+ * tensor attributes make nodes distinct. */
+static bool scalar_tensor_attr(const oc_attr *a)
+{
+    return a->type == OC_ATTR_TENSOR && a->t && a->t->numel == 1 &&
+           a->t->dtype != OC_DT_STRING && (a->t->ivals || a->t->fvals);
+}
+
+static bool scalar_tensor_attr_eq(const oc_attr *u, const oc_attr *w)
+{
+    const oc_tensor *x = u->t, *y = w->t;
+    if (!scalar_tensor_attr(u) || !scalar_tensor_attr(w) || x->dtype != y->dtype ||
+        x->rank != y->rank)
+        return false;
+    return x->ivals ? y->ivals && x->ivals[0] == y->ivals[0]
+                    : y->fvals && memcmp(x->fvals, y->fvals, sizeof *x->fvals) == 0;
+}
+
 /* One attribute of x against the same-named one of y (NULL: none). */
 static bool attr_eq(const oc_attr *u, const oc_attr *w)
 {
+    if (w && u->type == OC_ATTR_TENSOR && w->type == OC_ATTR_TENSOR)
+        return strcmp(u->name, w->name) == 0 && scalar_tensor_attr_eq(u, w);
     if (!w || u->type != w->type || u->i != w->i || u->n != w->n ||
         !(u->f == w->f || (u->f != u->f && w->f != w->f)))
         return false;
@@ -334,6 +355,9 @@ static uint64_t attr_hash(const oc_attr *a)
     if (a->n && a->strings)
         for (size_t e = 0; e < a->n; e++)
             h = mix(h, oc_hash_str(a->strings[e]));
+    if (scalar_tensor_attr(a))
+        h = mix(mix(h, (uint64_t)a->t->dtype),
+                a->t->ivals ? (uint64_t)a->t->ivals[0] : double_hash(a->t->fvals[0]));
     return h;
 }
 
@@ -394,6 +418,43 @@ static void canon_constant(pctx *p, int v, int *seen, size_t n_seen_cap, size_t 
         seen[(*n_seen)++] = v;
 }
 
+/* The slot of node i in the CSE table: the slot of an equal node already
+ * there (*found set to it), else the free slot to put i in. */
+static size_t cse_slot(const pctx *p, size_t i, const int *table, size_t cap, int *found)
+{
+    size_t slot = (size_t)(node_key(p, i) % cap);
+    *found = -1;
+    while (table[slot] >= 0) {
+        if (same_node(p, (size_t)table[slot], i)) {
+            *found = table[slot];
+            break;
+        }
+        slot = (slot + 1) % cap;
+    }
+    return slot;
+}
+
+/* ORT's level 1 runs CommonSubexpressionElimination before
+ * ConstantFolding (graph_transformer_utils.cc), so nodes that are equal
+ * before folding are one node, and fold to one initializer: a later node
+ * reading either reads the same value (folded outputs of more than one
+ * element are not shared otherwise, as ConstantSharing only shares single
+ * values). */
+static void cse_folded(pctx *p, size_t i, int *table, size_t cap)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int found;
+    size_t slot = cse_slot(p, i, table, cap, &found);
+    if (found < 0) {
+        table[slot] = (int)i;
+        return;
+    }
+    for (size_t q = 0; q < n->n_outputs; q++)
+        if (n->outputs[q] >= 0 && p->g->nodes[found].outputs[q] >= 0 &&
+            !p->g->values[n->outputs[q]].is_output)
+            p->alias[n->outputs[q]] = p->g->nodes[found].outputs[q];
+}
+
 static void pass_remove(pctx *p, bool eager)
 {
     const oc_graph *g = p->g;
@@ -418,6 +479,8 @@ static void pass_remove(pctx *p, bool eager)
         if (!fold && is_op(p, n, OC_OPID_Shape) && !eager)
             fold = fold_shape(p, i);
         if (fold) {
+            if (!eager)
+                cse_folded(p, i, table, cap);
             drop(p, i, OC_KERNEL_FOLDED, "constant");
             for (size_t q = 0; q < n->n_outputs; q++)
                 if (n->outputs[q] >= 0) {
@@ -472,16 +535,8 @@ static void pass_remove(pctx *p, bool eager)
         for (size_t q = 0; q < n->n_outputs; q++)
             if (n->outputs[q] >= 0 && g->values[n->outputs[q]].is_output)
                 out_is_graph_output = true;
-        uint64_t h = node_key(p, i);
-        size_t slot = (size_t)(h % cap);
-        int found = -1;
-        while (table[slot] >= 0) {
-            if (same_node(p, (size_t)table[slot], i)) {
-                found = table[slot];
-                break;
-            }
-            slot = (slot + 1) % cap;
-        }
+        int found;
+        size_t slot = cse_slot(p, i, table, cap, &found);
         if (found >= 0 && !out_is_graph_output) {
             char *why_dup = oc_arena_alloc(p->ar, strlen(g->nodes[found].name) + 16);
             if (why_dup)
@@ -557,6 +612,35 @@ static void unuse_inputs(pctx *p, size_t i, const char *why)
             }
         }
     }
+}
+
+/* NotWhereFusion (a level-1 rewrite rule): a Not whose every consumer is a
+ * Where reading it as the condition goes; the Wheres read its input with
+ * their two branches swapped.  Returns whether one went. */
+static bool not_where(pctx *p)
+{
+    const oc_graph *g = p->g;
+    bool any = false;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        int y = out0(p, i), x = in(p, i, 0);
+        if (!live(p, i) || !is_op(p, &g->nodes[i], OC_OPID_Not) || y < 0 || x < 0 ||
+            g->values[y].is_output || p->uses[y] < 1)
+            continue;
+        bool all_where = true;
+        for (int e = p->cons_start[y]; e < p->cons_start[y + 1] && all_where; e++) {
+            size_t c = (size_t)p->cons[e];
+            const oc_node *cn = &g->nodes[c];
+            all_where = is_op(p, cn, OC_OPID_Where) && cn->n_inputs == 3 && in(p, c, 0) == y &&
+                        in(p, c, 1) != y && in(p, c, 2) != y;
+        }
+        if (!all_where)
+            continue;
+        drop(p, i, OC_KERNEL_REMOVED, "Where swaps its branches");
+        p->alias[y] = x;
+        any = true;
+    }
+    return any;
 }
 
 /* Piece v of a Reshape's shape Concat is Unsqueeze(Gather(Shape(x), at)):
@@ -1326,6 +1410,51 @@ static void nchwc_conv(pctx *p, size_t m)
     make_nchwc(p, p->nk[m].value, m, co);
 }
 
+/* Fused one-input activations ORT 1.30 runs on a blocked tensor as they
+ * are, with no reorder around them (as the corpus shows: QuickGelu in
+ * efficientnet's and maxvit's squeeze-excitation, the Gelu (com.microsoft,
+ * from GeluFusion) between maxvit's blocked convs). */
+static bool elementwise_blocked(const pctx *p, size_t i)
+{
+    const oc_kernel *k = &p->nk[i];
+    return k->kid == OC_KID_QuickGelu || (k->kid == OC_OPID_Gelu && k->n_fused > 0);
+}
+
+/* A global pool on a blocked tensor runs blocked only when the load-time
+ * shape of its input has known spatial dims (read off the corpus, ORT
+ * 1.30's nchwc_transformer.cc not being at hand: maxvit's
+ * squeeze-excitation pools run blocked after the stem, whose shape is
+ * known, and plain after a window-attention block, whose Reshape leaves
+ * [?, C, ?, ?]; every other corpus pool has known spatial dims). */
+static bool global_pool_blocked(const pctx *p, int x)
+{
+    const oc_tinfo *t = sinfo(p, x);
+    return t && t->rank == 4 && dims_concrete(t, 2, 4);
+}
+
+/* nchwc_transformer.cc TransformBinary: an Add or Sum of blocked tensors
+ * with the same channels whose equal shape cannot be shown (a spatial dim
+ * unknown at load time) still runs blocked: each input is reshaped to the
+ * explicit 5-D NCHWc shape, and the sum reshaped back to the blocked 4-D
+ * tensor (three Reshape kernels, no fusion into a Conv). */
+static void nchwc_add_reshaped(pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int x = in(p, i, 0);
+    for (size_t k = 0; k < n->n_inputs; k++) {
+        int v = in(p, i, k);
+        if (v < 0 || p->nchwc[v] < 0 || p->nchwc_ch[v] != p->nchwc_ch[x])
+            return;
+    }
+    for (size_t k = 0; k < n->n_inputs; k++) {
+        int v = in(p, i, k);
+        p->nchwc_left[v]--;
+        add_inserted(p, OC_OPID_Reshape, v, i, true);
+    }
+    add_inserted(p, OC_OPID_Reshape, out0(p, i), i, false);
+    make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+}
+
 static void nchwc_pass(pctx *p)
 {
     const oc_graph *g = p->g;
@@ -1356,7 +1485,7 @@ static void nchwc_pass(pctx *p)
             }
         } else if ((is_op(p, n, OC_OPID_GlobalAveragePool) ||
                     is_op(p, n, OC_OPID_GlobalMaxPool)) && xb &&
-                   p->nchwc_ch[x] % p->block == 0) {
+                   p->nchwc_ch[x] % p->block == 0 && global_pool_blocked(p, x)) {
             p->nchwc_left[x]--;
             p->blocked[i] = true;
             p->nk[i].value = out0(p, i);
@@ -1369,6 +1498,8 @@ static void nchwc_pass(pctx *p)
                 all &= v >= 0 && p->nchwc[v] >= 0 && p->nchwc_ch[v] == p->nchwc_ch[x] &&
                        shapes_eq(sinfo(p, v), sinfo(p, x));
             }
+            if (!all && !is_op(p, n, OC_OPID_Mul))
+                nchwc_add_reshaped(p, i);
             if (!all)
                 continue;
             for (size_t k = 0; k < n->n_inputs; k++)
@@ -1404,7 +1535,7 @@ static void nchwc_pass(pctx *p)
             for (size_t k = 0; k < n->n_inputs; k++)
                 p->nchwc_left[in(p, i, k)]--;
             make_nchwc(p, out0(p, i), i, tot);
-        } else if (p->nk[i].kid == OC_KID_QuickGelu && xb) {
+        } else if (elementwise_blocked(p, i) && xb) {
             /* elementwise on the blocked tensor */
             consume(p, i, x);
             p->blocked[i] = true;
@@ -1540,7 +1671,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.block = ort && opts && opts->nchwc_block > 1 ? opts->nchwc_block : 0;
     if (ort || eager)
         pass_remove(&p, eager);
-    if (!count_uses(&p))
+    if (!count_uses(&p) || (ort && not_where(&p) && !count_uses(&p)))
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (ort) {
         pass_reshape(&p);

@@ -265,6 +265,203 @@ static oc_builder *two_convs(void)
     return b;
 }
 
+/* S = Shape(X) of X [N, 4] (runs: N is symbolic), multiplied twice by -1
+ * held in two initializers. */
+static oc_builder *negated_shapes(void)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 4};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_ints(b, "m1", 0, NULL, (int64_t[]){-1});
+    oc_builder_ints(b, "m1b", 0, NULL, (int64_t[]){-1});
+    oc_builder_node(b, "Shape", "s", "X", "S");
+    oc_builder_node(b, "Mul", "a", "S,m1", "A");
+    oc_builder_node(b, "Mul", "b", "S,m1b", "B");
+    oc_builder_node(b, "Add", "y", "A,B", "Y");
+    oc_builder_output(b, "Y", OC_DT_INT64, -1, NULL);
+    return b;
+}
+
+/* torch's Expand shape guard, twice: Where(Equal(S, ConstantOfShape(Shape(S),
+ * v) * -1), ConstantOfShape(...), S) with S = Shape(X) of X [N, 4]; the
+ * second ConstantOfShape fills with v2. */
+static oc_builder *expand_guards(int64_t v2)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 4}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_ints(b, "m1", 0, NULL, (int64_t[]){-1});
+    oc_builder_node(b, "Shape", "s", "X", "S");
+    for (int k = 0; k < 2; k++) {
+        char nm[5][16];
+        static const char *const what[] = {"t", "c", "m", "e", "w"};
+        for (int q = 0; q < 5; q++)
+            snprintf(nm[q], sizeof nm[q], "%s%d", what[q], k);
+        char io[64];
+        snprintf(io, sizeof io, "S");
+        oc_builder_node(b, "Shape", nm[0], io, k ? "T1" : "T0");
+        size_t c = oc_builder_node(b, "ConstantOfShape", nm[1], k ? "T1" : "T0", k ? "C1" : "C0");
+        oc_builder_attr_tensor_ints(b, c, "value", 1, one, (int64_t[]){k ? v2 : 1});
+        snprintf(io, sizeof io, "C%d,m1", k);
+        oc_builder_node(b, "Mul", nm[2], io, k ? "M1" : "M0");
+        snprintf(io, sizeof io, "S,M%d", k);
+        oc_builder_node(b, "Equal", nm[3], io, k ? "E1" : "E0");
+        snprintf(io, sizeof io, "E%d,C%d,S", k, k);
+        oc_builder_node(b, "Where", nm[4], io, k ? "W1" : "W0");
+    }
+    oc_builder_node(b, "Add", "y", "W0,W1", "Y");
+    oc_builder_output(b, "Y", OC_DT_INT64, -1, NULL);
+    return b;
+}
+
+/* Shape of X[-3:-1] (axis 0 of X [N, 8]) filled with zeros. */
+static oc_builder *slice_of_symbolic(void)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 8}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_ints(b, "st", 1, one, (int64_t[]){-3});
+    oc_builder_ints(b, "en", 1, one, (int64_t[]){-1});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_node(b, "Slice", "sl", "X,st,en,ax", "Z");
+    oc_builder_node(b, "Shape", "s", "Z", "S");
+    oc_builder_node(b, "ConstantOfShape", "c", "S", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* Where(Not(Equal(Shape(X), 4)), 1, Shape(X)); with `cast`, the Not is
+ * also read by a Cast to int64. */
+static oc_builder *not_where_graph(bool cast)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 4};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_ints(b, "four", 0, NULL, (int64_t[]){4});
+    oc_builder_ints(b, "one", 0, NULL, (int64_t[]){1});
+    oc_builder_node(b, "Shape", "s", "X", "S");
+    oc_builder_node(b, "Equal", "e", "S,four", "E");
+    oc_builder_node(b, "Not", "n", "E", "N");
+    oc_builder_node(b, "Where", "w", "N,one,S", "Y");
+    oc_builder_output(b, "Y", OC_DT_INT64, -1, NULL);
+    if (cast) {
+        oc_builder_attr_int(b, oc_builder_node(b, "Cast", "c", "N", "Z"), "to", 7);
+        oc_builder_output(b, "Z", OC_DT_INT64, -1, NULL);
+    }
+    return b;
+}
+
+/* X [1, 16, h, w] (h, w < 0: unknown when the model loads) -> 1x1 Conv
+ * (16 -> 16) and what `tail` puts after it:
+ * 'g' Gelu (the Erf pattern) then a second Conv;
+ * 'p' GlobalAveragePool then a second Conv;
+ * 'a' a second Conv of X, and the Add of both. */
+static oc_builder *blocked_tail(int64_t h, int64_t w, char tail)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {1, 16, h, w}, wd[] = {16, 16, 1, 1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
+    oc_builder_random(b, "W1", OC_DT_FLOAT, 4, wd, -1, 1, 1);
+    oc_builder_random(b, "W2", OC_DT_FLOAT, 4, wd, -1, 1, 2);
+    oc_builder_floats(b, "sqrt2", 0, NULL, (float[]){1.4142135f});
+    oc_builder_floats(b, "one", 0, NULL, (float[]){1.0f});
+    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
+    oc_builder_node(b, "Conv", "c1", "X,W1", "A");
+    if (tail == 'g') {
+        oc_builder_node(b, "Div", "d", "A,sqrt2", "D");
+        oc_builder_node(b, "Erf", "erf", "D", "E");
+        oc_builder_node(b, "Add", "a1", "E,one", "F");
+        oc_builder_node(b, "Mul", "m", "A,F", "G");
+        oc_builder_node(b, "Mul", "mh", "G,half", "H");
+        oc_builder_node(b, "Conv", "c2", "H,W2", "Y");
+    } else if (tail == 'p') {
+        oc_builder_node(b, "GlobalAveragePool", "gap", "A", "P");
+        oc_builder_node(b, "Conv", "c2", "P,W2", "Y");
+    } else {
+        oc_builder_node(b, "Conv", "c2", "X,W2", "B");
+        oc_builder_node(b, "Add", "add", "A,B", "Y");
+    }
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* Level-1 rewrites and the NCHWc rules on blocked tensors. */
+static void layout_rules(void)
+{
+    oc_input_override ov = {.name = "X", .rank = 2, .dims = {2, 4}};
+    oc_analyze_opts bind = {.overrides = &ov, .n_overrides = 1};
+    /* NotWhereFusion: a Not read only by Wheres (as the condition) goes */
+    opcount nw = plan_built(not_where_graph(false), 0, &bind);
+    CHECK_EQ_INT(count_of(&nw, "Not"), 0);
+    CHECK_EQ_INT(count_of(&nw, "Where"), 1);
+    opcount nc = plan_built(not_where_graph(true), 0, &bind);
+    CHECK_EQ_INT(count_of(&nc, "Not"), 1);
+    oc_input_override o8 = {.name = "X", .rank = 4, .dims = {1, 16, 8, 8}};
+    oc_analyze_opts b8 = {.overrides = &o8, .n_overrides = 1};
+    /* the fused Gelu runs on the blocked tensor: no reorder around it */
+    opcount g = plan_built(blocked_tail(8, 8, 'g'), 16, NULL);
+    CHECK_EQ_INT(count_of(&g, "Conv"), 2);
+    CHECK_EQ_INT(count_of(&g, "Gelu"), 1);
+    CHECK_EQ_INT(count_of(&g, "ReorderInput"), 1);  /* X */
+    CHECK_EQ_INT(count_of(&g, "ReorderOutput"), 1); /* Y */
+    /* a global pool runs blocked when its input's spatial dims are known
+     * at load time, else plain between two reorders */
+    opcount pk = plan_built(blocked_tail(8, 8, 'p'), 16, NULL);
+    CHECK_EQ_INT(count_of(&pk, "GlobalAveragePool"), 1);
+    CHECK_EQ_INT(count_of(&pk, "ReorderInput"), 1);
+    CHECK_EQ_INT(count_of(&pk, "ReorderOutput"), 1);
+    opcount pu = plan_built(blocked_tail(-1, -1, 'p'), 16, &b8);
+    CHECK_EQ_INT(count_of(&pu, "GlobalAveragePool"), 1);
+    CHECK_EQ_INT(count_of(&pu, "ReorderInput"), 2);
+    CHECK_EQ_INT(count_of(&pu, "ReorderOutput"), 2);
+    /* Add of two blocked convs: into the second conv when the shapes are
+     * known equal; else blocked through three Reshapes (TransformBinary) */
+    opcount ak = plan_built(blocked_tail(8, 8, 'a'), 16, NULL);
+    CHECK_EQ_INT(count_of(&ak, "Conv"), 2);
+    CHECK_EQ_INT(count_of(&ak, "Add"), 0);
+    CHECK_EQ_INT(count_of(&ak, "Reshape"), 0);
+    opcount au = plan_built(blocked_tail(-1, -1, 'a'), 16, &b8);
+    CHECK_EQ_INT(count_of(&au, "Conv"), 2);
+    CHECK_EQ_INT(count_of(&au, "Add"), 1);
+    CHECK_EQ_INT(count_of(&au, "Reshape"), 3);
+    CHECK_EQ_INT(count_of(&au, "ReorderOutput"), 1);
+}
+
+/* What ORT's level-1 CSE and constant folding leave of shape arithmetic
+ * on a symbolic batch. */
+static void shape_rules(void)
+{
+    oc_input_override ov = {.name = "X", .rank = 2, .dims = {2, 4}};
+    oc_analyze_opts bind = {.overrides = &ov, .n_overrides = 1};
+    /* ConstantSharing makes the two -1s one initializer (negative values
+     * included): the two Muls are one (CSE) */
+    opcount n = plan_built(negated_shapes(), 0, &bind);
+    CHECK_EQ_INT(count_of(&n, "Shape"), 1);
+    CHECK_EQ_INT(count_of(&n, "Mul"), 1);
+    /* CSE runs before ConstantFolding and compares ConstantOfShape's
+     * one-number value: the two guards fold to one initializer, so one
+     * Equal and one Where run */
+    opcount g = plan_built(expand_guards(1), 0, &bind);
+    CHECK_EQ_INT(count_of(&g, "Shape"), 1);
+    CHECK_EQ_INT(count_of(&g, "ConstantOfShape"), 0);
+    CHECK_EQ_INT(count_of(&g, "Mul"), 0);
+    CHECK_EQ_INT(count_of(&g, "Equal"), 1);
+    CHECK_EQ_INT(count_of(&g, "Where"), 1);
+    /* different fill values: two guards */
+    opcount g2 = plan_built(expand_guards(2), 0, &bind);
+    CHECK_EQ_INT(count_of(&g2, "Equal"), 2);
+    CHECK_EQ_INT(count_of(&g2, "Where"), 2);
+    /* ONNX's Slice inference leaves a sliced axis of unknown length
+     * unknown, even X[-3:-1]: the Shape of the slice runs, and so does
+     * the ConstantOfShape */
+    oc_input_override ov8 = {.name = "X", .rank = 2, .dims = {5, 8}};
+    oc_analyze_opts bind8 = {.overrides = &ov8, .n_overrides = 1};
+    opcount sl = plan_built(slice_of_symbolic(), 0, &bind8);
+    CHECK_EQ_INT(count_of(&sl, "Slice"), 1);
+    CHECK_EQ_INT(count_of(&sl, "Shape"), 1);
+    CHECK_EQ_INT(count_of(&sl, "ConstantOfShape"), 1);
+}
+
 static void rules(void)
 {
     /* unknown batch at load time: nothing folds, the duplicates go (CSE);
@@ -335,6 +532,8 @@ static void rules(void)
 int main(void)
 {
     rules();
+    shape_rules();
+    layout_rules();
     /* resnet50: 53 convs, 49 followed by Relu (the rest feed the residual
      * Add), 16 residual Adds each followed by Relu. */
     /* kernel ids: ONNX operators' names, then ONNX Runtime's own kernels */

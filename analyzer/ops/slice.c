@@ -241,6 +241,10 @@ oc_status oc_slice_infer(oc_op_ctx *c)
         if (oc_dim_is_known(d) && is_lit(st) && is_lit(en))
             out[ax] = oc_dim_of(slice_known(d.v, st.v, en.v, step,
                                             &first[ax]));
+        else if (oc_ctx_session_view(c))
+            /* ONNX's Slice inference leaves a sliced axis whose input dim
+             * has no value unknown (even x[-7:-3], even a symbol) */
+            out[ax] = OC_DIM_UNKNOWN;
         else
             out[ax] = slice_sym(c, d, st, en, step);
     }
