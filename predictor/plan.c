@@ -1752,6 +1752,27 @@ static int64_t channels(const pctx *p, int v)
     return t && t->rank == 4 && oc_dim_is_known(t->dims[1]) ? t->dims[1].v : -1;
 }
 
+/* The ReorderInput of x reads an NHWC tensor itself (channels_last): a
+ * Transpose(0,3,1,2) before it that nothing else reads goes (NCHWc
+ * transformer, as ORT 1.30 runs convnext). */
+static void reorder_takes_transpose(pctx *p, int x)
+{
+    static const signed char to_nchw[4] = {0, 3, 1, 2};
+    const tperm *r = &p->tp[x];
+    if (r->r != 4 || memcmp(r->v, to_nchw, 4) != 0)
+        return;
+    for (int e = p->tk_head[p->buf[x]]; e >= 0; e = p->tk[e].next) {
+        tkernel *t = &p->tk[e];
+        if (!perm_same(&t->perm, r) || t->readers != 1)
+            continue;
+        if (t->node >= 0)
+            drop(p, (size_t)t->node, OC_KERNEL_REMOVED, "read by its ReorderInput (channels last)");
+        else if (t->ins >= 0)
+            p->ins[t->ins].k.kind = OC_KERNEL_REMOVED;
+        t->readers = 0;
+    }
+}
+
 static void nchwc_conv(pctx *p, size_t m)
 {
     int w = in(p, m, 1), b = in(p, m, 2), x = in(p, m, 0);
@@ -1780,6 +1801,8 @@ static void nchwc_conv(pctx *p, size_t m)
         reorder_in = false;
     else if (ci % 4)
         return;
+    if (reorder_in && p->nchwc[x] < 0 && p->reordered[x] < 0)
+        reorder_takes_transpose(p, x);
     if (reorder_in && !read_blocked(p, x, m))
         return;
     set_kernel(&p->nk[m], OC_OPID_Conv);

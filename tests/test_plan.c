@@ -220,6 +220,20 @@ static oc_builder *nhwc_layernorm(bool back)
     return b;
 }
 
+/* NHWC X [N,8,8,16] -> Transpose(0,3,1,2) -> 1x1 Conv(16 -> 16). */
+static oc_builder *nhwc_conv(void)
+{
+    oc_builder *b = oc_builder_new(17);
+    int64_t x[] = {-1, 8, 8, 16}, w[] = {16, 16, 1, 1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
+    oc_builder_random(b, "W", OC_DT_FLOAT, 4, w, -1, 1, 1);
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t", "X", "T"), "perm", 4,
+                         (int64_t[]){0, 3, 1, 2});
+    oc_builder_node(b, "Conv", "c", "T,W", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 static void rules(void)
 {
     /* unknown batch at load time: nothing folds, the duplicates go (CSE);
@@ -270,6 +284,13 @@ static void rules(void)
     CHECK_EQ_INT(count_of(&lm, "Sub"), 1);
     CHECK_EQ_INT(count_of(&lm, "Add"), 1);
     CHECK_EQ_INT(lm.run, 6);
+    /* NCHWc: the ReorderInput reads the NHWC tensor itself (channels
+     * last), the Transpose that only fed it goes */
+    opcount nc = plan_built(nhwc_conv(), 16, NULL);
+    CHECK_EQ_INT(count_of(&nc, "Transpose"), 0);
+    CHECK_EQ_INT(count_of(&nc, "ReorderInput"), 1);
+    CHECK_EQ_INT(count_of(&nc, "Conv"), 1);
+    CHECK_EQ_INT(nc.run, 3);
     /* no NCHWc (not x86): FusedConv(Relu) and a plain Conv */
     opcount n0 = plan_built(two_convs(), 0, NULL);
     CHECK_EQ_INT(n0.run, 2);
