@@ -13,6 +13,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A permutation of at most TP_MAX axes; r == 0 is the identity. */
+enum { TP_MAX = 8 };
+typedef struct tperm {
+    unsigned char r;
+    signed char v[TP_MAX];
+} tperm;
+
+/* A transpose kernel the transpose optimizer leaves: it reads buffer
+ * `buf` and permutes it by `perm`. */
+typedef struct tkernel {
+    tperm perm;
+    int buf;
+    int next;      /* next kernel on the same buffer, or -1 */
+    int node;      /* the Transpose node it is, or -1 */
+    int ins;       /* else its index in ins */
+    int readers;   /* input slots (and graph outputs) that read it */
+} tkernel;
+
 typedef struct inserted {
     oc_kernel k;
     size_t at;     /* node the kernel runs next to */
@@ -46,9 +64,21 @@ typedef struct pctx {
     unsigned char *flags; /* per node: F_ACT, F_SUM of its kernel */
     inserted *ins;
     size_t n_ins, cap_ins;
+    /* transpose optimizer: the logical value v is Transpose(buffer of
+     * value buf[v], tp[v]); a node pushed through runs in layout lay[n]
+     * for the inputs in tslots[n] */
+    tperm *tp;
+    int *buf;
+    tperm *lay;
+    uint32_t *tslots;
+    bool *lead;        /* per value: leads to a Transpose through handlers */
+    bool *norank;      /* per value: ORT's shape inference has no rank */
+    int *tk_head;      /* per value: first transpose kernel on it, or -1 */
+    tkernel *tk;
+    size_t n_tk, cap_tk;
 } pctx;
 
-enum { F_ACT = 1, F_SUM = 2 };
+enum { F_ACT = 1, F_SUM = 2, F_TMERGED = 4 /* a Transpose the optimizer took over */ };
 
 /* ---- small helpers ---- */
 
@@ -784,6 +814,504 @@ static const oc_tinfo *ort_info(const pctx *p, int v)
     return v >= 0 && !p->rankless[v] ? sinfo(p, v) : NULL;
 }
 
+/* ---- pass 1b: the transpose optimizer ----
+ *
+ * ORT's TransposeOptimizer (transpose_optimization/
+ * onnx_transpose_optimization.cc, the last level-1 transformer, before
+ * the level-2 fusions see the graph): in topological order, a node one of
+ * whose inputs comes from a Transpose takes that Transpose through it
+ * when its handler can and the estimated cost falls; the node then runs
+ * on the permuted tensors and a Transpose goes after it, where the next
+ * node may take it further or cancel it against another.  Here a value
+ * v is Transpose(buffer of buf[v], tp[v]) and a Transpose node only
+ * composes permutations; the Transpose kernels are the (buffer,
+ * permutation) pairs some reader still needs (transpose_materialize). */
+
+static bool add_inserted(pctx *p, int kid, int value, size_t at, bool before);
+
+typedef enum tkind {
+    TK_NONE,      /* no handler: a transpose stops before the node */
+    TK_SIMPLE,    /* every input, elementwise (HandleSimpleNode) */
+    TK_BROADCAST, /* the non-scalar inputs, broadcast first */
+    TK_FIRST,     /* the first input, the outputs in the same layout */
+    TK_CONCAT,    /* every input, the axis remapped */
+    TK_REDUCE,    /* the first input, the axes remapped */
+    TK_SHAPE,     /* Shape(Transpose(x)) becomes Gather(Shape(x)) */
+    TK_TRANSPOSE, /* merged with the Transpose before it */
+    TK_HELD,      /* a handler this plan does not replay: never taken */
+    TK_VIEW       /* Reshape: a handler whose output is not transposed */
+} tkind;
+
+static tkind tkind_of(const pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    if (n->domain[0])
+        return TK_NONE;
+    switch (oc_analysis_node_cost(p->a, i)->op) {
+    case OC_OPID_Cast: case OC_OPID_Exp: case OC_OPID_Gelu: case OC_OPID_Identity:
+    case OC_OPID_LeakyRelu: case OC_OPID_Log: case OC_OPID_Reciprocal: case OC_OPID_Relu:
+    case OC_OPID_Sigmoid: case OC_OPID_Sqrt: case OC_OPID_Tanh: case OC_OPID_Abs:
+    case OC_OPID_Not: case OC_OPID_Ceil: case OC_OPID_Floor: case OC_OPID_Neg:
+    case OC_OPID_Erf: case OC_OPID_HardSigmoid: case OC_OPID_Round: case OC_OPID_IsInf:
+    case OC_OPID_IsNaN: case OC_OPID_Selu: case OC_OPID_Shrink: case OC_OPID_Sign:
+    case OC_OPID_Softplus: case OC_OPID_Softsign: case OC_OPID_ThresholdedRelu:
+    case OC_OPID_Celu: case OC_OPID_HardSwish: case OC_OPID_Sin: case OC_OPID_Cos:
+    case OC_OPID_Tan: case OC_OPID_Sinh: case OC_OPID_Cosh: case OC_OPID_Asin:
+    case OC_OPID_Acos: case OC_OPID_Atan: case OC_OPID_Asinh: case OC_OPID_Acosh:
+    case OC_OPID_Atanh:
+        return TK_SIMPLE;
+    case OC_OPID_Add: case OC_OPID_Max: case OC_OPID_Min: case OC_OPID_Mul:
+    case OC_OPID_Sub: case OC_OPID_Div: case OC_OPID_And: case OC_OPID_Or:
+    case OC_OPID_Xor: case OC_OPID_Mod: case OC_OPID_PRelu: case OC_OPID_BitShift:
+    case OC_OPID_Equal: case OC_OPID_Greater: case OC_OPID_Less:
+    case OC_OPID_GreaterOrEqual: case OC_OPID_LessOrEqual: case OC_OPID_Mean:
+    case OC_OPID_Sum: case OC_OPID_Pow: case OC_OPID_Where:
+        return TK_BROADCAST;
+    case OC_OPID_Clip: case OC_OPID_CastLike:
+        return TK_FIRST;
+    case OC_OPID_Concat:
+        return TK_CONCAT;
+    case OC_OPID_ReduceLogSum: case OC_OPID_ReduceLogSumExp: case OC_OPID_ReduceMax:
+    case OC_OPID_ReduceMean: case OC_OPID_ReduceMin: case OC_OPID_ReduceProd:
+    case OC_OPID_ReduceSum: case OC_OPID_ReduceSumSquare: case OC_OPID_ReduceL1:
+    case OC_OPID_ReduceL2:
+        return TK_REDUCE;
+    case OC_OPID_Shape:
+        return TK_SHAPE;
+    case OC_OPID_Transpose:
+        return TK_TRANSPOSE;
+    case OC_OPID_Split: case OC_OPID_Pad: case OC_OPID_ArgMin: case OC_OPID_ArgMax:
+    case OC_OPID_Squeeze: case OC_OPID_Unsqueeze: case OC_OPID_Slice: case OC_OPID_Tile:
+    case OC_OPID_Softmax: case OC_OPID_Hardmax: case OC_OPID_LogSoftmax:
+    case OC_OPID_QuantizeLinear: case OC_OPID_DequantizeLinear:
+    case OC_OPID_MaxPool: case OC_OPID_Resize:
+        return TK_HELD;
+    case OC_OPID_Reshape:
+        return TK_VIEW;
+    default:
+        return TK_NONE;
+    }
+}
+
+/* The handler puts a Transpose after the node (HandlerInfo's
+ * transposes_outputs). */
+static bool tkind_moves_out(tkind k)
+{
+    return k != TK_NONE && k != TK_SHAPE && k != TK_TRANSPOSE && k != TK_VIEW;
+}
+
+/* The inputs the handler transposes (transposible_inputs_fn), as bits. */
+static uint32_t tkind_slots(const pctx *p, size_t i, tkind k)
+{
+    const oc_node *n = &p->g->nodes[i];
+    uint32_t s = 0;
+    if (k == TK_NONE || n->n_inputs == 0 || n->n_inputs > 32)
+        return 0;
+    if (k != TK_SIMPLE && k != TK_BROADCAST && k != TK_CONCAT)
+        return 1;
+    for (size_t q = 0; q < n->n_inputs; q++) {
+        const oc_tinfo *t = sinfo(p, in(p, i, q));
+        /* NonScalarInputs: a rank-0 input is not transposed */
+        if (in(p, i, q) >= 0 && (k != TK_BROADCAST || !t || t->rank != 0))
+            s |= 1u << q;
+    }
+    return s;
+}
+
+static tperm perm_of_node(const pctx *p, size_t i)
+{
+    tperm q = {0};
+    const oc_attr *a = oc_node_attr(&p->g->nodes[i], "perm");
+    if (!a || a->n == 0 || a->n > TP_MAX)
+        return q;
+    bool used[TP_MAX] = {false};
+    for (size_t d = 0; d < a->n; d++) {
+        if (a->ints[d] < 0 || a->ints[d] >= (int64_t)a->n || used[a->ints[d]])
+            return q;
+        used[a->ints[d]] = true;
+        q.v[d] = (signed char)a->ints[d];
+    }
+    q.r = (unsigned char)a->n;
+    return q;
+}
+
+static bool perm_is_id(const tperm *q)
+{
+    for (int d = 0; d < q->r; d++)
+        if (q->v[d] != d)
+            return false;
+    return true;
+}
+
+static bool perm_same(const tperm *a, const tperm *b)
+{
+    if (perm_is_id(a) || perm_is_id(b))
+        return perm_is_id(a) && perm_is_id(b);
+    return a->r == b->r && memcmp(a->v, b->v, a->r) == 0;
+}
+
+/* Transpose by a, then by b. */
+static tperm perm_then(const tperm *a, const tperm *b)
+{
+    if (perm_is_id(a))
+        return *b;
+    if (perm_is_id(b) || a->r != b->r)
+        return *a;
+    tperm c = {.r = a->r};
+    for (int d = 0; d < a->r; d++)
+        c.v[d] = a->v[(int)b->v[d]];
+    return c;
+}
+
+static tperm perm_inverse(const tperm *a)
+{
+    tperm c = {.r = a->r};
+    for (int d = 0; d < a->r; d++)
+        c.v[(int)a->v[d]] = (signed char)d;
+    return c;
+}
+
+/* The layout in which node c reads its input slot k. */
+static tperm read_layout(const pctx *p, size_t c, size_t k)
+{
+    tperm id = {0};
+    return k < 32 && (p->tslots[c] >> k & 1) ? p->lay[c] : id;
+}
+
+/* Node c reads value v as its producer computes it: no Transpose kernel
+ * between them (a Transpose node the optimizer left is that producer). */
+static bool reads_plain(const pctx *p, int v, size_t c)
+{
+    const oc_node *n = &p->g->nodes[c];
+    int pr = p->g->values[v].producer;
+    bool kept = pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Transpose);
+    for (size_t k = 0; k < n->n_inputs; k++)
+        if (in(p, c, k) == v) {
+            tperm need = read_layout(p, c, k);
+            if (!perm_same(&p->tp[v], &need) && !(kept && perm_is_id(&need)))
+                return false;
+        }
+    return true;
+}
+
+/* EstimateValueRank: the dims that are not 1 (a symbolic dim counts), 5
+ * when the rank is unknown. */
+static int est_rank(const pctx *p, int v)
+{
+    const oc_tinfo *t = sinfo(p, v);
+    if (!t || t->rank < 0 || (t->rank > 0 && !t->dims) || p->norank[v])
+        return 5;
+    int r = 0;
+    for (int d = 0; d < t->rank; d++)
+        r += !(oc_dim_is_known(t->dims[d]) && t->dims[d].v == 1);
+    return r;
+}
+
+/* CanLikelyRemoveTranspose: every reader of the Transpose before v has a
+ * handler, and v is no graph output. */
+static bool tp_removable(const pctx *p, int v)
+{
+    if (p->g->values[v].is_output)
+        return false;
+    for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++)
+        if (live(p, (size_t)p->cons[e]) && tkind_of(p, (size_t)p->cons[e]) == TK_NONE)
+            return false;
+    return true;
+}
+
+/* EstimateTransposeValueCost of reading v in layout q: a constant is
+ * transposed for free, a Transpose of q that can go saves its rank,
+ * anything else costs its rank. */
+static int tp_input_cost(const pctx *p, int v, const tperm *q)
+{
+    if (v < 0 || p->constant[v])
+        return 0;
+    if (!perm_is_id(&p->tp[v]))
+        return perm_same(&p->tp[v], q) && tp_removable(p, v) ? -est_rank(p, v) : 0;
+    return est_rank(p, v);
+}
+
+/* The axes a reduction names, normalized to [0, rank) and sorted as a
+ * mask; false when they are not known.  No axes: all of them. */
+static bool reduce_axes(const pctx *p, size_t i, int rank, bool *mask)
+{
+    const oc_node *n = &p->g->nodes[i];
+    const oc_attr *a = oc_node_attr(n, "axes");
+    cvals c;
+    int64_t na = 0;
+    const int64_t *ax = NULL;
+    if (rank < 0 || rank > OC_MAX_RANK)
+        return false;
+    if (a) {
+        na = (int64_t)a->n;
+        ax = a->ints;
+    } else if (n->n_inputs > 1 && in(p, i, 1) >= 0) {
+        if (!const_vals(p, in(p, i, 1), &c) || !c.ints)
+            return false;
+        na = c.n;
+        ax = c.i;
+    }
+    for (int d = 0; d < rank; d++)
+        mask[d] = na == 0;
+    for (int64_t q = 0; q < na; q++) {
+        int64_t d = ax[q] < 0 ? ax[q] + rank : ax[q];
+        if (d < 0 || d >= rank)
+            return false;
+        mask[d] = true;
+    }
+    return true;
+}
+
+/* SqueezePerm: q on the axes that are left once `gone` are removed. */
+static tperm perm_squeeze(const tperm *q, const bool *gone)
+{
+    tperm c = {0};
+    int map[TP_MAX], j = 0;
+    for (int d = 0; d < q->r; d++)
+        map[d] = gone[d] ? -1 : j++;
+    for (int d = 0; d < q->r; d++)
+        if (!gone[(int)q->v[d]])
+            c.v[c.r++] = (signed char)map[(int)q->v[d]];
+    return c;
+}
+
+/* The handler takes the Transpose q through node i, or refuses (false,
+ * nothing changed). */
+static bool tp_push(pctx *p, size_t i, tkind k, const tperm *q, uint32_t slots)
+{
+    const oc_node *n = &p->g->nodes[i];
+    tperm out = *q;
+    for (size_t s = 0; s < n->n_inputs; s++) {
+        if (!(slots >> s & 1))
+            continue;
+        const oc_tinfo *t = p->norank[in(p, i, s)] ? NULL : sinfo(p, in(p, i, s));
+        /* NormalizeInputRanks: a known rank, no higher than q's; a lower
+         * one is unsqueezed, in place for a constant (an Unsqueeze node
+         * otherwise, which this plan does not add: it refuses) */
+        if (!t || t->rank < 0 || t->rank > q->r ||
+            (t->rank < q->r && (k != TK_BROADCAST || !p->constant[in(p, i, s)])))
+            return false;
+    }
+    if (k == TK_HELD || k == TK_VIEW || k == TK_NONE)
+        return false;
+    if (k == TK_CONCAT) {
+        const oc_attr *ax = oc_node_attr(n, "axis");
+        if (!ax || ax->i < -(int64_t)q->r || ax->i >= (int64_t)q->r)
+            return false;
+    }
+    if (k == TK_REDUCE) {
+        /* opset 18 (ReduceSum 13) moved the axes to an input: it must be
+         * constant; kept dims keep q, removed ones squeeze it */
+        bool axes[OC_MAX_RANK], gone[TP_MAX] = {false};
+        const oc_attr *kd = oc_node_attr(n, "keepdims");
+        if (!reduce_axes(p, i, q->r, axes))
+            return false;
+        if (kd && kd->i == 0) {
+            for (int d = 0; d < q->r; d++)
+                gone[(int)q->v[d]] = axes[d];
+            out = perm_squeeze(q, gone);
+        }
+    }
+    p->lay[i] = *q;
+    p->tslots[i] = slots;
+    for (size_t o = 0; o < n->n_outputs; o++) {
+        int y = n->outputs[o];
+        if (y < 0)
+            continue;
+        p->buf[y] = y;
+        if (k != TK_SHAPE)
+            p->tp[y] = out;
+    }
+    if (k == TK_SHAPE)
+        add_inserted(p, OC_OPID_Gather, out0(p, i), i, false);
+    return true;
+}
+
+/* ORT's loop for node i: the first input that comes from a Transpose and
+ * whose push the cost model likes (DefaultCostCheck: the inputs' cost
+ * plus, when no output leads to another Transpose, the output's rank,
+ * strictly negative). */
+static void tp_visit(pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    tkind k = tkind_of(p, i);
+    if (k == TK_NONE)
+        return;
+    if (k == TK_TRANSPOSE) {
+        tperm perm = perm_of_node(p, i);
+        int x = in(p, i, 0), y = out0(p, i);
+        if (x < 0 || y < 0 || perm.r == 0 ||
+            (!perm_is_id(&p->tp[x]) && p->tp[x].r != perm.r))
+            return;
+        p->tp[y] = perm_then(&p->tp[x], &perm);
+        p->buf[y] = p->buf[x];
+        p->flags[i] |= F_TMERGED;
+        return;
+    }
+    uint32_t slots = tkind_slots(p, i, k);
+    for (size_t j = 0; j < n->n_inputs && j < 32; j++) {
+        int u = in(p, i, j);
+        if (u < 0 || perm_is_id(&p->tp[u]) || !(slots >> j & 1))
+            continue;
+        tperm q = p->tp[u];
+        int cost = 0;
+        for (size_t s = 0; s < n->n_inputs; s++)
+            if (slots >> s & 1)
+                cost += tp_input_cost(p, in(p, i, s), &q);
+        if (cost < 0 && tkind_moves_out(k)) {
+            bool leads = false;
+            int out_cost = 0;
+            for (size_t o = 0; o < n->n_outputs; o++)
+                if (n->outputs[o] >= 0) {
+                    leads |= p->lead[n->outputs[o]];
+                    if (est_rank(p, n->outputs[o]) > out_cost)
+                        out_cost = est_rank(p, n->outputs[o]);
+                }
+            if (!leads)
+                cost += out_cost;
+        }
+        if (cost < 0 && tp_push(p, i, k, &q, slots))
+            return;
+    }
+}
+
+/* Reader c (or a graph output, c < 0) needs v in layout need: the
+ * Transpose kernel on v's buffer with that permutation, shared. */
+static void tp_need(pctx *p, int v, const tperm *need, int c)
+{
+    tperm inv = perm_inverse(need);
+    tperm r = perm_then(&p->tp[v], &inv);
+    int b = p->buf[v];
+    for (int e = p->tk_head[b]; e >= 0; e = p->tk[e].next)
+        if (perm_same(&p->tk[e].perm, &r)) {
+            p->tk[e].readers++;
+            return;
+        }
+    if (p->n_tk == p->cap_tk) {
+        size_t cap = p->cap_tk ? 2 * p->cap_tk : 64;
+        tkernel *nt = oc_arena_alloc(p->ar, cap * sizeof *nt);
+        if (!nt)
+            return;
+        if (p->n_tk)
+            memcpy(nt, p->tk, p->n_tk * sizeof *nt);
+        p->tk = nt;
+        p->cap_tk = cap;
+    }
+    tkernel *t = &p->tk[p->n_tk];
+    *t = (tkernel){.perm = r, .buf = b, .next = p->tk_head[b], .node = -1, .ins = -1,
+                   .readers = 1};
+    int pr = p->g->values[v].producer;
+    if (perm_is_id(need) && pr >= 0 && live(p, (size_t)pr) &&
+        is_op(p, &p->g->nodes[pr], OC_OPID_Transpose)) {
+        /* the Transpose node itself (its perm merged with the one before) */
+        t->node = pr;
+    } else {
+        size_t at = c >= 0 ? (size_t)c : (size_t)(b >= 0 && p->g->values[b].producer >= 0
+                                                       ? p->g->values[b].producer : 0);
+        t->ins = (int)p->n_ins;
+        if (!add_inserted(p, OC_OPID_Transpose, v, at, c >= 0))
+            return;
+    }
+    p->tk_head[b] = (int)p->n_tk++;
+}
+
+/* The Transpose kernels that are left: every reader that needs a value
+ * in another layout than its buffer's; Transpose nodes nobody needs go. */
+static void tp_materialize(pctx *p)
+{
+    const oc_graph *g = p->g;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t c = (size_t)g->topo[t];
+        if (!live(p, c) || (p->flags[c] & F_TMERGED))
+            continue;
+        for (size_t k = 0; k < g->nodes[c].n_inputs; k++) {
+            int v = in(p, c, k);
+            tperm need = read_layout(p, c, k);
+            if (v >= 0 && !p->constant[v] && !perm_same(&p->tp[v], &need))
+                tp_need(p, v, &need, (int)c);
+        }
+    }
+    tperm id = {0};
+    for (size_t k = 0; k < g->n_outputs; k++) {
+        int v = A(p, g->outputs[k]);
+        if (v >= 0 && !perm_is_id(&p->tp[v]))
+            tp_need(p, v, &id, -1);
+    }
+    bool *kept = oc_arena_calloc(p->ar, p->nn + 1, sizeof(bool));
+    if (!kept)
+        return;
+    for (size_t e = 0; e < p->n_tk; e++)
+        if (p->tk[e].node >= 0)
+            kept[p->tk[e].node] = true;
+    for (size_t i = 0; i < p->nn; i++)
+        if (live(p, i) && (p->flags[i] & F_TMERGED) && !kept[i])
+            drop(p, i, OC_KERNEL_REMOVED, "transpose moved through its readers");
+}
+
+/* The values whose rank ORT's load-time shape inference does not know,
+ * where this analysis may: a Reshape to a computed shape (ONNX infers no
+ * rank from the shape tensor's length), and what is computed from one
+ * by ops whose rank follows their inputs'. */
+static void mark_norank(pctx *p)
+{
+    static const oc_op_id fixed[] = {OC_OPID_Shape, OC_OPID_Size, OC_OPID_Flatten,
+                                     OC_OPID_NonZero, OC_OPID_Range, OC_OPID_ConstantOfShape};
+    const oc_graph *g = p->g;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        const oc_node *n = &g->nodes[i];
+        if (!live(p, i))
+            continue;
+        bool unknown = false;
+        if (is_op(p, n, OC_OPID_Reshape))
+            unknown = in(p, i, 1) >= 0 && !p->constant[in(p, i, 1)];
+        else {
+            for (size_t k = 0; k < n->n_inputs; k++)
+                unknown |= in(p, i, k) >= 0 && !p->constant[in(p, i, k)] && p->norank[in(p, i, k)];
+            for (size_t q = 0; q < sizeof fixed / sizeof fixed[0]; q++)
+                if (is_op(p, n, fixed[q]))
+                    unknown = false;
+        }
+        for (size_t o = 0; o < n->n_outputs; o++)
+            if (n->outputs[o] >= 0)
+                p->norank[n->outputs[o]] = unknown;
+    }
+}
+
+static void pass_transpose(pctx *p)
+{
+    const oc_graph *g = p->g;
+    mark_norank(p);
+    /* outputs_leading_to_transpose, on the graph as the optimizer finds it */
+    for (size_t t = p->nn; t-- > 0;) {
+        size_t i = (size_t)g->topo[t];
+        if (!live(p, i))
+            continue;
+        tkind k = tkind_of(p, i);
+        const oc_node *n = &g->nodes[i];
+        if (k == TK_TRANSPOSE) {
+            if (in(p, i, 0) >= 0)
+                p->lead[in(p, i, 0)] = true;
+            continue;
+        }
+        bool leads = false;
+        for (size_t o = 0; o < n->n_outputs; o++)
+            leads |= n->outputs[o] >= 0 && p->lead[n->outputs[o]];
+        if (!leads || !tkind_moves_out(k))
+            continue;
+        uint32_t s = tkind_slots(p, i, k);
+        for (size_t q = 0; q < n->n_inputs && q < 32; q++)
+            if (s >> q & 1)
+                p->lead[in(p, i, q)] = true;
+    }
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (live(p, i))
+            tp_visit(p, i);
+    }
+    tp_materialize(p);
+}
+
 /* ---- pass 2: fusions ---- */
 
 static bool g_topo_before(const pctx *p, size_t x, size_t y)
@@ -805,7 +1333,7 @@ static int sole_next(const pctx *p, size_t i)
     for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
         int c = p->cons[e];
         if (live(p, (size_t)c))
-            return c;
+            return reads_plain(p, v, (size_t)c) ? c : -1;
     }
     return -1;
 }
@@ -933,7 +1461,8 @@ static bool is_swap_last2(const pctx *p, size_t t)
 {
     const oc_node *n = &p->g->nodes[t];
     const oc_attr *perm = oc_node_attr(n, "perm");
-    if (!is_op(p, n, OC_OPID_Transpose) || !perm || perm->n < 2)
+    if (!is_op(p, n, OC_OPID_Transpose) || !perm || perm->n < 2 || in(p, t, 0) < 0 ||
+        !perm_is_id(&p->tp[in(p, t, 0)]))
         return false;
     size_t r = perm->n;
     for (size_t q = 0; q + 2 < r; q++)
@@ -1019,7 +1548,7 @@ static void fuse_matmul(pctx *p, size_t m)
         int v = in(p, m, s);
         int t = v >= 0 ? p->g->values[v].producer : -1;
         if (t >= 0 && live(p, (size_t)t) && p->uses[v] == 1 && !p->g->values[v].is_output &&
-            is_swap_last2(p, (size_t)t)) {
+            is_swap_last2(p, (size_t)t) && reads_plain(p, v, m)) {
             absorb(p, m, (size_t)t);
             fused = true;
         }
@@ -1040,6 +1569,7 @@ static void fuse_matmul(pctx *p, size_t m)
         int v = in(p, m, s);
         int t = v >= 0 ? p->g->values[v].producer : -1;
         if (t >= 0 && live(p, (size_t)t) && p->uses[v] == 1 && !p->g->values[v].is_output &&
+            reads_plain(p, v, m) &&
             (is_op(p, &p->g->nodes[t], OC_OPID_Mul) || is_op(p, &p->g->nodes[t], OC_OPID_Div))) {
             /* the scaled input needs a load-time shape of rank > 0 */
             int c1 = in(p, (size_t)t, 1), c0 = in(p, (size_t)t, 0);
@@ -1073,7 +1603,8 @@ static size_t chain(const pctx *p, size_t i, const oc_op_id *ops, size_t n, int 
                 return got;
             for (int e = p->cons_start[v]; e < p->cons_start[v + 1] && nx < 0; e++) {
                 int t = p->cons[e];
-                if (live(p, (size_t)t) && is_op(p, &p->g->nodes[t], ops[q]))
+                if (live(p, (size_t)t) && is_op(p, &p->g->nodes[t], ops[q]) &&
+                    reads_plain(p, v, (size_t)t))
                     nx = t;
             }
         }
@@ -1091,7 +1622,7 @@ static void fuse_skip(pctx *p, size_t m, int x)
 {
     int pr = x >= 0 ? p->g->values[x].producer : -1;
     if (pr < 0 || !live(p, (size_t)pr) || !is_op(p, &p->g->nodes[pr], OC_OPID_Add) ||
-        p->nk[pr].n_fused || p->g->values[x].is_output)
+        p->nk[pr].n_fused || p->g->values[x].is_output || !reads_plain(p, x, m))
         return;
     const oc_tinfo *u = sinfo(p, in(p, (size_t)pr, 0)), *w = sinfo(p, in(p, (size_t)pr, 1));
     /* ORT wants both shapes fully known at load time (no symbolic dim) */
@@ -1105,6 +1636,31 @@ static void fuse_skip(pctx *p, size_t m, int x)
     set_kernel(&p->nk[m], OC_KID_SkipLayerNormalization);
 }
 
+/* Node i reduces over the last axes only, in the layout it runs in (the
+ * transpose optimizer may have remapped them); LayerNormFusion and
+ * SimplifiedLayerNormFusion fuse nothing else.  Unknown rank: no say. */
+static bool reduces_last(const pctx *p, size_t i)
+{
+    const oc_tinfo *t = sinfo(p, in(p, i, 0));
+    bool mask[OC_MAX_RANK], moved[OC_MAX_RANK];
+    if (!t || t->rank < 1 || !reduce_axes(p, i, t->rank, mask))
+        return !t || t->rank < 1;
+    const tperm *q = &p->lay[i];
+    for (int d = 0; d < t->rank; d++)
+        moved[d] = mask[d];
+    if (q->r == t->rank && (p->tslots[i] & 1))
+        for (int d = 0; d < t->rank; d++)
+            moved[(int)q->v[d]] = mask[d];
+    int d = t->rank;
+    while (d > 0 && moved[d - 1])
+        d--;
+    if (d == t->rank)
+        return false;
+    while (d > 0 && !moved[d - 1])
+        d--;
+    return d == 0;
+}
+
 /* ReduceMean -> Sub -> Pow -> ReduceMean -> Add -> Sqrt -> Div -> Mul -> Add */
 static void fuse_layernorm(pctx *p, size_t m)
 {
@@ -1113,7 +1669,7 @@ static void fuse_layernorm(pctx *p, size_t m)
                                    OC_OPID_Div,        OC_OPID_Mul, OC_OPID_Add};
     int nodes[9];
     size_t n = chain(p, m, ops, 9, nodes);
-    if (n < 7)
+    if (n < 7 || !reduces_last(p, m) || !reduces_last(p, (size_t)nodes[3]))
         return;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);
@@ -1130,7 +1686,7 @@ static void fuse_rmsnorm(pctx *p, size_t m)
                                    OC_OPID_Div, OC_OPID_Mul,        OC_OPID_Mul};
     int nodes[7];
     size_t n = chain(p, m, ops, 7, nodes);
-    if (n < 5 || !const_all(p, in(p, m, 1), 2))
+    if (n < 5 || !const_all(p, in(p, m, 1), 2) || !reduces_last(p, (size_t)nodes[1]))
         return;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);
@@ -1153,7 +1709,7 @@ static void fuse_gelu(pctx *p, size_t m)
     int x = in(p, m, 0);
     int pr = x >= 0 ? p->g->values[x].producer : -1;
     if (pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Add) &&
-        !p->nk[pr].n_fused &&
+        !p->nk[pr].n_fused && reads_plain(p, x, m) &&
         !p->g->values[x].is_output) {
         int b0 = in(p, (size_t)pr, 0), b1 = in(p, (size_t)pr, 1);
         int b = p->constant[b1] ? b1 : b0, xin = b == b1 ? b0 : b1;
@@ -1374,6 +1930,27 @@ static int64_t channels(const pctx *p, int v)
     return t && t->rank == 4 && oc_dim_is_known(t->dims[1]) ? t->dims[1].v : -1;
 }
 
+/* The ReorderInput of x reads an NHWC tensor itself (channels_last): a
+ * Transpose(0,3,1,2) before it that nothing else reads goes (NCHWc
+ * transformer, as ORT 1.30 runs convnext). */
+static void reorder_takes_transpose(pctx *p, int x)
+{
+    static const signed char to_nchw[4] = {0, 3, 1, 2};
+    const tperm *r = &p->tp[x];
+    if (r->r != 4 || memcmp(r->v, to_nchw, 4) != 0)
+        return;
+    for (int e = p->tk_head[p->buf[x]]; e >= 0; e = p->tk[e].next) {
+        tkernel *t = &p->tk[e];
+        if (!perm_same(&t->perm, r) || t->readers != 1)
+            continue;
+        if (t->node >= 0)
+            drop(p, (size_t)t->node, OC_KERNEL_REMOVED, "read by its ReorderInput (channels last)");
+        else if (t->ins >= 0)
+            p->ins[t->ins].k.kind = OC_KERNEL_REMOVED;
+        t->readers = 0;
+    }
+}
+
 static void nchwc_conv(pctx *p, size_t m)
 {
     int w = in(p, m, 1), b = in(p, m, 2), x = in(p, m, 0);
@@ -1402,6 +1979,8 @@ static void nchwc_conv(pctx *p, size_t m)
         reorder_in = false;
     else if (ci % 4)
         return;
+    if (reorder_in && p->nchwc[x] < 0 && p->reordered[x] < 0)
+        reorder_takes_transpose(p, x);
     if (reorder_in && !read_blocked(p, x, m))
         return;
     set_kernel(&p->nk[m], OC_OPID_Conv);
@@ -1645,15 +2224,26 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.rank = oc_arena_alloc(arena, nn * sizeof(size_t));
     p.blocked = oc_arena_calloc(arena, nn, sizeof(bool));
     p.flags = oc_arena_calloc(arena, nn, 1);
+    p.tp = oc_arena_calloc(arena, nv, sizeof *p.tp);
+    p.buf = oc_arena_alloc(arena, nv * sizeof(int));
+    p.lay = oc_arena_calloc(arena, nn, sizeof *p.lay);
+    p.tslots = oc_arena_calloc(arena, nn, sizeof *p.tslots);
+    p.lead = oc_arena_calloc(arena, nv, sizeof(bool));
+    p.norank = oc_arena_calloc(arena, nv, sizeof(bool));
+    p.tk_head = oc_arena_alloc(arena, nv * sizeof(int));
     out->kernel_of = oc_arena_calloc(arena, nn, sizeof *out->kernel_of);
-    if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.shape_data || !p.uses || !p.cons_start || !p.nchwc ||
-        !p.nchwc_left || !p.nchwc_ch || !p.reordered || !p.nk || !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags)
+    if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.shape_data || !p.uses ||
+        !p.cons_start || !p.nchwc || !p.nchwc_left || !p.nchwc_ch || !p.reordered || !p.nk ||
+        !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags || !p.tp || !p.buf ||
+        !p.lay || !p.tslots || !p.lead || !p.norank || !p.tk_head)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     for (size_t v = 0; v < p.nv; v++) {
         p.alias[v] = (int)v;
         p.canon[v] = (int)v;
         p.nchwc[v] = -1;
         p.reordered[v] = -1;
+        p.buf[v] = (int)v;
+        p.tk_head[v] = -1;
         p.constant[v] = g->values[v].is_initializer ||
                         (g->values[v].constant && g->values[v].producer < 0);
     }
@@ -1675,6 +2265,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (ort) {
         pass_reshape(&p);
+        pass_transpose(&p);
         ort_shapes(&p);
         pass_fuse(&p);
         if (p.block > 1)

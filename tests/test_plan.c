@@ -385,6 +385,40 @@ static oc_builder *blocked_tail(int64_t h, int64_t w, char tail)
     return b;
 }
 
+/* NHWC LayerNorm written out (opset 13) on Transpose(X [N,16,8,8],
+ * 0,2,3,1); back to NCHW by Transpose(0,3,1,2), or on into a MatMul. */
+static oc_builder *nhwc_layernorm(bool back)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 16, 8, 8}, c[] = {16}, w[] = {16, 32};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
+    oc_builder_floats(b, "two", 0, NULL, (float[]){2});
+    oc_builder_floats(b, "eps", 0, NULL, (float[]){1e-6f});
+    oc_builder_random(b, "G", OC_DT_FLOAT, 1, c, -1, 1, 1);
+    oc_builder_random(b, "B", OC_DT_FLOAT, 1, c, -1, 1, 2);
+    oc_builder_random(b, "W", OC_DT_FLOAT, 2, w, -1, 1, 3);
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t1", "X", "T"), "perm", 4,
+                         (int64_t[]){0, 2, 3, 1});
+    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "mean", "T", "M"), "axes", 1,
+                         (int64_t[]){-1});
+    oc_builder_node(b, "Sub", "sub", "T,M", "D");
+    oc_builder_node(b, "Pow", "pow", "D,two", "P");
+    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "var", "P", "V"), "axes", 1,
+                         (int64_t[]){-1});
+    oc_builder_node(b, "Add", "addeps", "V,eps", "VE");
+    oc_builder_node(b, "Sqrt", "sqrt", "VE", "S");
+    oc_builder_node(b, "Div", "div", "D,S", "N");
+    oc_builder_node(b, "Mul", "mul", "N,G", "NG");
+    oc_builder_node(b, "Add", "bias", "NG,B", "L");
+    if (back)
+        oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t2", "L", "Y"), "perm", 4,
+                             (int64_t[]){0, 3, 1, 2});
+    else
+        oc_builder_node(b, "MatMul", "mm", "L,W", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* Level-1 rewrites and the NCHWc rules on blocked tensors. */
 static void layout_rules(void)
 {
@@ -462,6 +496,20 @@ static void shape_rules(void)
     CHECK_EQ_INT(count_of(&sl, "ConstantOfShape"), 1);
 }
 
+/* NHWC X [N,8,8,16] -> Transpose(0,3,1,2) -> 1x1 Conv(16 -> 16). */
+static oc_builder *nhwc_conv(void)
+{
+    oc_builder *b = oc_builder_new(17);
+    int64_t x[] = {-1, 8, 8, 16}, w[] = {16, 16, 1, 1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
+    oc_builder_random(b, "W", OC_DT_FLOAT, 4, w, -1, 1, 1);
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t", "X", "T"), "perm", 4,
+                         (int64_t[]){0, 3, 1, 2});
+    oc_builder_node(b, "Conv", "c", "T,W", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 static void rules(void)
 {
     /* unknown batch at load time: nothing folds, the duplicates go (CSE);
@@ -522,6 +570,35 @@ static void rules(void)
     CHECK_EQ_INT(count_of(&n16, "ReorderOutput"), 1);
     CHECK_EQ_INT(count_of(&n16, "ReorderInput"), 0);
     CHECK_EQ_INT(n16.inserted, 1);
+    /* TransposeOptimizer before LayerNormFusion: between two Transposes
+     * that cancel, every node of the LayerNorm takes the first one through
+     * (their outputs lead to the second), its axes become 1 and nothing
+     * fuses; no Transpose runs */
+    opcount ln = plan_built(nhwc_layernorm(true), 0, NULL);
+    CHECK_EQ_INT(count_of(&ln, "Transpose"), 0);
+    CHECK_EQ_INT(count_of(&ln, "LayerNormalization"), 0);
+    CHECK_EQ_INT(count_of(&ln, "SimplifiedLayerNormalization"), 0);
+    CHECK_EQ_INT(count_of(&ln, "ReduceMean"), 2);
+    CHECK_EQ_INT(ln.run, 9);
+    /* into a MatMul: the Transpose goes through ReduceMean (input rank 4
+     * against output 3) and Sub (4 + 3 against 4), not through Pow (4
+     * against 4): one Transpose after Sub, and Pow .. Mul fuse as an RMS
+     * norm (SimplifiedLayerNormFusion), the bias Add apart */
+    opcount lm = plan_built(nhwc_layernorm(false), 0, NULL);
+    CHECK_EQ_INT(count_of(&lm, "Transpose"), 1);
+    CHECK_EQ_INT(count_of(&lm, "LayerNormalization"), 0);
+    CHECK_EQ_INT(count_of(&lm, "SimplifiedLayerNormalization"), 1);
+    CHECK_EQ_INT(count_of(&lm, "ReduceMean"), 1);
+    CHECK_EQ_INT(count_of(&lm, "Sub"), 1);
+    CHECK_EQ_INT(count_of(&lm, "Add"), 1);
+    CHECK_EQ_INT(lm.run, 6);
+    /* NCHWc: the ReorderInput reads the NHWC tensor itself (channels
+     * last), the Transpose that only fed it goes */
+    opcount nc = plan_built(nhwc_conv(), 16, NULL);
+    CHECK_EQ_INT(count_of(&nc, "Transpose"), 0);
+    CHECK_EQ_INT(count_of(&nc, "ReorderInput"), 1);
+    CHECK_EQ_INT(count_of(&nc, "Conv"), 1);
+    CHECK_EQ_INT(nc.run, 3);
     /* no NCHWc (not x86): FusedConv(Relu) and a plain Conv */
     opcount n0 = plan_built(two_convs(), 0, NULL);
     CHECK_EQ_INT(n0.run, 2);
