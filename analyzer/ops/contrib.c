@@ -150,6 +150,12 @@ oc_status oc_quickgelu_cost(oc_op_ctx *c, oc_cost *out)
 
 /* ---- normalisations ---- */
 
+/* SkipSimplifiedLayerNormalization has no beta: (input, skip, gamma[, bias]) */
+static bool skip_simplified(oc_op_ctx *c)
+{
+    return strcmp(oc_ctx_node(c)->op, "SkipSimplifiedLayerNormalization") == 0;
+}
+
 /* Outputs `o` with x's dims, those from `axis` on set to 1 (statistics). */
 static oc_status stats_out(oc_op_ctx *c, size_t o, const oc_tinfo *x, int axis)
 {
@@ -187,7 +193,7 @@ oc_status oc_skiplayernorm_infer(oc_op_ctx *c)
     if (skip && skip->rank >= 0 && skip->rank > x->rank)
         return oc_fail(c, "%s: skip has rank %d, the input %d", oc_ctx_node(c)->op,
                        skip->rank, x->rank);
-    bool simplified = oc_ctx_node(c)->op[4] == 'S'; /* SkipSimplified... */
+    bool simplified = skip_simplified(c);
     oc_status st = check_last(c, 2, x, "gamma");
     if (!st && !simplified)
         st = check_last(c, 3, x, "beta");
@@ -207,7 +213,7 @@ oc_status oc_skiplayernorm_infer(oc_op_ctx *c)
 oc_status oc_skiplayernorm_cost(oc_op_ctx *c, oc_cost *out)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0);
-    bool simplified = oc_ctx_node(c)->op[4] == 'S';
+    bool simplified = skip_simplified(c);
     uint64_t n, addends = 1; /* skip, then beta and bias when given */
     for (size_t i = 3; i < oc_ctx_n_in(c) && i < (simplified ? 4u : 5u); i++)
         if (oc_ctx_in(c, i))
