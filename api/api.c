@@ -701,9 +701,9 @@ onnxcost_status onnxcost_prediction_kernel(const onnxcost_prediction *r, size_t 
         .name = r->kname[i],
         .op = k->op,
         .n_nodes = ins ? 0 : 1 + k->n_fused,
-        .time_us = ins ? 0 : e->node_us[k->main],
-        .time_us_low = ins ? 0 : e->node_low_us[k->main],
-        .time_us_high = ins ? 0 : e->node_high_us[k->main],
+        .time_us = e->kernel_us[r->run[i]],
+        .time_us_low = e->kernel_low_us[r->run[i]],
+        .time_us_high = e->kernel_high_us[r->run[i]],
         .extrapolated = ins ? NULL : e->node_outside[k->main],
     };
     return ONNXCOST_OK;

@@ -167,21 +167,19 @@ json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
             continue;
         char buf[512];
         json_t *nodes = json_array();
-        double us = 0, lo = 0, hi = 0;
+        double us = e->kernel_us[q], lo = e->kernel_low_us[q], hi = e->kernel_high_us[q];
         if (k->main != OC_PLAN_INSERTED) {
             json_array_append_new(nodes, json_string(g->nodes[k->main].name));
             for (size_t f = 0; f < k->n_fused; f++)
                 json_array_append_new(nodes, json_string(g->nodes[k->fused[f]].name));
-            us = e->node_us[k->main];
-            lo = e->node_low_us[k->main];
-            hi = e->node_high_us[k->main];
         }
         json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:f, s:f}", "name",
                               oc_kernel_name(g, k, buf, sizeof buf), "op", k->op, "nodes", nodes,
                               "time_us", us, "time_us_low", lo, "time_us_high", hi);
         if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
             json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
-            json_object_set_new(o, "costed_in", json_string("the blocked op's samples"));
+            if (k->kid == OC_KID_ReorderInput || k->kid == OC_KID_ReorderOutput)
+                json_object_set_new(o, "costed_in", json_string("the blocked op's samples"));
         }
         if (k->main != OC_PLAN_INSERTED && e->node_unknown[k->main])
             json_object_set_new(o, "unknown", json_string(e->node_unknown[k->main]));

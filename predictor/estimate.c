@@ -104,9 +104,28 @@ static const char *unknown_reason(const oc_analysis *a, const oc_kernel *k, oc_a
     return "its shapes are unknown";
 }
 
+/* The feature row of a Transpose the runtime inserts (no node of the
+ * graph): a Transpose of value kn->value.  OC_ERR_INPUT when its shape is
+ * unknown (then it is left out, as the reorders are). */
+static oc_status inserted_row(const oc_analysis *a, const oc_tmodel *tm, const oc_target *tgt,
+                              const oc_kernel *kn, float *xrow, oc_arena *arena, oc_error *err)
+{
+    (void)tm;
+    oc_node_desc d;
+    oc_error ignored;
+    oc_status st = oc_node_desc_fused_op(a, "Transpose", kn->value, kn->value, 0, &d, arena,
+                                         err);
+    if (st)
+        return st;
+    d.opset = 13;
+    oc_error_clear(&ignored);
+    return oc_features_from_desc(&d, tgt, xrow, &ignored) == OC_OK ? OC_OK : OC_ERR_INPUT;
+}
+
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
- * their main nodes).  x and run have room for every kernel. */
+ * their main nodes, SIZE_MAX for an inserted Transpose).  x and run have
+ * room for every kernel. */
 static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_target *tgt,
                         const oc_overhead *ov, oc_estimate *out, float *x, size_t *run,
                         size_t *kidx, oc_arena *arena, oc_error *err)
@@ -116,9 +135,24 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
         const oc_kernel *kn = &out->plan.kernels[k];
         /* Inserted layout reorders are not costed on their own: the
          * timing model's Conv and pool samples were timed with the pair
-         * of reorders ORT wraps a lone blocked op in (docs/plan.md). */
-        if (kn->kind != OC_KERNEL_RUN || kn->main == OC_PLAN_INSERTED)
+         * of reorders ORT wraps a lone blocked op in (docs/plan.md).  A
+         * Transpose the transpose optimizer leaves between kernels is
+         * costed as a Transpose of the tensor it moves. */
+        if (kn->kind != OC_KERNEL_RUN)
             continue;
+        if (kn->main == OC_PLAN_INSERTED) {
+            oc_status st = kn->kid == OC_OPID_Transpose && kn->value >= 0
+                               ? inserted_row(a, tm, tgt, kn, x + out->n_run * OC_N_FEATURES,
+                                              arena, err)
+                               : OC_ERR_INPUT;
+            if (st == OC_OK) {
+                kidx[out->n_run] = k;
+                run[out->n_run++] = SIZE_MAX;
+            } else if (st != OC_ERR_INPUT) {
+                return st;
+            }
+            continue;
+        }
         /* the same reorders as nodes of a model ORT optimised and saved */
         oc_op_id mid = oc_analysis_node_cost(a, kn->main)->op;
         if (mid == OC_OPID_NCHWC_ReorderInput || mid == OC_OPID_NCHWC_ReorderOutput)
@@ -129,6 +163,8 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
              * graph inputs: a copy where a graph runs a view) */
             out->node_us[kn->main] = out->node_low_us[kn->main] =
                 out->node_high_us[kn->main] = ov->small_kernel_us;
+            out->kernel_us[k] = out->kernel_low_us[k] = out->kernel_high_us[k] =
+                ov->small_kernel_us;
             out->small_us += ov->small_kernel_us;
             out->n_small++;
             continue;
@@ -216,16 +252,21 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     out->kernels_low_us += out->small_us;
     out->kernels_high_us += out->small_us;
     for (size_t r = 0; r < out->n_run; r++) {
-        size_t m = run[r];
-        out->node_us[m] = us[r];
-        out->node_low_us[m] = lo[r];
-        out->node_high_us[m] = hi[r];
+        size_t m = run[r], k = out->x_kernel[r];
+        out->kernel_us[k] = us[r];
+        out->kernel_low_us[k] = lo[r];
+        out->kernel_high_us[k] = hi[r];
+        if (m != SIZE_MAX) {
+            out->node_us[m] = us[r];
+            out->node_low_us[m] = lo[r];
+            out->node_high_us[m] = hi[r];
+        }
         out->kernels_us += us[r];
         out->kernels_low_us += lo[r];
         out->kernels_high_us += hi[r];
     }
     for (size_t r = 0; r < out->n_run; r++)
-        if (out->node_outside[run[r]])
+        if (run[r] != SIZE_MAX && out->node_outside[run[r]])
             out->outside_us += us[r];
     double scale = ov && ov->kernel_scale > 0 ? ov->kernel_scale : 1.0;
     out->outside_us *= scale;
@@ -238,6 +279,11 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
         out->node_us[i] *= scale;
         out->node_low_us[i] *= scale;
         out->node_high_us[i] *= scale;
+    }
+    for (size_t k = 0; k < out->plan.n_kernels; k++) {
+        out->kernel_us[k] *= scale;
+        out->kernel_low_us[k] *= scale;
+        out->kernel_high_us[k] *= scale;
     }
     /* every kernel that runs, those the runtime inserts included */
     out->overhead_us = ov ? ov->per_kernel_us * (double)out->plan.n_run : 0;
@@ -285,10 +331,15 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
         out[i].node_roofline_us = oc_arena_calloc(arena, nn, sizeof(double));
         out[i].node_unknown = oc_arena_calloc(arena, nn, sizeof(const char *));
         out[i].node_outside = oc_arena_calloc(arena, nn, sizeof(const char *));
+        size_t nk = out[i].plan.n_kernels + 1;
+        out[i].kernel_us = oc_arena_calloc(arena, nk, sizeof(double));
+        out[i].kernel_low_us = oc_arena_calloc(arena, nk, sizeof(double));
+        out[i].kernel_high_us = oc_arena_calloc(arena, nk, sizeof(double));
         out[i].first_uncounted = SIZE_MAX;
         if (!out[i].node_us || !out[i].node_low_us || !out[i].node_high_us ||
             !out[i].node_linear_us || !out[i].node_roofline_us || !out[i].node_unknown ||
-            !out[i].node_outside) {
+            !out[i].node_outside || !out[i].kernel_us || !out[i].kernel_low_us ||
+            !out[i].kernel_high_us) {
             oc_analysis_free(own);
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         }

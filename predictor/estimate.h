@@ -35,6 +35,9 @@ typedef struct oc_estimate {
      * nodes fused into another, folded or removed) */
     double *node_us, *node_low_us, *node_high_us;
     double *node_linear_us, *node_roofline_us;
+    /* per plan kernel (plan.kernels order): its time, 0 for kernels not
+     * predicted (folded, removed, reorders, shapes unknown) */
+    double *kernel_us, *kernel_low_us, *kernel_high_us;
     size_t n_run;               /* kernels the timing model predicted */
     size_t n_small;             /* shape-arithmetic and view kernels, each
                                    costed at the overhead's small_kernel_us */
