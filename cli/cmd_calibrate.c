@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "predictor/dataset.h"
 #include "predictor/estimate.h"
 #include "predictor/sampler.h"
 
@@ -753,6 +754,95 @@ static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_se
     return rc;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The probe's check kernel (calib_us of its samples: a 256^3 MatMul timed
+ * before and after each chunk), median per thread count, into the fits. */
+static void probe_check(const char *probe, oc_calib *cal)
+{
+    oc_dataset_reader *rd = NULL;
+    oc_error err;
+    oc_error_clear(&err);
+    if (oc_dataset_open(probe, &rd, &err) != OC_OK)
+        return;
+    for (int k = 0; k < cal->n_fits; k++) {
+        oc_calib_fit *f = &cal->fits[k];
+        size_t n = 0, cap = 0;
+        double *v = NULL;
+        const char *line;
+        size_t len;
+        oc_dataset_close(rd);
+        rd = NULL;
+        if (oc_dataset_open(probe, &rd, &err) != OC_OK)
+            break;
+        while (oc_dataset_next(rd, &line, &len, &err) == OC_OK && line) {
+            json_t *j = json_loadb(line, len, 0, NULL);
+            json_t *cu = json_object_get(j, "calib_us");
+            json_t *th = json_object_get(json_object_get(j, "target"), "threads");
+            for (size_t q = 0; json_integer_value(th) == f->threads && q < json_array_size(cu);
+                 q++) {
+                double x = json_number_value(json_array_get(cu, q));
+                if (!(x > 0))
+                    continue;
+                if (n == cap) {
+                    double *nv = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof *v);
+                    if (!nv)
+                        break;
+                    v = nv;
+                }
+                v[n++] = x;
+            }
+            json_decref(j);
+        }
+        if (n) {
+            qsort(v, n, sizeof *v, cmp_double);
+            f->check_us = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }
+        free(v);
+    }
+    oc_dataset_close(rd);
+}
+
+/* This host's check kernel against the one of the calibration the project
+ * ships for a machine of this kind: another host of the same kind, or a
+ * busy one, shows here. */
+static void compare_check(const oc_calib *cal)
+{
+    for (size_t i = 0; i < oc_builtin_calib_count(); i++) {
+        oc_calib ref;
+        oc_error err;
+        const char *path;
+        if (oc_builtin_calib_get(i, &ref, &path, &err) != OC_OK ||
+            strcmp(ref.machine.id, cal->machine.id) || strcmp(ref.target, cal->target) ||
+            strcmp(ref.mode, cal->mode))
+            continue;
+        for (int k = 0; k < cal->n_fits; k++) {
+            const oc_calib_fit *f = &cal->fits[k];
+            for (int q = 0; q < ref.n_fits; q++) {
+                const oc_calib_fit *r = &ref.fits[q];
+                if (r->threads != f->threads || !(r->check_us > 0) || !(f->check_us > 0))
+                    continue;
+                double d = f->check_us / r->check_us - 1;
+                printf("check kernel at %d thread%s: %.0f us here, %.0f us on the host the "
+                       "project measured (%s): %+.0f%%\n",
+                       f->threads, f->threads == 1 ? "" : "s", f->check_us, r->check_us, path,
+                       100 * d);
+                if (fabs(d) > 0.2)
+                    fprintf(stderr,
+                            "onnxcost: warning: this host ran the check kernel %.0f%% %s at "
+                            "%d thread%s than the project's host of this kind: another "
+                            "host, or a busy one (calibrate again when it is quiet to tell)\n",
+                            100 * fabs(d), d > 0 ? "slower" : "faster", f->threads,
+                            f->threads == 1 ? "" : "s");
+            }
+        }
+    }
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
     copts o;
@@ -914,6 +1004,8 @@ int cmd_calibrate(int argc, char **argv)
     }
     for (size_t i = 0; i < o.n_threads && !rc; i++)
         rc = fit(&o, cal, base, &s, o.threads[i]);
+    if (!rc)
+        probe_check(probe, cal);
     if (!rc && o.anchors)
         rc = anchors_load(o.anchors, mach.id, anchors);
     for (size_t i = 0; i < o.n_threads && !rc && !o.no_anchors; i++)
@@ -972,6 +1064,7 @@ int cmd_calibrate(int argc, char **argv)
                 printf("handing outputs back at %d thread%s: %.2f ms per MB\n", f->threads,
                        f->threads == 1 ? "" : "s", f->output_us_per_mb / 1e3);
         }
+        compare_check(cal);
         printf("wrote %s\n", path);
         if (!o.output)
             printf("predict, sweep, annotate and report use it on this machine from now on\n");

@@ -351,13 +351,15 @@ json_t *oc_calib_to_json(const oc_calib *c)
             json_object_set_new(groups, group_names[g],
                                 json_pack("{s:o, s:i}", "w", vec(f->w[g], 3), "n",
                                           f->n_group[g]));
-        json_array_append_new(
-            fits, json_pack("{s:i, s:i, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:o}", "threads",
-                            f->threads, "probe_kernels", f->n, "median_error_before",
-                            f->err_before, "median_error_after_loo", f->err_after,
-                            "residual", f->residual, "mean", vec(f->mu, 2), "std",
-                            vec(f->sd, 2), "global", vec(f->global, 3), "groups", groups,
-                            "overhead", overhead_json(f)));
+        json_t *fo = json_pack("{s:i, s:i, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:o}", "threads",
+                               f->threads, "probe_kernels", f->n, "median_error_before",
+                               f->err_before, "median_error_after_loo", f->err_after,
+                               "residual", f->residual, "mean", vec(f->mu, 2), "std",
+                               vec(f->sd, 2), "global", vec(f->global, 3), "groups", groups,
+                               "overhead", overhead_json(f));
+        if (fo && f->check_us > 0)
+            json_object_set_new(fo, "check_kernel_us", json_real(f->check_us));
+        json_array_append_new(fits, fo);
     }
     json_t *base = json_pack("{s:s, s:s}", "machine", c->base_machine, "created",
                              c->base_created);
@@ -470,6 +472,9 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
     if (json_object_get(ov, "output_us_per_mb") &&
         !get_num(ov, "output_us_per_mb", 0, 1e6, &f->output_us_per_mb))
         return BAD("%s: corrupt calibration: bad \"output_us_per_mb\"", label);
+    if (json_object_get(o, "check_kernel_us") &&
+        !get_num(o, "check_kernel_us", 0, 1e9, &f->check_us))
+        return BAD("%s: corrupt calibration: bad \"check_kernel_us\"", label);
     f->threads = (int)th;
     f->n = (int)n;
     for (int g = 0; g < OC_CALIB_GROUPS; g++) {

@@ -66,6 +66,10 @@ typedef struct oc_calib_fit {
      * output is large; 0 when not measured */
     double output_us_per_mb;
     double anchor_err_before, anchor_err_after;
+    /* the probe's check kernel (a 256^3 MatMul timed before and after each
+     * chunk), median in us: how fast this host ran while it was measured;
+     * 0 when not recorded */
+    double check_us;
 } oc_calib_fit;
 
 typedef struct oc_calib {

@@ -58,6 +58,18 @@ ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" -o "$TMP/cpx
     --profile "$SQ=$PR/mobilenet_v2.ort-profile.json" >/dev/null 2>"$TMP/cpxe"
 ok '[ $? -eq 2 ] && [ ! -e "$TMP/cpx.json" ] && grep -q "does not look like a profile of" "$TMP/cpxe"' \
     "--profile of another model: one line, exit 2, nothing written"
+
+# --- the check kernel: recorded, and compared with the shipped host's ---
+ok "grep -q '^check kernel at 1 thread: 191 us here, 191 us on the host the project measured .*: +0%' '$TMP/cp0' &&
+    $PY -c \"import json; f=json.load(open('$TMP/cp0.json'))['threads'];
+assert [round(x['check_kernel_us']) for x in f] == [191, 150], f\"" \
+    "check kernel: the probe's median recorded per thread count, compared with the shipped one"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-anchors \
+    --probe "$SRC/data/machines/$FP/ort-cpu-probe-rerun-1.jsonl.gz" -o "$TMP/cr.json" >"$TMP/cr" 2>"$TMP/cre"
+ok '[ $? -eq 0 ] && grep -q "^check kernel at 2 threads: 202 us here, 150 us .*: +35%" "$TMP/cr" &&
+    [ "$(grep -c "check kernel" "$TMP/cre")" -eq 1 ] &&
+    grep -q "warning: this host ran the check kernel 35% slower at 2 threads" "$TMP/cre"' \
+    "a host 35% slower on the check kernel: one warning line"
 "$BIN" calibrate --no-measure --probe "$PROBE" --profile "$SQ" >/dev/null 2>"$TMP/cpu"
 ok '[ $? -eq 1 ] && grep -q "is not MODEL=PROFILE.json" "$TMP/cpu"' "--profile without =: usage error"
 
