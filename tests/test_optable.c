@@ -154,6 +154,11 @@ static int runtime_op_family(oc_op_id id)
         {OC_OPID_NCHWC_Upsample, OC_OPF_DATA_MOVEMENT},
         {OC_OPID_NCHWC_ReorderInput, OC_OPF_DATA_MOVEMENT},
         {OC_OPID_NCHWC_ReorderOutput, OC_OPF_DATA_MOVEMENT},
+        {OC_OPID_MS_Attention, OC_OPF_MATMUL},
+        {OC_OPID_MS_MultiHeadAttention, OC_OPF_MATMUL},
+        {OC_OPID_MS_GroupQueryAttention, OC_OPF_MATMUL},
+        {OC_OPID_MS_RotaryEmbedding, OC_OPF_ELEMENTWISE},
+        {OC_OPID_MS_MatMulNBits, OC_OPF_MATMUL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (rows[i].id == id)

@@ -330,3 +330,242 @@ oc_status oc_reorder_output_infer(oc_op_ctx *c)
     move_channels(dims, x->rank, true, last);
     return oc_out_set(c, 0, x->dtype, x->rank, last);
 }
+
+/* ---- attention (com.microsoft) ----
+ *
+ * Shapes:
+ *   Attention       (input [B,S,Din], weights [Din, Dq+Dk+Dv], bias?,
+ *                   mask?, past [2,B,N,P,H]?, ...): output [B,S,Dv];
+ *                   present [2,B,N,P+S,H].  Dq = Dk = Dv = weights' columns
+ *                   / 3 unless qkv_hidden_sizes says otherwise.
+ *   MultiHeadAttention (query [B,S,D] or packed [B,S,N,3,H]; key [B,L,D],
+ *                   [B,N,L,H] or packed [B,L,N,2,H]; value [B,L,Dv] or
+ *                   [B,N,L,Hv]; ...): output [B,S,Dv].
+ *   GroupQueryAttention (query [B,S,N*H] or packed [B,S,(N+2Nkv)*H], key,
+ *                   value [B,S,Nkv*H], past_key/value [B,Nkv,P,H], ...,
+ *                   total_sequence_length): output [B,S,N*H]; present
+ *                   [B,Nkv,T,H] with T the total length when known (else
+ *                   the past buffer's).
+ *   RotaryEmbedding the input's shape.
+ *   MatMulNBits     (A [...,K], B packed [N, blocks, bytes], scales, ...):
+ *                   [..., N] of A's type (attributes K and N).
+ * Costs: Q.K^T and P.V: B x N x S x T x (H + Hv) MACs (T the keys
+ * attended), 5 FLOPs per score for the softmax; Attention adds its input
+ * projection (B x S x Din x (Dq+Dk+Dv) MACs); RotaryEmbedding 3 FLOPs
+ * per element; MatMulNBits rows x N x K MACs and N x K FLOPs to dequantise
+ * the weights.
+ */
+
+/* MACs and FLOPs of scores and context over B*N rows of S queries and T
+ * keys, head sizes h (query/key) and hv (value). */
+static oc_status attention_core(oc_op_ctx *c, int64_t bn, int64_t s, int64_t t, int64_t h,
+                                int64_t hv, oc_cost *out)
+{
+    uint64_t scores, macs, sm;
+    if (bn < 0 || s < 0 || t < 0 || h < 0 || hv < 0)
+        return OC_OK;
+    oc_status st = oc_cmul(c, (uint64_t)bn, (uint64_t)s, &scores);
+    if (!st)
+        st = oc_cmul(c, scores, (uint64_t)t, &scores);
+    if (!st)
+        st = oc_cmul(c, scores, (uint64_t)(h + hv), &macs);
+    if (!st)
+        st = oc_cadd(c, out->macs, macs, &out->macs);
+    if (!st)
+        st = oc_cmul(c, out->macs, 2, &out->flops);
+    if (!st)
+        st = oc_cmul(c, scores, 5, &sm);
+    return st ? st : oc_cadd(c, out->flops, sm, &out->flops);
+}
+
+static int64_t dimc(const oc_tinfo *t, int i)
+{
+    return t && i >= 0 && i < t->rank ? oc_dim_cost(t->dims[i]) : -1;
+}
+
+static int64_t num_heads(oc_op_ctx *c, const char *name)
+{
+    int64_t n = oc_attr_int(c, name, 0);
+    return n > 0 ? n : -1;
+}
+
+oc_status oc_attention_infer(oc_op_ctx *c)
+{
+    const oc_tinfo *x = oc_ctx_in(c, 0), *w = oc_ctx_in(c, 1), *past = oc_ctx_in(c, 4);
+    int64_t heads = num_heads(c, "num_heads");
+    if (heads < 0)
+        return oc_fail(c, "Attention: num_heads must be positive");
+    if (!x || x->rank < 0 || !w || w->rank < 0)
+        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+    if (x->rank != 3 || w->rank != 2)
+        return oc_fail(c, "Attention: input has rank %d, weights %d (expected 3 and 2)",
+                       x->rank, w->rank);
+    if (oc_dims_differ(x->dims[2], w->dims[0]))
+        return oc_fail(c, "Attention: input hidden size %lld, weights expect %lld",
+                       (long long)x->dims[2].v, (long long)w->dims[0].v);
+    size_t nq;
+    const int64_t *qkv = oc_attr_ints(c, "qkv_hidden_sizes", &nq);
+    oc_dim dv = nq == 3 ? oc_dim_of(qkv[2]) : oc_dim_div(c, w->dims[1], oc_dim_of(3));
+    oc_dim dims[3] = {x->dims[0], x->dims[1], dv};
+    oc_status st = oc_out_set(c, 0, x->dtype, 3, dims);
+    if (st || oc_ctx_n_out(c) < 2)
+        return st;
+    oc_dim pd[5] = {oc_dim_of(2), x->dims[0], oc_dim_of(heads), OC_DIM_UNKNOWN,
+                    oc_dim_div(c, nq == 3 ? oc_dim_of(qkv[1]) : dv, oc_dim_of(heads))};
+    pd[3] = past && past->rank == 5 ? oc_dim_add(c, past->dims[3], x->dims[1]) : x->dims[1];
+    return oc_out_set(c, 1, x->dtype, 5, pd);
+}
+
+oc_status oc_attention_cost(oc_op_ctx *c, oc_cost *out)
+{
+    const oc_tinfo *x = oc_ctx_in(c, 0), *w = oc_ctx_in(c, 1), *past = oc_ctx_in(c, 4);
+    int64_t heads = num_heads(c, "num_heads"), b = dimc(x, 0), s = dimc(x, 1), din = dimc(x, 2),
+            cols = dimc(w, 1);
+    if (heads < 0 || b < 0 || s < 0 || din < 0 || cols < 0)
+        return OC_OK;
+    size_t nq;
+    const int64_t *qkv = oc_attr_ints(c, "qkv_hidden_sizes", &nq);
+    int64_t dq = nq == 3 ? qkv[0] : cols / 3, dv = nq == 3 ? qkv[2] : cols / 3;
+    int64_t t = s + (past && past->rank == 5 ? dimc(past, 3) : 0);
+    uint64_t proj;
+    oc_status st = oc_cmul(c, (uint64_t)(b * s), (uint64_t)din, &proj);
+    if (!st)
+        st = oc_cmul(c, proj, (uint64_t)cols, &out->macs);
+    return st ? st : attention_core(c, b * heads, s, t, dq / heads, dv / heads, out);
+}
+
+/* MultiHeadAttention's key length L, key head size and value width Dv from
+ * its query/key/value forms; false when they cannot be told. */
+static bool mha_dims(oc_op_ctx *c, int64_t heads, int64_t *l, int64_t *h, oc_dim *dv)
+{
+    const oc_tinfo *q = oc_ctx_in(c, 0), *k = oc_ctx_in(c, 1), *v = oc_ctx_in(c, 2);
+    if (!q || q->rank < 0)
+        return false;
+    if (q->rank == 5) { /* packed QKV [B,S,N,3,H] */
+        *l = dimc(q, 1);
+        *h = dimc(q, 4);
+        *dv = oc_dim_mul(c, q->dims[2], q->dims[4]);
+        return true;
+    }
+    if (q->rank != 3 || !k || k->rank < 0)
+        return false;
+    *h = dimc(q, 2) < 0 ? -1 : dimc(q, 2) / heads;
+    if (k->rank == 5) { /* packed KV [B,L,N,2,H] */
+        *l = dimc(k, 1);
+        *dv = oc_dim_mul(c, k->dims[2], k->dims[4]);
+        return true;
+    }
+    *l = dimc(k, k->rank == 4 ? 2 : 1);
+    if (!v || v->rank < 0)
+        return false;
+    *dv = v->rank == 4 ? oc_dim_mul(c, v->dims[1], v->dims[3]) : v->dims[v->rank - 1];
+    return k->rank == 3 || k->rank == 4;
+}
+
+oc_status oc_mha_infer(oc_op_ctx *c)
+{
+    const oc_tinfo *q = oc_ctx_in(c, 0);
+    int64_t heads = num_heads(c, "num_heads"), l, h;
+    oc_dim dv;
+    if (heads < 0)
+        return oc_fail(c, "MultiHeadAttention: num_heads must be positive");
+    if (!q || q->rank < 0 || !mha_dims(c, heads, &l, &h, &dv))
+        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+    oc_dim dims[3] = {q->dims[0], q->dims[1], dv};
+    return oc_out_set(c, 0, q->dtype, 3, dims);
+}
+
+oc_status oc_mha_cost(oc_op_ctx *c, oc_cost *out)
+{
+    const oc_tinfo *q = oc_ctx_in(c, 0), *y = oc_ctx_out(c, 0);
+    int64_t heads = num_heads(c, "num_heads"), l, h;
+    oc_dim dv;
+    if (heads < 0 || !q || !mha_dims(c, heads, &l, &h, &dv) || dimc(y, 2) < 0)
+        return OC_OK;
+    return attention_core(c, dimc(q, 0) < 0 ? -1 : dimc(q, 0) * heads, dimc(q, 1), l, h,
+                          dimc(y, 2) / heads, out);
+}
+
+/* GroupQueryAttention's head size and total key length. */
+static void gqa_dims(oc_op_ctx *c, int64_t n, int64_t nkv, oc_dim *h, oc_dim *t)
+{
+    const oc_tinfo *q = oc_ctx_in(c, 0), *k = oc_ctx_in(c, 1), *past = oc_ctx_in(c, 3);
+    *h = OC_DIM_UNKNOWN;
+    *t = OC_DIM_UNKNOWN;
+    if (q && q->rank == 3)
+        *h = oc_dim_div(c, q->dims[2], oc_dim_of(k ? n : n + 2 * nkv));
+    int64_t total;
+    if (oc_in_scalar(c, 6, &total) && total > 0)
+        *t = oc_dim_of(total);
+    else if (past && past->rank == 4)
+        *t = past->dims[2];
+}
+
+oc_status oc_gqa_infer(oc_op_ctx *c)
+{
+    const oc_tinfo *q = oc_ctx_in(c, 0);
+    int64_t n = num_heads(c, "num_heads"), nkv = num_heads(c, "kv_num_heads");
+    if (n < 0 || nkv < 0 || n % nkv)
+        return oc_fail(c, "GroupQueryAttention: num_heads %lld and kv_num_heads %lld",
+                       (long long)n, (long long)nkv);
+    if (!q || q->rank < 0)
+        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+    if (q->rank != 3)
+        return oc_fail(c, "GroupQueryAttention: query has rank %d (expected 3)", q->rank);
+    oc_dim h, t;
+    gqa_dims(c, n, nkv, &h, &t);
+    oc_dim dims[3] = {q->dims[0], q->dims[1], oc_dim_mul(c, h, oc_dim_of(n))};
+    oc_status st = oc_out_set(c, 0, q->dtype, 3, dims);
+    oc_dim pd[4] = {q->dims[0], oc_dim_of(nkv), t, h};
+    for (size_t o = 1; !st && o < 3; o++)
+        st = oc_out_set(c, o, q->dtype, 4, pd);
+    return st;
+}
+
+oc_status oc_gqa_cost(oc_op_ctx *c, oc_cost *out)
+{
+    const oc_tinfo *q = oc_ctx_in(c, 0);
+    int64_t n = num_heads(c, "num_heads"), nkv = num_heads(c, "kv_num_heads");
+    if (n < 0 || nkv < 0 || !q || q->rank != 3)
+        return OC_OK;
+    oc_dim h, t;
+    gqa_dims(c, n, nkv, &h, &t);
+    int64_t hh = oc_dim_cost(h), tt = oc_dim_cost(t);
+    return attention_core(c, dimc(q, 0) < 0 ? -1 : dimc(q, 0) * n, dimc(q, 1), tt, hh, hh, out);
+}
+
+oc_status oc_rotary_cost(oc_op_ctx *c, oc_cost *out)
+{
+    return oc_cost_per_output(c, out, 3);
+}
+
+oc_status oc_matmulnbits_infer(oc_op_ctx *c)
+{
+    const oc_tinfo *a = oc_ctx_in(c, 0);
+    int64_t k = oc_attr_int(c, "K", 0), n = oc_attr_int(c, "N", 0);
+    if (k < 1 || n < 1)
+        return oc_fail(c, "MatMulNBits: K = %lld, N = %lld", (long long)k, (long long)n);
+    if (!a || a->rank < 0)
+        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+    if (a->rank < 1 || oc_dims_differ(a->dims[a->rank - 1], oc_dim_of(k)))
+        return oc_fail(c, "MatMulNBits: A's last dim is not K = %lld", (long long)k);
+    oc_dim dims[OC_MAX_RANK];
+    memcpy(dims, a->dims, (size_t)a->rank * sizeof dims[0]);
+    dims[a->rank - 1] = oc_dim_of(n);
+    return oc_out_set(c, 0, a->dtype, a->rank, dims);
+}
+
+oc_status oc_matmulnbits_cost(oc_op_ctx *c, oc_cost *out)
+{
+    const oc_tinfo *y = oc_ctx_out(c, 0);
+    int64_t k = oc_attr_int(c, "K", 0), n = oc_attr_int(c, "N", 0);
+    uint64_t ny, deq;
+    if (!y || !oc_numel(y, &ny) || k < 1 || n < 1)
+        return OC_OK;
+    oc_status st = oc_cmul(c, ny, (uint64_t)k, &out->macs);
+    if (!st)
+        st = oc_cmul(c, out->macs, 2, &out->flops);
+    if (!st)
+        st = oc_cmul(c, (uint64_t)n, (uint64_t)k, &deq);
+    return st ? st : oc_cadd(c, out->flops, deq, &out->flops);
+}

@@ -682,6 +682,27 @@ def gen_contrib():
            channels_last=1)
     m.node("ReorderOutput", [m.inp([1, 16, 8, 8])], 0, 0, [1, 8, 8, 13], domain=nc,
            channels=13, channels_last=1)
+    # attention: B x N x S x T x (H + Hv) MACs, 5 FLOPs per score; Attention
+    # adds its projection B x S x Din x (Dq + Dk + Dv)
+    macs = 2 * 5 * 16 * 48 + 2 * 4 * 5 * 5 * (4 + 4)
+    m.node("Attention", [m.inp([2, 5, 16]), m.inp([16, 48]), m.inp([48])], macs,
+           2 * macs + 5 * 2 * 4 * 5 * 5, [2, 5, 16], domain=ms, num_heads=4)
+    macs = 2 * 4 * 5 * 7 * (4 + 4)
+    m.node("MultiHeadAttention", [m.inp([2, 5, 16]), m.inp([2, 7, 16]), m.inp([2, 7, 16])],
+           macs, 2 * macs + 5 * 2 * 4 * 5 * 7, [2, 5, 16], domain=ms, num_heads=4)
+    # GQA: 4 query heads of 8 over 2 KV heads; 13 keys in all (past 10 + 3)
+    macs = 1 * 4 * 3 * 13 * (8 + 8)
+    m.node("GroupQueryAttention",
+           [m.inp([1, 3, 32]), m.inp([1, 3, 16]), m.inp([1, 3, 16]), m.inp([1, 2, 10, 8]),
+            m.inp([1, 2, 10, 8]), m.inp([1], I32), m.const([13], I32, [])],
+           macs, 2 * macs + 5 * 1 * 4 * 3 * 13, [1, 3, 32], n_out=3, domain=ms, num_heads=4,
+           kv_num_heads=2)
+    m.node("RotaryEmbedding", [m.inp([1, 4, 3, 8]), m.inp([1, 3], I64), m.inp([16, 4]),
+                               m.inp([16, 4])], 0, 3 * 96, [1, 4, 3, 8], domain=ms)
+    # 4-bit weights: rows x N x K MACs, N x K FLOPs to dequantise
+    macs = 2 * 3 * 32 * 64
+    m.node("MatMulNBits", [m.inp([2, 3, 64]), m.inp([32, 2, 16], U8), m.inp([64])], macs,
+           2 * macs + 32 * 64, [2, 3, 32], domain=ms, K=64, N=32, bits=4, block_size=32)
     m.save()
 
 
