@@ -1212,6 +1212,13 @@ static bool tp_axes_out(const pctx *p, size_t i, tkind k, const tperm *q, tperm 
     }
 }
 
+/* The handlers tp_axes_out replays. */
+static bool tp_axes_kind(tkind k)
+{
+    return k == TK_SPLIT || k == TK_SQUEEZE || k == TK_UNSQUEEZE || k == TK_SLICE ||
+           k == TK_SOFTMAX;
+}
+
 /* The handler takes the Transpose q through node i, or refuses (false,
  * nothing changed). */
 static bool tp_push(pctx *p, size_t i, tkind k, const tperm *q, uint32_t slots)
@@ -1222,12 +1229,17 @@ static bool tp_push(pctx *p, size_t i, tkind k, const tperm *q, uint32_t slots)
         if (!(slots >> s & 1))
             continue;
         const oc_tinfo *t = p->norank[in(p, i, s)] ? NULL : sinfo(p, in(p, i, s));
-        /* NormalizeInputRanks, for the broadcasting handlers only: a known
-         * rank, no higher than q's; a lower one is unsqueezed, in place
-         * for a constant (an Unsqueeze node otherwise, which this plan
-         * does not add: it refuses) */
-        if (k == TK_BROADCAST &&
-            (!t || t->rank < 0 || t->rank > q->r || (t->rank < q->r && !p->constant[in(p, i, s)])))
+        /* NormalizeInputRanks (broadcasting handlers): a known rank, no
+         * higher than q's; a lower one is unsqueezed, in place for a
+         * constant (an Unsqueeze node otherwise, which this plan does not
+         * add: it refuses).  ORT checks no rank for the other handlers;
+         * the axis handlers below follow that, the older ones still ask
+         * for a known rank: on a Reshape whose shape ORT folds and this
+         * plan does not (vit_b_16_4l at opset 13), a rankless input would
+         * misjudge the cost */
+        if ((k == TK_BROADCAST || !tp_axes_kind(k)) &&
+            (!t || t->rank < 0 || t->rank > q->r ||
+             (t->rank < q->r && (k != TK_BROADCAST || !p->constant[in(p, i, s)]))))
             return false;
     }
     if (k == TK_HELD || k == TK_VIEW || k == TK_NONE)
