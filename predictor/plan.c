@@ -838,6 +838,11 @@ typedef enum tkind {
     TK_REDUCE,    /* the first input, the axes remapped */
     TK_SHAPE,     /* Shape(Transpose(x)) becomes Gather(Shape(x)) */
     TK_TRANSPOSE, /* merged with the Transpose before it */
+    TK_SPLIT,     /* the first input, the axis remapped, every output */
+    TK_SQUEEZE,   /* the first input, the axes remapped, fewer axes out */
+    TK_UNSQUEEZE, /* the first input, new axes of 1 left in place */
+    TK_SLICE,     /* the first input, the axes remapped */
+    TK_SOFTMAX,   /* Softmax, Hardmax, LogSoftmax: the axis remapped */
     TK_HELD,      /* a handler this plan does not replay: never taken */
     TK_VIEW       /* Reshape: a handler whose output is not transposed */
 } tkind;
@@ -880,9 +885,17 @@ static tkind tkind_of(const pctx *p, size_t i)
         return TK_SHAPE;
     case OC_OPID_Transpose:
         return TK_TRANSPOSE;
-    case OC_OPID_Split: case OC_OPID_Pad: case OC_OPID_ArgMin: case OC_OPID_ArgMax:
-    case OC_OPID_Squeeze: case OC_OPID_Unsqueeze: case OC_OPID_Slice: case OC_OPID_Tile:
+    case OC_OPID_Split:
+        return TK_SPLIT;
+    case OC_OPID_Squeeze:
+        return TK_SQUEEZE;
+    case OC_OPID_Unsqueeze:
+        return TK_UNSQUEEZE;
+    case OC_OPID_Slice:
+        return TK_SLICE;
     case OC_OPID_Softmax: case OC_OPID_Hardmax: case OC_OPID_LogSoftmax:
+        return TK_SOFTMAX;
+    case OC_OPID_Pad: case OC_OPID_ArgMin: case OC_OPID_ArgMax: case OC_OPID_Tile:
     case OC_OPID_QuantizeLinear: case OC_OPID_DequantizeLinear:
     case OC_OPID_MaxPool: case OC_OPID_Resize:
         return TK_HELD;
@@ -1075,6 +1088,137 @@ static tperm perm_squeeze(const tperm *q, const bool *gone)
     return c;
 }
 
+/* ReadFromAttrOrInput: the ints of attribute `name` below the model's
+ * opset `since`, else of constant input `slot`; false when they are
+ * missing or not constant. */
+static bool ints_of(const pctx *p, size_t i, const char *name, size_t slot, int since,
+                    int64_t *out, int *n)
+{
+    const oc_node *nd = &p->g->nodes[i];
+    if (nd->opset < since) {
+        const oc_attr *a = oc_node_attr(nd, name);
+        if (!a || a->n > TP_MAX)
+            return false;
+        for (size_t q = 0; q < a->n; q++)
+            out[q] = a->ints[q];
+        *n = (int)a->n;
+        return true;
+    }
+    cvals c;
+    int v = slot < nd->n_inputs ? in(p, i, slot) : -1;
+    if (v < 0 || !const_vals(p, v, &c) || !c.ints || c.n > TP_MAX)
+        return false;
+    for (int64_t q = 0; q < c.n; q++)
+        out[q] = c.i[q];
+    *n = (int)c.n;
+    return true;
+}
+
+/* NormalizeAndValidateAxes: n axes, negative ones counted from the end,
+ * each in [0, rank) and named once, as a mask. */
+static bool axes_mask(const int64_t *ax, int n, int rank, bool *mask)
+{
+    if (rank > TP_MAX)
+        return false;
+    for (int d = 0; d < rank; d++)
+        mask[d] = false;
+    for (int q = 0; q < n; q++) {
+        int64_t d = ax[q] < 0 ? ax[q] + rank : ax[q];
+        if (d < 0 || d >= rank || mask[d])
+            return false;
+        mask[d] = true;
+    }
+    return true;
+}
+
+/* UnsqueezePerm: q on the axes that are left once the axes `added` (of
+ * the output's rank r) are inserted; the new axes of 1 stay in place. */
+static tperm perm_unsqueeze(const tperm *q, const bool *added, int r)
+{
+    tperm c = {.r = (unsigned char)r};
+    int map[TP_MAX], m = 0, j = 0;
+    for (int d = 0; d < r; d++)
+        if (!added[d])
+            map[m++] = d;
+    for (int d = 0; d < r; d++)
+        c.v[d] = (signed char)(added[d] ? d : map[(int)q->v[j++]]);
+    return c;
+}
+
+/* An axis attribute (default `def`) that names one of q's axes. */
+static bool axis_ok(const oc_node *n, int64_t def, const tperm *q, int64_t *axis)
+{
+    const oc_attr *a = oc_node_attr(n, "axis");
+    int64_t x = a ? a->i : def;
+    x = x < 0 ? x + q->r : x;
+    *axis = x;
+    return x >= 0 && x < q->r;
+}
+
+/* The output layouts of the handlers that change the axes (HandleSplit,
+ * HandleSqueeze, HandleUnsqueeze, HandleSlice, HandleSoftHardMax), or
+ * false when the handler refuses: axes it cannot read, or, before opset
+ * 13, a Softmax whose 2-D coercion the permutation crosses. */
+static bool tp_axes_out(const pctx *p, size_t i, tkind k, const tperm *q, tperm *out)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int64_t ax[TP_MAX], axis;
+    int na = 0;
+    bool mask[TP_MAX], gone[TP_MAX] = {false};
+    *out = *q;
+    switch (k) {
+    case TK_SPLIT:
+        return axis_ok(n, 0, q, &axis);
+    case TK_SOFTMAX:
+        if (n->opset >= 13)
+            return axis_ok(n, -1, q, &axis);
+        if (!axis_ok(n, 1, q, &axis))
+            return false;
+        for (int d = 0; d < q->r; d++)
+            if ((d < axis) != (q->v[d] < axis))
+                return false;
+        return true;
+    case TK_SQUEEZE:
+        /* no axes: the output's rank is unknown */
+        if (!ints_of(p, i, "axes", 1, 13, ax, &na) || !axes_mask(ax, na, q->r, mask))
+            return false;
+        for (int d = 0; d < q->r; d++)
+            gone[(int)q->v[d]] = mask[d];
+        *out = perm_squeeze(q, gone);
+        return true;
+    case TK_UNSQUEEZE:
+        if (!ints_of(p, i, "axes", 1, 13, ax, &na) || !axes_mask(ax, na, q->r + na, mask))
+            return false;
+        *out = perm_unsqueeze(q, mask, q->r + na);
+        return true;
+    case TK_SLICE:
+        if (n->opset < 10) {
+            /* no axes: the first len(starts) */
+            if (!oc_node_attr(n, "axes")) {
+                const oc_attr *st = oc_node_attr(n, "starts");
+                return st && st->n <= q->r;
+            }
+            return ints_of(p, i, "axes", 3, 10, ax, &na) && axes_mask(ax, na, q->r, mask);
+        }
+        if (n->n_inputs < 4 || in(p, i, 3) < 0) {
+            /* no axes input: the length of starts from its shape */
+            const oc_tinfo *t = ort_info(p, in(p, i, 1));
+            return t && t->rank == 1 && t->dims && oc_dim_is_known(t->dims[0]) &&
+                   t->dims[0].v <= q->r;
+        }
+        return ints_of(p, i, "axes", 3, 10, ax, &na) && axes_mask(ax, na, q->r, mask);
+    default:
+        return true;
+    }
+}
+
+/* The handlers tp_axes_out replays. */
+static bool tp_axes_kind(tkind k)
+{
+    return k == TK_SPLIT || k == TK_SQUEEZE || k == TK_UNSQUEEZE || k == TK_SLICE ||
+           k == TK_SOFTMAX;
+}
+
 /* The handler takes the Transpose q through node i, or refuses (false,
  * nothing changed). */
 static bool tp_push(pctx *p, size_t i, tkind k, const tperm *q, uint32_t slots)
@@ -1085,14 +1229,22 @@ static bool tp_push(pctx *p, size_t i, tkind k, const tperm *q, uint32_t slots)
         if (!(slots >> s & 1))
             continue;
         const oc_tinfo *t = p->norank[in(p, i, s)] ? NULL : sinfo(p, in(p, i, s));
-        /* NormalizeInputRanks: a known rank, no higher than q's; a lower
-         * one is unsqueezed, in place for a constant (an Unsqueeze node
-         * otherwise, which this plan does not add: it refuses) */
-        if (!t || t->rank < 0 || t->rank > q->r ||
-            (t->rank < q->r && (k != TK_BROADCAST || !p->constant[in(p, i, s)])))
+        /* NormalizeInputRanks (broadcasting handlers): a known rank, no
+         * higher than q's; a lower one is unsqueezed, in place for a
+         * constant (an Unsqueeze node otherwise, which this plan does not
+         * add: it refuses).  ORT checks no rank for the other handlers;
+         * the axis handlers below follow that, the older ones still ask
+         * for a known rank: on a Reshape whose shape ORT folds and this
+         * plan does not (vit_b_16_4l at opset 13), a rankless input would
+         * misjudge the cost */
+        if ((k == TK_BROADCAST || !tp_axes_kind(k)) &&
+            (!t || t->rank < 0 || t->rank > q->r ||
+             (t->rank < q->r && (k != TK_BROADCAST || !p->constant[in(p, i, s)]))))
             return false;
     }
     if (k == TK_HELD || k == TK_VIEW || k == TK_NONE)
+        return false;
+    if (!tp_axes_out(p, i, k, q, &out))
         return false;
     if (k == TK_CONCAT) {
         const oc_attr *ax = oc_node_attr(n, "axis");
@@ -1456,19 +1608,48 @@ static void fuse_pad(pctx *p, size_t i)
     p->alias[out0(p, i)] = in(p, i, 0);
 }
 
-/* Transpose swapping the last two axes only. */
-static bool is_swap_last2(const pctx *p, size_t t)
+/* MatmulTransposeFusion's GetTransposeNodeFromOutput: a Transpose a
+ * MatMul reads through when the input's last axis stays one of the last
+ * two (transA/transB) and the batch axes stay contiguous and in order,
+ * axis 0 first or second (transBatchA/transBatchB, *batch). */
+static bool transpose_fusable(const pctx *p, size_t t, bool *batch)
 {
     const oc_node *n = &p->g->nodes[t];
-    const oc_attr *perm = oc_node_attr(n, "perm");
-    if (!is_op(p, n, OC_OPID_Transpose) || !perm || perm->n < 2 || in(p, t, 0) < 0 ||
+    tperm q = perm_of_node(p, t);
+    int r = q.r;
+    *batch = false;
+    if (!is_op(p, n, OC_OPID_Transpose) || r < 2 || in(p, t, 0) < 0 ||
         !perm_is_id(&p->tp[in(p, t, 0)]))
         return false;
-    size_t r = perm->n;
-    for (size_t q = 0; q + 2 < r; q++)
-        if (perm->ints[q] != (int64_t)q)
+    if (q.v[r - 1] != r - 1 && q.v[r - 2] != r - 1)
+        return false;
+    if (r >= 3) {
+        if (q.v[0] != 0 && q.v[0] != 1)
             return false;
-    return perm->ints[r - 2] == (int64_t)r - 1 && perm->ints[r - 1] == (int64_t)r - 2;
+        for (int d = 0; d + 3 < r; d++)
+            if (q.v[d] + 1 != q.v[d + 1])
+                return false;
+        *batch = q.v[0] == 1;
+    }
+    return true;
+}
+
+/* The Transpose producing v, read by node c only, that a MatMul whose
+ * other operand is `other` takes in, or -1.  One that moves the batch
+ * axes needs both operands' load-time shapes, of one rank. */
+static int matmul_transpose(const pctx *p, int v, int other, size_t c)
+{
+    int t = v >= 0 ? p->g->values[v].producer : -1;
+    bool batch;
+    if (t < 0 || !live(p, (size_t)t) || p->uses[v] != 1 || p->g->values[v].is_output ||
+        !transpose_fusable(p, (size_t)t, &batch) || !reads_plain(p, v, c))
+        return -1;
+    if (batch) {
+        const oc_tinfo *a = ort_info(p, v), *b = ort_info(p, other);
+        if (!a || !b || a->rank < 0 || a->rank != b->rank)
+            return -1;
+    }
+    return t;
 }
 
 /* A one-element constant that does not broadcast `other` to a higher rank
@@ -1545,10 +1726,8 @@ static void fuse_matmul(pctx *p, size_t m)
     bool fused = false;
     /* transposed inputs (the Transpose only feeding this MatMul) */
     for (size_t s = 0; s < 2; s++) {
-        int v = in(p, m, s);
-        int t = v >= 0 ? p->g->values[v].producer : -1;
-        if (t >= 0 && live(p, (size_t)t) && p->uses[v] == 1 && !p->g->values[v].is_output &&
-            is_swap_last2(p, (size_t)t) && reads_plain(p, v, m)) {
+        int t = matmul_transpose(p, in(p, m, s), in(p, m, 1 - s), m);
+        if (t >= 0) {
             absorb(p, m, (size_t)t);
             fused = true;
         }
@@ -1574,11 +1753,16 @@ static void fuse_matmul(pctx *p, size_t m)
             /* the scaled input needs a load-time shape of rank > 0 */
             int c1 = in(p, (size_t)t, 1), c0 = in(p, (size_t)t, 0);
             const oc_tinfo *t0 = ort_info(p, c0), *t1 = ort_info(p, c1);
-            if ((is_scalar_const(p, c1, c0) && t0 && t0->rank > 0) ||
-                (is_op(p, &p->g->nodes[t], OC_OPID_Mul) && is_scalar_const(p, c0, c1) && t1 &&
-                 t1->rank > 0)) {
+            bool scale0 = is_scalar_const(p, c1, c0) && t0 && t0->rank > 0;
+            if (scale0 || (is_op(p, &p->g->nodes[t], OC_OPID_Mul) && is_scalar_const(p, c0, c1) &&
+                           t1 && t1->rank > 0)) {
                 absorb(p, m, (size_t)t);
                 fused = true;
+                /* MatmulTransposeFusion runs again after MatMulScaleFusion:
+                 * a Transpose before the scale joins too */
+                int tt = matmul_transpose(p, scale0 ? c0 : c1, in(p, m, 1 - s), (size_t)t);
+                if (tt >= 0)
+                    absorb(p, m, (size_t)tt);
             }
         }
     }

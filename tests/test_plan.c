@@ -510,6 +510,43 @@ static oc_builder *nhwc_conv(void)
     return b;
 }
 
+/* q/k/v attention heads: X [2,4,3,2,8] -> Transpose(2,0,3,1,4) -> Split
+ * on axis 0 -> Squeeze(0) each; k -> Transpose(0,1,3,2); q @ k^T @ v. */
+static oc_builder *split_heads(void)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 4, 3, 2, 8}, three[] = {3}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 5, x);
+    oc_builder_ints(b, "sp", 1, three, (int64_t[]){1, 1, 1});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t", "X", "T"), "perm", 5,
+                         (int64_t[]){2, 0, 3, 1, 4});
+    oc_builder_attr_int(b, oc_builder_node(b, "Split", "split", "T,sp", "S0,S1,S2"), "axis", 0);
+    oc_builder_node(b, "Squeeze", "sq", "S0,ax", "Q");
+    oc_builder_node(b, "Squeeze", "sk", "S1,ax", "K");
+    oc_builder_node(b, "Squeeze", "sv", "S2,ax", "V");
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "tk", "K", "KT"), "perm", 4,
+                         (int64_t[]){0, 1, 3, 2});
+    oc_builder_node(b, "MatMul", "qk", "Q,KT", "A");
+    oc_builder_node(b, "MatMul", "av", "A,V", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* X [4,2,8] -> Transpose(1,0,2) -> MatMul with Y [2,8,4]. */
+static oc_builder *batch_transposed_matmul(void)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {4, 2, 8}, y[] = {2, 8, 4};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_input(b, "Y", OC_DT_FLOAT, 3, y);
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t", "X", "T"), "perm", 3,
+                         (int64_t[]){1, 0, 2});
+    oc_builder_node(b, "MatMul", "mm", "T,Y", "Z");
+    oc_builder_output(b, "Z", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 static void rules(void)
 {
     /* unknown batch at load time: nothing folds, the duplicates go (CSE);
@@ -599,6 +636,24 @@ static void rules(void)
     CHECK_EQ_INT(count_of(&nc, "ReorderInput"), 1);
     CHECK_EQ_INT(count_of(&nc, "Conv"), 1);
     CHECK_EQ_INT(nc.run, 3);
+    /* TransposeOptimizer: the Transpose goes through Split (its axis
+     * becomes 2) and through k's Squeeze, whose output leads to k's
+     * Transpose; q's and v's Squeezes gain nothing (input rank 4 saved,
+     * output rank 4 added) and keep it before them.  k's two Transposes
+     * merge into one that is no swap of the last two axes, so the MatMul
+     * stays a MatMul (MatmulTransposeFusion): three Transposes */
+    opcount sh = plan_built(split_heads(), 0, NULL);
+    CHECK_EQ_INT(count_of(&sh, "Transpose"), 3);
+    CHECK_EQ_INT(count_of(&sh, "Split"), 1);
+    CHECK_EQ_INT(count_of(&sh, "Squeeze"), 3);
+    CHECK_EQ_INT(count_of(&sh, "MatMul"), 2);
+    CHECK_EQ_INT(count_of(&sh, "FusedMatMul"), 0);
+    /* MatmulTransposeFusion: a Transpose moving axis 0 behind the batch
+     * (transBatchA) fuses when both inputs have one known rank */
+    opcount bt = plan_built(batch_transposed_matmul(), 0, NULL);
+    CHECK_EQ_INT(count_of(&bt, "Transpose"), 0);
+    CHECK_EQ_INT(count_of(&bt, "FusedMatMul"), 1);
+    CHECK_EQ_INT(bt.run, 1);
     /* no NCHWc (not x86): FusedConv(Relu) and a plain Conv */
     opcount n0 = plan_built(two_convs(), 0, NULL);
     CHECK_EQ_INT(n0.run, 2);
