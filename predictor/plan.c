@@ -264,6 +264,17 @@ static bool deterministic(const pctx *p, const oc_node *n)
     return true;
 }
 
+/* ONNX functions with no shape inference function: GreaterOrEqual and
+ * LessOrEqual before opset 16.  Their outputs have no load-time shape, and
+ * ORT's ConstantFolding (since 1.27) skips a node whose output size it
+ * cannot estimate before running it: they never fold, nor does anything
+ * computed from them (onnxruntime issue #32130). */
+static bool no_shape_inference(const pctx *p, const oc_node *n)
+{
+    return (is_op(p, n, OC_OPID_GreaterOrEqual) || is_op(p, n, OC_OPID_LessOrEqual)) &&
+           n->opset < 16;
+}
+
 /* ORT folds a Shape when its input's whole shape is concrete, whatever
  * slice (start, end) it takes. */
 static bool fold_shape(const pctx *p, size_t i)
@@ -505,7 +516,7 @@ static void pass_remove(pctx *p, bool eager)
         for (size_t k = 0; k < n->n_inputs; k++)
             if (n->inputs[k] >= 0 && !p->constant[in(p, i, k)])
                 all_const = false;
-        bool fold = deterministic(p, n) && all_const;
+        bool fold = deterministic(p, n) && all_const && (eager || !no_shape_inference(p, n));
         if (!fold && is_op(p, n, OC_OPID_Shape) && !eager)
             fold = fold_shape(p, i);
         if (fold) {
@@ -797,6 +808,8 @@ static void ort_shapes(pctx *p)
             rankless = sh >= 0 && !p->constant[sh] && (n->opset < 14 || !p->shape_data[sh]);
         } else if (propagates_shape_data(p, n)) {
             data = all_data && !any_rankless;
+        } else if (no_shape_inference(p, n)) {
+            rankless = true;
         }
         for (size_t q = 0; q < n->n_outputs; q++) {
             int o = n->outputs[q];
@@ -1464,6 +1477,46 @@ static void pass_transpose(pctx *p)
     tp_materialize(p);
 }
 
+/* NoopElimination (a level-1 rewrite rule) once more: ORT's level-1 loop
+ * runs its rules again after ReshapeFusion gave Reshapes constant targets
+ * and so their outputs load-time shapes.  Add/Sub of 0 or Mul/Div by 1
+ * goes when exactly one input is a constant of one element (the second,
+ * for Sub and Div) of rank at most the other input's, the other input has
+ * a load-time shape, and the result is no graph output.  Nodes the
+ * transpose optimizer took a Transpose through are left as they are.
+ * Returns false when out of memory. */
+static bool late_noop(pctx *p)
+{
+    const oc_graph *g = p->g;
+    bool gone = false;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        const oc_node *n = &g->nodes[i];
+        bool add = is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub);
+        bool ordered = is_op(p, n, OC_OPID_Sub) || is_op(p, n, OC_OPID_Div);
+        if (!live(p, i) || p->tslots[i] || n->n_inputs != 2 || n->n_outputs != 1 ||
+            !(add || is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)))
+            continue;
+        int y = out0(p, i), c = in(p, i, 1), x = in(p, i, 0);
+        if (y < 0 || x < 0 || c < 0 || g->values[y].is_output || p->constant[x] == p->constant[c])
+            continue;
+        if (p->constant[x]) {
+            if (ordered)
+                continue;
+            c = x;
+            x = in(p, i, 1);
+        }
+        const oc_tinfo *xt = ort_info(p, x), *ct = sinfo(p, c);
+        if (!xt || xt->rank < 0 || !ct || ct->rank < 0 || ct->rank > xt->rank ||
+            const_numel(p, c) != 1 || !const_all(p, c, add ? 0 : 1))
+            continue;
+        drop(p, i, OC_KERNEL_REMOVED, "no-op arithmetic");
+        p->alias[y] = x;
+        gone = true;
+    }
+    return !gone || count_uses(p);
+}
+
 /* ---- pass 2: fusions ---- */
 
 static bool g_topo_before(const pctx *p, size_t x, size_t y)
@@ -1664,6 +1717,57 @@ static bool is_scalar_const(const pctx *p, int v, int other)
 
 static bool add_inserted(pctx *p, int kid, int value, size_t at, bool before);
 
+/* matmul_add_fusion.cc (its AttentionPatternCache): a LayerNormalization
+ * (an ONNX node when level 1 runs) read by exactly one Add, three MatMuls
+ * and Shapes only, whose Add adds an Add's output (the attention's
+ * projection): the head of an attention block.  Returns that Add's
+ * producer, or -1. */
+static int attention_head(const pctx *p, int v)
+{
+    int ln = v >= 0 ? p->g->values[v].producer : -1;
+    if (ln < 0 || !is_op(p, &p->g->nodes[ln], OC_OPID_LayerNormalization) ||
+        p->nk[ln].kind == OC_KERNEL_FOLDED || p->nk[ln].kind == OC_KERNEL_REMOVED)
+        return -1;
+    int adds = 0, matmuls = 0, res = -1;
+    for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
+        const oc_node *c = &p->g->nodes[p->cons[e]];
+        if (is_op(p, c, OC_OPID_Add)) {
+            adds++;
+            res = p->cons[e];
+        } else if (is_op(p, c, OC_OPID_MatMul)) {
+            matmuls++;
+        } else if (!is_op(p, c, OC_OPID_Shape)) {
+            return -1;
+        }
+    }
+    if (adds != 1 || matmuls != 3)
+        return -1;
+    int other = in(p, (size_t)res, in(p, (size_t)res, 0) == v ? 1 : 0);
+    int pr = other >= 0 ? p->g->values[other].producer : -1;
+    return pr >= 0 && is_op(p, &p->g->nodes[pr], OC_OPID_Add) ? pr : -1;
+}
+
+/* MatMulAddFusion at level 1 keeps an attention block's four MatMul+Add
+ * pairs for AttentionFusion (preserve_attention_pattern): the three that
+ * read its LayerNormalization and the projection whose Add the residual
+ * Add reads.  When ORT 1.30 makes Gemms of them later, ReshapeFusion (level
+ * 1) has run: their Reshapes stay apart from the Reshapes next to them. */
+static bool attention_pair(const pctx *p, size_t m, size_t j)
+{
+    if (attention_head(p, in(p, m, 0)) >= 0)
+        return true;
+    int y = out0(p, j);
+    for (int e = y >= 0 ? p->cons_start[y] : 0; y >= 0 && e < p->cons_start[y + 1]; e++) {
+        size_t r = (size_t)p->cons[e];
+        if (!is_op(p, &p->g->nodes[r], OC_OPID_Add))
+            continue;
+        int ln = in(p, r, in(p, r, 0) == y ? 1 : 0);
+        if (attention_head(p, ln) == (int)j)
+            return true;
+    }
+    return false;
+}
+
 /* MatMul: + constant bias on 2-D input -> Gemm (+ activation: FusedGemm);
  * transposed inputs and scalar scales -> FusedMatMul. */
 static void fuse_matmul(pctx *p, size_t m)
@@ -1703,11 +1807,12 @@ static void fuse_matmul(pctx *p, size_t m)
             set_kernel(k, OC_OPID_Gemm);
             k->as_op = "Gemm";
             int a = in(p, m, 0), pr = a >= 0 ? p->g->values[a].producer : -1;
-            if (!(pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Reshape) &&
-                  p->uses[a] == 1))
+            bool late = attention_pair(p, m, (size_t)j);
+            if (late || !(pr >= 0 && live(p, (size_t)pr) &&
+                          is_op(p, &p->g->nodes[pr], OC_OPID_Reshape) && p->uses[a] == 1))
                 add_inserted(p, OC_OPID_Reshape, a, m, true);
             int nx = sole_next(p, (size_t)j);
-            if (!(nx >= 0 && is_op(p, &p->g->nodes[nx], OC_OPID_Reshape)))
+            if (late || !(nx >= 0 && is_op(p, &p->g->nodes[nx], OC_OPID_Reshape)))
                 add_inserted(p, OC_OPID_Reshape, out0(p, (size_t)j), m, false);
             return;
         }
@@ -2218,6 +2323,88 @@ static void nchwc_add_reshaped(pctx *p, size_t i)
     make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
 }
 
+/* String attribute `name` of n is written out and equals s. */
+static bool attr_str_is(const oc_node *n, const char *name, const char *s)
+{
+    const oc_attr *a = oc_node_attr(n, name);
+    return a && a->s && strcmp(a->s, s) == 0;
+}
+
+/* The whole-number factors a Resize/Upsample scales x by, from a constant
+ * float scales tensor of 4 positive whole numbers or a constant int64
+ * sizes tensor of 4 that the load-time dims of x divide exactly. */
+static bool resize_factors(const pctx *p, int x, int sc, bool sizes, int64_t *f)
+{
+    const oc_tinfo *t = sinfo(p, sc), *xt = ort_info(p, x);
+    cvals c;
+    if (!t || t->dtype != (sizes ? OC_DT_INT64 : OC_DT_FLOAT) || t->rank != 1 ||
+        !const_vals(p, sc, &c) || c.n != 4 || c.ints != sizes)
+        return false;
+    if (sizes && (!xt || xt->rank != 4 || !dims_concrete(xt, 0, 4)))
+        return false;
+    for (int d = 0; d < 4; d++) {
+        if (sizes) {
+            int64_t in_d = xt->dims[d].v;
+            if (in_d <= 0 || c.i[d] % in_d)
+                return false;
+            f[d] = c.i[d] / in_d;
+        } else {
+            double s = cval(&c, d);
+            f[d] = (int64_t)s;
+            if ((double)f[d] != s)
+                return false;
+        }
+        if (f[d] <= 0)
+            return false;
+    }
+    return true;
+}
+
+/* nchwc_transformer.cc TransformResize: a Resize of the versions it knows
+ * (10, 11, 13: opsets 10 to 17) or Upsample-9 reading a blocked tensor runs
+ * blocked, as an NCHWc Upsample, when: mode nearest (the default) or
+ * linear; from Resize-11 coordinate_transformation_mode written out as
+ * asymmetric (linear: also align_corners or half_pixel) and, for nearest,
+ * nearest_mode written out as floor; the factors come from a constant
+ * (scales, or sizes when that input is given) and are whole numbers, 1 on
+ * N and C.  Its other inputs are constants (the transformer only looks at
+ * a node whose input edges all became blocked). */
+static void nchwc_resize(pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int x = in(p, i, 0);
+    bool resize = is_op(p, n, OC_OPID_Resize);
+    if (resize ? n->opset < 10 || n->opset > 17 : n->opset != 9)
+        return;
+    for (size_t k = 1; k < n->n_inputs; k++)
+        if (in(p, i, k) >= 0 && !p->constant[in(p, i, k)])
+            return;
+    const oc_attr *mode = oc_node_attr(n, "mode");
+    bool nearest = !mode || !mode->s || !strcmp(mode->s, "nearest");
+    if (!nearest && strcmp(mode->s, "linear"))
+        return;
+    int sc = in(p, i, 1);
+    bool sizes = false;
+    if (resize && n->opset >= 11) {
+        if (!attr_str_is(n, "coordinate_transformation_mode", "asymmetric") &&
+            (nearest || (!attr_str_is(n, "coordinate_transformation_mode", "align_corners") &&
+                         !attr_str_is(n, "coordinate_transformation_mode", "half_pixel"))))
+            return;
+        if (nearest && !attr_str_is(n, "nearest_mode", "floor"))
+            return;
+        sizes = n->n_inputs >= 4;
+        sc = in(p, i, sizes ? 3 : 2);
+    }
+    int64_t f[4];
+    if (!resize_factors(p, x, sc, sizes, f) || f[0] != 1 || f[1] != 1)
+        return;
+    p->nchwc_left[x]--;
+    set_kernel(&p->nk[i], OC_OPID_Upsample);
+    p->blocked[i] = true;
+    p->nk[i].value = out0(p, i);
+    make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+}
+
 static void nchwc_pass(pctx *p)
 {
     const oc_graph *g = p->g;
@@ -2328,6 +2515,8 @@ static void nchwc_pass(pctx *p)
             p->blocked[i] = true;
             p->nk[i].value = out0(p, i);
             make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+        } else if ((is_op(p, n, OC_OPID_Resize) || is_op(p, n, OC_OPID_Upsample)) && xb) {
+            nchwc_resize(p, i);
         } else if (is_op(p, n, OC_OPID_Transpose) && xb) {
             const oc_attr *perm = oc_node_attr(n, "perm");
             if (perm && perm->n == 4 && perm->ints[0] == 0 && perm->ints[1] == 2 &&
@@ -2451,6 +2640,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         pass_reshape(&p);
         pass_transpose(&p);
         ort_shapes(&p);
+        if (!late_noop(&p))
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         pass_fuse(&p);
         if (p.block > 1)
             nchwc_pass(&p);

@@ -419,6 +419,100 @@ static oc_builder *nhwc_layernorm(bool back)
     return b;
 }
 
+/* Conv (16 -> 16) on X [1,16,8,8], Resize by scales [1,1,2,2] (opset 13)
+ * with mode `mode` and coordinate_transformation_mode `ctm`
+ * (nearest_mode floor), then a second Conv. */
+static oc_builder *conv_resize(const char *mode, const char *ctm)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {1, 16, 8, 8}, wd[] = {16, 16, 1, 1}, four[] = {4};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
+    oc_builder_random(b, "W1", OC_DT_FLOAT, 4, wd, -1, 1, 1);
+    oc_builder_random(b, "W2", OC_DT_FLOAT, 4, wd, -1, 1, 2);
+    oc_builder_floats(b, "scales", 1, four, (float[]){1, 1, 2, 2});
+    oc_builder_node(b, "Conv", "c1", "X,W1", "A");
+    size_t r = oc_builder_node(b, "Resize", "rs", "A,,scales", "R");
+    oc_builder_attr_string(b, r, "mode", mode);
+    oc_builder_attr_string(b, r, "coordinate_transformation_mode", ctm);
+    oc_builder_attr_string(b, r, "nearest_mode", "floor");
+    oc_builder_node(b, "Conv", "c2", "R,W2", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* An attention block at opset 17 on X [1,8,16]: L = LayerNormalization(X);
+ * q, k, v = MatMul(L) + bias, each Reshaped to [1,8,2,8]; their sum
+ * Reshaped back to [1,8,16], projected (MatMul + bias), and added to L
+ * (`residual_of_l`) or to X. */
+static oc_builder *attention_block(bool residual_of_l)
+{
+    oc_builder *b = oc_builder_new(17);
+    int64_t x[] = {1, 8, 16}, c[] = {16}, w[] = {16, 16}, four[] = {4}, three[] = {3};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_random(b, "G", OC_DT_FLOAT, 1, c, -1, 1, 1);
+    oc_builder_random(b, "B", OC_DT_FLOAT, 1, c, -1, 1, 2);
+    oc_builder_ints(b, "s4", 1, four, (int64_t[]){1, 8, 2, 8});
+    oc_builder_ints(b, "s3", 1, three, (int64_t[]){1, 8, 16});
+    oc_builder_node(b, "LayerNormalization", "ln", "X,G,B", "L");
+    static const char *const names[] = {"q", "k", "v", "o"};
+    char buf[4][96];
+    for (int h = 0; h < 4; h++) {
+        snprintf(buf[0], sizeof buf[0], "W%s", names[h]);
+        snprintf(buf[1], sizeof buf[1], "b%s", names[h]);
+        oc_builder_random(b, buf[0], OC_DT_FLOAT, 2, w, -1, 1, (uint64_t)(3 + h));
+        oc_builder_random(b, buf[1], OC_DT_FLOAT, 1, c, -1, 1, (uint64_t)(7 + h));
+        snprintf(buf[2], sizeof buf[2], "%s,W%s", h < 3 ? "L" : "S3", names[h]);
+        snprintf(buf[3], sizeof buf[3], "M%s", names[h]);
+        oc_builder_node(b, "MatMul", buf[3], buf[2], buf[3]);
+        snprintf(buf[2], sizeof buf[2], "b%s,M%s", names[h], names[h]);
+        snprintf(buf[3], sizeof buf[3], "A%s", names[h]);
+        oc_builder_node(b, "Add", buf[3], buf[2], buf[3]);
+        if (h < 3) {
+            snprintf(buf[2], sizeof buf[2], "A%s,s4", names[h]);
+            snprintf(buf[3], sizeof buf[3], "R%s", names[h]);
+            oc_builder_node(b, "Reshape", buf[3], buf[2], buf[3]);
+        }
+        if (h == 2) {
+            oc_builder_node(b, "Add", "qk", "Rq,Rk", "QK");
+            oc_builder_node(b, "Add", "qkv", "QK,Rv", "S");
+            oc_builder_node(b, "Reshape", "back", "S,s3", "S3");
+        }
+    }
+    oc_builder_node(b, "Add", "res", residual_of_l ? "L,Ao" : "X,Ao", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* Y = X [4,4] + Cast(LessOrEqual(C1 [1,4], C2 [4,1])), int64 constants. */
+static oc_builder *mask_of_constants(int64_t opset)
+{
+    oc_builder *b = oc_builder_new(opset);
+    int64_t x[] = {4, 4}, r[] = {1, 4}, c[] = {4, 1}, v[] = {0, 1, 2, 3};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_ints(b, "C1", 2, r, v);
+    oc_builder_ints(b, "C2", 2, c, v);
+    oc_builder_node(b, "LessOrEqual", "le", "C1,C2", "M");
+    oc_builder_attr_int(b, oc_builder_node(b, "Cast", "cast", "M", "F"), "to", OC_DT_FLOAT);
+    oc_builder_node(b, "Add", "add", "X,F", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* Y = Sigmoid(op(Relu(X [N,8]), K)) with `op` Add or Sub, K one zero of
+ * rank `rank` (all dims 1), first when `k_first`. */
+static oc_builder *noop_of_symbolic(const char *op, int rank, bool k_first)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 8}, kd[] = {1, 1, 1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_floats(b, "K", rank, kd, (float[]){0});
+    oc_builder_node(b, "Relu", "r", "X", "R");
+    oc_builder_node(b, op, "op", k_first ? "K,R" : "R,K", "A");
+    oc_builder_node(b, "Sigmoid", "s", "A", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* Level-1 rewrites and the NCHWc rules on blocked tensors. */
 static void layout_rules(void)
 {
@@ -459,6 +553,53 @@ static void layout_rules(void)
     CHECK_EQ_INT(count_of(&au, "Add"), 1);
     CHECK_EQ_INT(count_of(&au, "Reshape"), 3);
     CHECK_EQ_INT(count_of(&au, "ReorderOutput"), 1);
+    /* TransformResize: whole-number spatial scales keep the tensor blocked
+     * (NCHWc Upsample) for nearest/asymmetric and linear/half_pixel; nearest
+     * with half_pixel stays a plain Resize between reorders */
+    opcount un = plan_built(conv_resize("nearest", "asymmetric"), 16, NULL);
+    CHECK_EQ_INT(count_of(&un, "Upsample"), 1);
+    CHECK_EQ_INT(count_of(&un, "Resize"), 0);
+    CHECK_EQ_INT(count_of(&un, "ReorderInput"), 1);
+    CHECK_EQ_INT(count_of(&un, "ReorderOutput"), 1);
+    opcount ul = plan_built(conv_resize("linear", "half_pixel"), 16, NULL);
+    CHECK_EQ_INT(count_of(&ul, "Upsample"), 1);
+    CHECK_EQ_INT(count_of(&ul, "ReorderOutput"), 1);
+    opcount uh = plan_built(conv_resize("nearest", "half_pixel"), 16, NULL);
+    CHECK_EQ_INT(count_of(&uh, "Upsample"), 0);
+    CHECK_EQ_INT(count_of(&uh, "Resize"), 1);
+    CHECK_EQ_INT(count_of(&uh, "ReorderInput"), 2);
+    CHECK_EQ_INT(count_of(&uh, "ReorderOutput"), 2);
+    /* MatMulAddFusion keeps an attention block's four MatMul+Add pairs at
+     * level 1: their Gemms come after ReshapeFusion, each between two
+     * Reshapes of its own (4 Gemms: 8, + the block's own 4) */
+    opcount at = plan_built(attention_block(true), 0, NULL);
+    CHECK_EQ_INT(count_of(&at, "Gemm"), 4);
+    CHECK_EQ_INT(count_of(&at, "Reshape"), 12);
+    /* not an attention block (the residual Add does not read L): the
+     * Reshapes next to the Gemms absorb theirs (3 outputs, 1 input) */
+    opcount an = plan_built(attention_block(false), 0, NULL);
+    CHECK_EQ_INT(count_of(&an, "Gemm"), 4);
+    CHECK_EQ_INT(count_of(&an, "Reshape"), 8);
+    /* LessOrEqual has no shape inference before opset 16: ORT's folding
+     * skips it and what is computed from it */
+    opcount le13 = plan_built(mask_of_constants(13), 0, NULL);
+    CHECK_EQ_INT(count_of(&le13, "LessOrEqual"), 1);
+    CHECK_EQ_INT(count_of(&le13, "Cast"), 1);
+    opcount le16 = plan_built(mask_of_constants(16), 0, NULL);
+    CHECK_EQ_INT(count_of(&le16, "LessOrEqual"), 0);
+    CHECK_EQ_INT(count_of(&le16, "Cast"), 0);
+    /* NoopElimination: + 0 of one element on a tensor with a load-time
+     * shape goes, symbolic dims or not; not 0 - x, nor + a 0 of higher
+     * rank (it broadcasts) */
+    oc_input_override on = {.name = "X", .rank = 2, .dims = {3, 8}};
+    oc_analyze_opts bn = {.overrides = &on, .n_overrides = 1};
+    opcount z1 = plan_built(noop_of_symbolic("Add", 0, true), 0, &bn);
+    CHECK_EQ_INT(count_of(&z1, "Add"), 0);
+    CHECK_EQ_INT(z1.run, 2);
+    opcount z2 = plan_built(noop_of_symbolic("Sub", 0, true), 0, &bn);
+    CHECK_EQ_INT(count_of(&z2, "Sub"), 1);
+    opcount z3 = plan_built(noop_of_symbolic("Add", 3, false), 0, &bn);
+    CHECK_EQ_INT(count_of(&z3, "Add"), 1);
 }
 
 /* What ORT's level-1 CSE and constant folding leave of shape arithmetic
