@@ -1225,34 +1225,22 @@ static bool tp_axes_out(const pctx *p, size_t i, tkind k, const tperm *q, tperm 
     }
 }
 
-/* The handlers tp_axes_out replays. */
-static bool tp_axes_kind(tkind k)
-{
-    return k == TK_SPLIT || k == TK_SQUEEZE || k == TK_UNSQUEEZE || k == TK_SLICE ||
-           k == TK_SOFTMAX;
-}
-
 /* The handler takes the Transpose q through node i, or refuses (false,
  * nothing changed). */
 static bool tp_push(pctx *p, size_t i, tkind k, const tperm *q, uint32_t slots)
 {
     const oc_node *n = &p->g->nodes[i];
     tperm out = *q;
-    for (size_t s = 0; s < n->n_inputs; s++) {
+    for (size_t s = 0; k == TK_BROADCAST && s < n->n_inputs; s++) {
         if (!(slots >> s & 1))
             continue;
         const oc_tinfo *t = p->norank[in(p, i, s)] ? NULL : sinfo(p, in(p, i, s));
-        /* NormalizeInputRanks (broadcasting handlers): a known rank, no
-         * higher than q's; a lower one is unsqueezed, in place for a
-         * constant (an Unsqueeze node otherwise, which this plan does not
-         * add: it refuses).  ORT checks no rank for the other handlers;
-         * the axis handlers below follow that, the older ones still ask
-         * for a known rank: on a Reshape whose shape ORT folds and this
-         * plan does not (vit_b_16_4l at opset 13), a rankless input would
-         * misjudge the cost */
-        if ((k == TK_BROADCAST || !tp_axes_kind(k)) &&
-            (!t || t->rank < 0 || t->rank > q->r ||
-             (t->rank < q->r && (k != TK_BROADCAST || !p->constant[in(p, i, s)]))))
+        /* NormalizeInputRanks, which only the broadcast handler calls (the
+         * others take the rank from q): a known rank, no higher than q's;
+         * a lower one is unsqueezed, in place for a constant (an Unsqueeze
+         * node otherwise, which this plan does not add: it refuses) */
+        if (!t || t->rank < 0 || t->rank > q->r ||
+            (t->rank < q->r && (k != TK_BROADCAST || !p->constant[in(p, i, s)])))
             return false;
     }
     if (k == TK_HELD || k == TK_VIEW || k == TK_NONE)
@@ -1413,10 +1401,27 @@ static void tp_materialize(pctx *p)
             drop(p, i, OC_KERNEL_REMOVED, "transpose moved through its readers");
 }
 
+/* Value v's contents are known to ORT's load-time data propagation (a
+ * constant, or shape arithmetic on Shape/Size of a tensor with a rank),
+ * as far as mark_norank has gone (see ort_shapes). */
+static bool norank_data(const pctx *p, int v)
+{
+    return v >= 0 && (p->constant[v] || p->shape_data[v]);
+}
+
+/* ONNX's Expand infers its output only from the contents of its shape
+ * input: without them (a Where or ConstantOfShape of computed shapes, say)
+ * the output has no rank. */
+static bool expand_norank(const pctx *p, size_t i)
+{
+    return is_op(p, &p->g->nodes[i], OC_OPID_Expand) && !norank_data(p, in(p, i, 1));
+}
+
 /* The values whose rank ORT's load-time shape inference does not know,
  * where this analysis may: a Reshape to a computed shape (ONNX infers no
- * rank from the shape tensor's length), and what is computed from one
- * by ops whose rank follows their inputs'. */
+ * rank from the shape tensor's length), an Expand to a shape whose
+ * contents are not propagated, and what is computed from one by ops whose
+ * rank follows their inputs'. */
 static void mark_norank(pctx *p)
 {
     static const oc_op_id fixed[] = {OC_OPID_Shape, OC_OPID_Size, OC_OPID_Flatten,
@@ -1437,9 +1442,20 @@ static void mark_norank(pctx *p)
                 if (is_op(p, n, fixed[q]))
                     unknown = false;
         }
+        unknown |= expand_norank(p, i);
+        bool data = false;
+        if (is_op(p, n, OC_OPID_Shape) || is_op(p, n, OC_OPID_Size)) {
+            data = in(p, i, 0) >= 0 && !p->norank[in(p, i, 0)];
+        } else if (propagates_shape_data(p, n) && !unknown) {
+            data = true;
+            for (size_t k = 0; k < n->n_inputs; k++)
+                data &= in(p, i, k) < 0 || norank_data(p, in(p, i, k));
+        }
         for (size_t o = 0; o < n->n_outputs; o++)
-            if (n->outputs[o] >= 0)
+            if (n->outputs[o] >= 0) {
                 p->norank[n->outputs[o]] = unknown;
+                p->shape_data[n->outputs[o]] = data;
+            }
     }
 }
 

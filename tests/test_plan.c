@@ -513,6 +513,33 @@ static oc_builder *noop_of_symbolic(const char *op, int rank, bool k_first)
     return b;
 }
 
+/* Opset 13: R = Reshape(X [N,16,4,4], Concat(Slice(Shape(X), 0, 2), [-1]))
+ * has no load-time shape; T = Transpose(R, 0,2,1); Y = Transpose(Relu(T -
+ * ReduceMean(T, -1)), 0,2,1). */
+static oc_builder *rankless_mean(void)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 16, 4, 4}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
+    oc_builder_ints(b, "z", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "two", 1, one, (int64_t[]){2});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_node(b, "Shape", "shape", "X", "S");
+    oc_builder_node(b, "Slice", "slice", "S,z,two", "S2");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "cat", "S2,m1", "SH"), "axis", 0);
+    oc_builder_node(b, "Reshape", "rs", "X,SH", "R");
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t1", "R", "T"), "perm", 3,
+                         (int64_t[]){0, 2, 1});
+    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "mean", "T", "M"), "axes", 1,
+                         (int64_t[]){-1});
+    oc_builder_node(b, "Sub", "sub", "T,M", "D");
+    oc_builder_node(b, "Relu", "relu", "D", "E");
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t2", "E", "Y"), "perm", 3,
+                         (int64_t[]){0, 2, 1});
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* Level-1 rewrites and the NCHWc rules on blocked tensors. */
 static void layout_rules(void)
 {
@@ -600,6 +627,14 @@ static void layout_rules(void)
     CHECK_EQ_INT(count_of(&z2, "Sub"), 1);
     opcount z3 = plan_built(noop_of_symbolic("Add", 3, false), 0, &bn);
     CHECK_EQ_INT(count_of(&z3, "Add"), 1);
+    /* the transpose optimizer takes T through the mean although T has no
+     * load-time rank (the reduce handler takes the rank from the perm), not
+     * through the Sub (the broadcast handler needs its inputs' ranks): a
+     * third Transpose, after the mean */
+    opcount rm = plan_built(rankless_mean(), 0, NULL);
+    CHECK_EQ_INT(count_of(&rm, "Transpose"), 3);
+    CHECK_EQ_INT(count_of(&rm, "ReduceMean"), 1);
+    CHECK_EQ_INT(count_of(&rm, "Sub"), 1);
 }
 
 /* What ORT's level-1 CSE and constant folding leave of shape arithmetic
