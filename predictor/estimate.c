@@ -107,10 +107,9 @@ static const char *unknown_reason(const oc_analysis *a, const oc_kernel *k, oc_a
 /* The feature row of a Transpose the runtime inserts (no node of the
  * graph): a Transpose of value kn->value.  OC_ERR_INPUT when its shape is
  * unknown (then it is left out, as the reorders are). */
-static oc_status inserted_row(const oc_analysis *a, const oc_tmodel *tm, const oc_target *tgt,
-                              const oc_kernel *kn, float *xrow, oc_arena *arena, oc_error *err)
+static oc_status inserted_row(const oc_analysis *a, const oc_target *tgt, const oc_kernel *kn,
+                              float *xrow, oc_arena *arena, oc_error *err)
 {
-    (void)tm;
     oc_node_desc d;
     oc_error ignored;
     oc_status st = oc_node_desc_fused_op(a, "Transpose", kn->value, kn->value, 0, &d, arena,
@@ -142,7 +141,7 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
             continue;
         if (kn->main == OC_PLAN_INSERTED) {
             oc_status st = kn->kid == OC_OPID_Transpose && kn->value >= 0
-                               ? inserted_row(a, tm, tgt, kn, x + out->n_run * OC_N_FEATURES,
+                               ? inserted_row(a, tgt, kn, x + out->n_run * OC_N_FEATURES,
                                               arena, err)
                                : OC_ERR_INPUT;
             if (st == OC_OK) {
