@@ -8,7 +8,11 @@ into build/models/ when missing, times each at batch 1, 4 and 16 with 1 and
 kernel), and appends one JSON line per (model, batch, threads) to
 data/machines/<fingerprint>/ort-cpu-models.jsonl.  With more than one thread the driver runs with
 --no-spin, as the operator samples of the 2-thread target are collected
-(collector/README.md, "Session options").  Run on a quiet machine."""
+(collector/README.md, "Session options").  Run on a quiet machine.
+
+    scripts/measure_models.py [THREADS...]      (default: 1 2)
+    OC_MODELS_OUT=FILE scripts/measure_models.py 1   another file (a rerun
+                                                 on the same machine)"""
 import json, os, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -17,7 +21,8 @@ MODELS = os.path.join(ROOT, "build", "models")
 FINGERPRINT = subprocess.run([os.environ.get("OC_BIN", os.path.join(ROOT, "build", "onnxcost")),
                               "hw", "--fingerprint"], capture_output=True, text=True,
                              check=True).stdout.strip()
-OUT = os.path.join(ROOT, "data", "machines", FINGERPRINT, "ort-cpu-models.jsonl")
+OUT = os.environ.get("OC_MODELS_OUT") or os.path.join(ROOT, "data", "machines", FINGERPRINT,
+                                                      "ort-cpu-models.jsonl")
 os.makedirs(os.path.dirname(OUT), exist_ok=True)
 # name -> (input name, per-sample input shape, batches)
 SETS = {
