@@ -754,12 +754,6 @@ static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_se
     return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The probe's check kernel (calib_us of its samples: a 256^3 MatMul timed
  * before and after each chunk), median per thread count, into the fits. */
 static void probe_check(const char *probe, oc_calib *cal)
@@ -798,10 +792,7 @@ static void probe_check(const char *probe, oc_calib *cal)
             }
             json_decref(j);
         }
-        if (n) {
-            qsort(v, n, sizeof *v, cmp_double);
-            f->check_us = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-        }
+        f->check_us = oc_median(v, n);
         free(v);
     }
     oc_dataset_close(rd);

@@ -129,21 +129,6 @@ static void profile_free(profile *p)
     json_decref(p->root);
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Sorts v. */
-static double median(double *v, size_t n)
-{
-    if (!n)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int cmp_name(const pevent *a, const pevent *b)
 {
     size_t n = a->len < b->len ? a->len : b->len;
@@ -301,7 +286,7 @@ static int profile_load(const char *path, profile *p)
         }
         for (size_t i = 0; i < nw; i++)
             d[i] = w[i].dur;
-        p->run_us = median(d, nw);
+        p->run_us = oc_median(d, nw);
         free(d);
         qsort(p->ev, p->n_ev, sizeof *p->ev, by_name_run_ts);
         for (size_t i = 0; i < p->n_ev; i++)
@@ -341,7 +326,7 @@ static int profile_load(const char *path, profile *p)
         memcpy(k->name, p->ev[i].name, p->ev[i].len);
         k->name[p->ev[i].len] = '\0';
         k->op = p->ev[i].op;
-        k->us = median(d, j - i);
+        k->us = oc_median(d, j - i);
         k->runs = j - i;
         k->order = p->ev[i].rel;
         k->match = -1;

@@ -115,20 +115,6 @@ static int on_epoch(void *ud, int member, int n_members, const oc_mlp_epoch *e,
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Median APE of the model and the baselines on the validation split. */
 static void report_val(const oc_tmodel *tm, const oc_train_set *s)
 {
@@ -169,7 +155,7 @@ static void report_val(const oc_tmodel *tm, const oc_train_set *s)
     fprintf(stderr,
             "validation split (%zu samples): median abs. %% error  model %.1f%%  "
             "linear-FLOPs %.1f%%  roofline %.1f%%\n",
-            nv, median(ape[0], nv), median(ape[1], nv), median(ape[2], nv));
+            nv, oc_median(ape[0], nv), oc_median(ape[1], nv), oc_median(ape[2], nv));
 out:
     free(X);
     free(t);

@@ -27,6 +27,20 @@ uint64_t oc_hash_bytes(const void *p, size_t n)
     return h;
 }
 
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+double oc_median(double *v, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 uint64_t oc_hash_str(const char *s)
 {
     /* the same hash as over its bytes, in one pass (names on the load path) */

@@ -35,6 +35,10 @@ typedef struct oc_error {
     char msg[1024]; /* one line, no trailing newline; " ..." ends a shortened one */
 } oc_error;
 
+/* The median of v[0..n) (the mean of the middle two for even n; 0 when
+ * n is 0).  Sorts v. */
+double oc_median(double *v, size_t n);
+
 /* FNV-1a over n bytes, or over a string's bytes: for hash tables. */
 uint64_t oc_hash_bytes(const void *p, size_t n);
 uint64_t oc_hash_str(const char *s);

@@ -143,20 +143,6 @@ static void fit_all(oc_calib_fit *f, const fit_row *rows, size_t n, size_t skip)
         ridge(rows, n, g, skip, f->global, GROUP_PRIOR, f->w[g]);
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
-static double median(double *v, size_t n)
-{
-    if (!n)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void utc_now(char *buf, size_t n)
 {
     time_t t = time(NULL);
@@ -232,18 +218,18 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
         f->n_group[fr[i].group]++;
         e[i] = fabs(rows[i].pred_us - rows[i].meas_us) / rows[i].meas_us;
     }
-    f->err_before = median(e, n);
+    f->err_before = oc_median(e, n);
     /* Leave-one-out: each probe kernel predicted by the fit without it. */
     for (size_t i = 0; i < n; i++) {
         fit_all(f, fr, n, i);
         double p = rows[i].pred_us * exp(exponent(f->w[fr[i].group], fr[i].a));
         e[i] = fabs(p - rows[i].meas_us) / rows[i].meas_us;
     }
-    f->err_after = median(e, n);
+    f->err_after = oc_median(e, n);
     fit_all(f, fr, n, (size_t)-1);
     for (size_t i = 0; i < n; i++)
         e[i] = fabs(fr[i].r - exponent(f->w[fr[i].group], fr[i].a));
-    f->residual = median(e, n);
+    f->residual = oc_median(e, n);
     free(fr);
     free(e);
     return OC_OK;
@@ -306,7 +292,7 @@ oc_status oc_calib_fit_output(oc_calib_fit *f, const oc_calib_output *p, size_t 
         double x = (p[i].wall_us - p[i].kernel_us) / ((double)p[i].bytes / 1e6);
         v[i] = x > 0 ? x : 0;
     }
-    f->output_us_per_mb = median(v, n);
+    f->output_us_per_mb = oc_median(v, n);
     return OC_OK;
 }
 
