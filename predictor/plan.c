@@ -2201,6 +2201,15 @@ static void make_nchwc(pctx *p, int v, size_t m, int64_t ch)
     p->nchwc_ch[v] = ch;
 }
 
+/* Node i runs on the blocked layout and its output, of ch channels, is
+ * blocked (named "<output>_nchwc" as ORT names the node). */
+static void run_blocked(pctx *p, size_t i, int64_t ch)
+{
+    p->blocked[i] = true;
+    p->nk[i].value = out0(p, i);
+    make_nchwc(p, out0(p, i), i, ch);
+}
+
 /* Kernel m reads blocked value v (in as many slots as its nodes do). */
 static void consume(pctx *p, size_t m, int v)
 {
@@ -2416,9 +2425,7 @@ static void nchwc_resize(pctx *p, size_t i)
         return;
     p->nchwc_left[x]--;
     set_kernel(&p->nk[i], OC_OPID_Upsample);
-    p->blocked[i] = true;
-    p->nk[i].value = out0(p, i);
-    make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+    run_blocked(p, i, p->nchwc_ch[x]);
 }
 
 static void nchwc_pass(pctx *p)
@@ -2444,18 +2451,13 @@ static void nchwc_pass(pctx *p)
                 continue;
             if (!xt || xt->dtype != OC_DT_FLOAT || ch < 0 || ch % p->block)
                 continue;
-            if (read_blocked(p, x, i)) {
-                p->blocked[i] = true;
-                p->nk[i].value = out0(p, i);
-                make_nchwc(p, out0(p, i), i, ch);
-            }
+            if (read_blocked(p, x, i))
+                run_blocked(p, i, ch);
         } else if ((is_op(p, n, OC_OPID_GlobalAveragePool) ||
                     is_op(p, n, OC_OPID_GlobalMaxPool)) && xb &&
                    p->nchwc_ch[x] % p->block == 0 && global_pool_blocked(p, x)) {
             p->nchwc_left[x]--;
-            p->blocked[i] = true;
-            p->nk[i].value = out0(p, i);
-            make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+            run_blocked(p, i, p->nchwc_ch[x]);
         } else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sum) ||
                     is_op(p, n, OC_OPID_Mul)) && n->n_inputs >= 2) {
             bool all = true;
@@ -2528,9 +2530,7 @@ static void nchwc_pass(pctx *p)
                 continue;
             p->nchwc_left[x]--;
             set_kernel(&p->nk[i], OC_OPID_Conv);
-            p->blocked[i] = true;
-            p->nk[i].value = out0(p, i);
-            make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+            run_blocked(p, i, p->nchwc_ch[x]);
         } else if ((is_op(p, n, OC_OPID_Resize) || is_op(p, n, OC_OPID_Upsample)) && xb) {
             nchwc_resize(p, i);
         } else if (is_op(p, n, OC_OPID_Transpose) && xb) {
