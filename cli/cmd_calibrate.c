@@ -758,44 +758,47 @@ static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_se
  * before and after each chunk), median per thread count, into the fits. */
 static void probe_check(const char *probe, oc_calib *cal)
 {
+    struct {
+        double *v;
+        size_t n, cap;
+    } per[OC_CALIB_MAX_THREADS] = {{0}};
     oc_dataset_reader *rd = NULL;
     oc_error err;
     oc_error_clear(&err);
+    const char *line;
+    size_t len;
     if (oc_dataset_open(probe, &rd, &err) != OC_OK)
         return;
-    for (int k = 0; k < cal->n_fits; k++) {
-        oc_calib_fit *f = &cal->fits[k];
-        size_t n = 0, cap = 0;
-        double *v = NULL;
-        const char *line;
-        size_t len;
-        oc_dataset_close(rd);
-        rd = NULL;
-        if (oc_dataset_open(probe, &rd, &err) != OC_OK)
-            break;
-        while (oc_dataset_next(rd, &line, &len, &err) == OC_OK && line) {
-            json_t *j = json_loadb(line, len, 0, NULL);
-            json_t *cu = json_object_get(j, "calib_us");
-            json_t *th = json_object_get(json_object_get(j, "target"), "threads");
-            for (size_t q = 0; json_integer_value(th) == f->threads && q < json_array_size(cu);
-                 q++) {
-                double x = json_number_value(json_array_get(cu, q));
-                if (!(x > 0))
-                    continue;
-                if (n == cap) {
-                    double *nv = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof *v);
-                    if (!nv)
-                        break;
-                    v = nv;
-                }
-                v[n++] = x;
+    /* one pass: each sample's timings to the fit of its thread count */
+    while (oc_dataset_next(rd, &line, &len, &err) == OC_OK && line) {
+        json_t *j = json_loadb(line, len, 0, NULL);
+        json_t *cu = json_object_get(j, "calib_us");
+        json_t *target = json_object_get(j, "target");
+        json_int_t th = json_integer_value(json_object_get(target, "threads"));
+        int k = 0;
+        while (k < cal->n_fits && cal->fits[k].threads != th)
+            k++;
+        for (size_t q = 0; k < cal->n_fits && q < json_array_size(cu); q++) {
+            double x = json_number_value(json_array_get(cu, q));
+            if (!(x > 0))
+                continue;
+            if (per[k].n == per[k].cap) {
+                size_t cap = per[k].cap ? 2 * per[k].cap : 256;
+                double *nv = realloc(per[k].v, cap * sizeof *nv);
+                if (!nv)
+                    break;
+                per[k].v = nv;
+                per[k].cap = cap;
             }
-            json_decref(j);
+            per[k].v[per[k].n++] = x;
         }
-        f->check_us = oc_median(v, n);
-        free(v);
+        json_decref(j);
     }
     oc_dataset_close(rd);
+    for (int k = 0; k < cal->n_fits; k++) {
+        cal->fits[k].check_us = oc_median(per[k].v, per[k].n);
+        free(per[k].v);
+    }
 }
 
 /* This host's check kernel against the one of the calibration the project
