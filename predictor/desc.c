@@ -100,24 +100,17 @@ static bool attr_kept(oc_attr_type t)
            t == OC_ATTR_INTS || t == OC_ATTR_FLOATS || t == OC_ATTR_STRINGS;
 }
 
-/* ONNX Runtime's own operators (analyzer/ops/contrib.def), described as
- * the ONNX operators they fuse, the way the timing model's samples of them
- * look: a FusedConv with a Sum input and a Relu is Conv with Add and Relu
- * fused, a SkipLayerNormalization is LayerNormalization.  Returns false
- * for any other operator. */
-static const char *const fused_activations[] = {"Relu",    "LeakyRelu", "Clip",
-                                                "Sigmoid", "Tanh",      "HardSigmoid",
-                                                "HardSwish"};
-
+/* The ONNX activation a fused kernel's `activation` attribute names (as
+ * the operator table spells it), or NULL: none, or not an activation. */
 static const char *activation_of(const oc_node_desc *d)
 {
     const oc_desc_attr *at = oc_node_desc_attr(d, "activation");
     if (!at || at->type != OC_ATTR_STRING || !at->s)
         return NULL;
-    for (size_t i = 0; i < sizeof fused_activations / sizeof fused_activations[0]; i++)
-        if (!strcmp(fused_activations[i], at->s))
-            return fused_activations[i];
-    return NULL;
+    oc_op_id id = oc_op_id_of("", at->s);
+    return id != OC_OPID_UNKNOWN && oc_op_id_family(id) == OC_OPF_ACTIVATION
+               ? oc_op_id_name(id)
+               : NULL;
 }
 
 static uint64_t value_bytes(const oc_desc_value *v);
@@ -133,6 +126,11 @@ static void fuse_after(oc_node_desc *d, const char *op)
     d->cost.bytes_written += y;
 }
 
+/* ONNX Runtime's own operators (analyzer/ops/contrib.def), described as
+ * the ONNX operators they fuse, the way the timing model's samples of them
+ * look: a FusedConv with a Sum input and a Relu is Conv with Add and Relu
+ * fused, a SkipLayerNormalization is LayerNormalization.  Any other
+ * operator's description is left as it is. */
 static oc_status as_onnx_op(const oc_analysis *a, size_t node, oc_node_desc *d,
                             oc_arena *arena, oc_error *err)
 {
