@@ -140,6 +140,12 @@ bool oc_in_floats(const oc_op_ctx *c, size_t i, const double **vals, int64_t *n)
     return true;
 }
 
+oc_dtype oc_in_dtype(const oc_op_ctx *c, size_t i)
+{
+    const oc_tinfo *t = oc_ctx_in(c, i);
+    return t ? t->dtype : OC_DT_UNDEFINED;
+}
+
 bool oc_in_scalar(const oc_op_ctx *c, size_t i, int64_t *v)
 {
     const int64_t *vals;

@@ -51,6 +51,8 @@ bool oc_in_ints(const oc_op_ctx *c, size_t i, const int64_t **vals,
  * integer contents are converted. */
 bool oc_in_floats(const oc_op_ctx *c, size_t i, const double **vals,
                   int64_t *n);
+/* Input i's element type; OC_DT_UNDEFINED when it is omitted or unknown. */
+oc_dtype oc_in_dtype(const oc_op_ctx *c, size_t i);
 /* Input i holds one known number (oc_in_ints with one element). */
 bool oc_in_scalar(const oc_op_ctx *c, size_t i, int64_t *v);
 /* Input i holds one element: an integer (possibly symbolic) dim, or a

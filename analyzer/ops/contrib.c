@@ -36,12 +36,6 @@
 
 #include "analyzer/values.h"
 
-static oc_dtype in_dtype(oc_op_ctx *c, size_t i)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    return t ? t->dtype : OC_DT_UNDEFINED;
-}
-
 /* FLOPs per element of a fused activation (the `activation` attribute of
  * FusedConv, FusedGemm and the NCHWc Conv); 0 when there is none. */
 static uint64_t activation_flops(oc_op_ctx *c)
@@ -114,7 +108,7 @@ oc_status oc_biasgelu_infer(oc_op_ctx *c)
 {
     const oc_tinfo *ins[2] = {oc_ctx_in(c, 0), oc_ctx_in(c, 1)};
     if (!ins[0] || !ins[1])
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     int rank;
     oc_dim dims[OC_MAX_RANK];
     oc_status st = oc_broadcast(c, ins, 2, &rank, dims);
@@ -134,7 +128,7 @@ oc_status oc_fastgelu_infer(oc_op_ctx *c)
         return oc_fail(c, "FastGelu: bias has %lld values for a last dim of %lld",
                        (long long)b->dims[0].v, (long long)x->dims[x->rank - 1].v);
     if (!x)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     return oc_out_like(c, 0, x);
 }
 
@@ -182,7 +176,7 @@ oc_status oc_skiplayernorm_infer(oc_op_ctx *c)
     const oc_tinfo *x = oc_ctx_in(c, 0), *skip = oc_ctx_in(c, 1);
     if (!x || x->rank < 0) {
         for (size_t o = 0; o < 4; o++) {
-            oc_status st = oc_out_set(c, o, in_dtype(c, 0), -1, NULL);
+            oc_status st = oc_out_set(c, o, oc_in_dtype(c, 0), -1, NULL);
             if (st)
                 return st;
         }
@@ -227,7 +221,7 @@ oc_status oc_simplifiedlayernorm_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0);
     if (!x || x->rank < 0) {
-        oc_status st = oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        oc_status st = oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
         return st ? st : oc_out_set(c, 1, OC_DT_FLOAT, -1, NULL);
     }
     int axis;
@@ -256,7 +250,7 @@ oc_status oc_nchwc_upsample_infer(oc_op_ctx *c)
     size_t n;
     const int64_t *sc = oc_attr_ints(c, "scales", &n);
     if (!x || x->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (!sc || n != (size_t)x->rank)
         return oc_fail(c, "Upsample: %zu scales for an input of rank %d", n, x->rank);
     oc_dim dims[OC_MAX_RANK];
@@ -296,7 +290,7 @@ oc_status oc_reorder_input_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0);
     if (!x || x->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (x->rank < 3)
         return oc_fail(c, "ReorderInput: input has rank %d (need N, C and a spatial axis)",
                        x->rank);
@@ -314,7 +308,7 @@ oc_status oc_reorder_output_infer(oc_op_ctx *c)
     if (ch < 1)
         return oc_fail(c, "ReorderOutput: channels = %lld", (long long)ch);
     if (!x || x->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (x->rank < 3)
         return oc_fail(c, "ReorderOutput: input has rank %d (need N, C and a spatial axis)",
                        x->rank);
@@ -396,7 +390,7 @@ oc_status oc_attention_infer(oc_op_ctx *c)
     if (heads < 0)
         return oc_fail(c, "Attention: num_heads must be positive");
     if (!x || x->rank < 0 || !w || w->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (x->rank != 3 || w->rank != 2)
         return oc_fail(c, "Attention: input has rank %d, weights %d (expected 3 and 2)",
                        x->rank, w->rank);
@@ -470,7 +464,7 @@ oc_status oc_mha_infer(oc_op_ctx *c)
     if (heads < 0)
         return oc_fail(c, "MultiHeadAttention: num_heads must be positive");
     if (!q || q->rank < 0 || !mha_dims(c, heads, &l, &h, &dv))
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     oc_dim dims[3] = {q->dims[0], q->dims[1], dv};
     return oc_out_set(c, 0, q->dtype, 3, dims);
 }
@@ -509,7 +503,7 @@ oc_status oc_gqa_infer(oc_op_ctx *c)
         return oc_fail(c, "GroupQueryAttention: num_heads %lld and kv_num_heads %lld",
                        (long long)n, (long long)nkv);
     if (!q || q->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (q->rank != 3)
         return oc_fail(c, "GroupQueryAttention: query has rank %d (expected 3)", q->rank);
     oc_dim h, t;
@@ -546,7 +540,7 @@ oc_status oc_matmulnbits_infer(oc_op_ctx *c)
     if (k < 1 || n < 1)
         return oc_fail(c, "MatMulNBits: K = %lld, N = %lld", (long long)k, (long long)n);
     if (!a || a->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (a->rank < 1 || oc_dims_differ(a->dims[a->rank - 1], oc_dim_of(k)))
         return oc_fail(c, "MatMulNBits: A's last dim is not K = %lld", (long long)k);
     oc_dim dims[OC_MAX_RANK];

@@ -408,15 +408,9 @@ static oc_status conv_infer_spec(oc_op_ctx *c, const conv_spec *sp,
     return oc_out_set(c, 0, dt, rank, dims);
 }
 
-static oc_dtype in_dtype(oc_op_ctx *c, size_t i)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    return t ? t->dtype : OC_DT_UNDEFINED;
-}
-
 oc_status oc_conv_infer(oc_op_ctx *c)
 {
-    return conv_infer_spec(c, &SPEC_CONV, in_dtype(c, 0));
+    return conv_infer_spec(c, &SPEC_CONV, oc_in_dtype(c, 0));
 }
 
 /* ONNX Runtime's NCHWc Conv (com.microsoft.nchwc): Conv's shapes, with
@@ -424,12 +418,12 @@ oc_status oc_conv_infer(oc_op_ctx *c)
  * blocked from another NCHWc kernel). */
 oc_status oc_nchwc_conv_infer(oc_op_ctx *c)
 {
-    return conv_infer_spec(c, &SPEC_NCHWC, in_dtype(c, 0));
+    return conv_infer_spec(c, &SPEC_NCHWC, oc_in_dtype(c, 0));
 }
 
 oc_status oc_convtranspose_infer(oc_op_ctx *c)
 {
-    return conv_infer_spec(c, &SPEC_CONVT, in_dtype(c, 0));
+    return conv_infer_spec(c, &SPEC_CONVT, oc_in_dtype(c, 0));
 }
 
 oc_status oc_convinteger_infer(oc_op_ctx *c)
@@ -440,9 +434,9 @@ oc_status oc_convinteger_infer(oc_op_ctx *c)
 oc_status oc_qlinearconv_infer(oc_op_ctx *c)
 {
     /* y has y_zero_point's type (uint8 or int8). */
-    oc_dtype dt = in_dtype(c, 7);
+    oc_dtype dt = oc_in_dtype(c, 7);
     return conv_infer_spec(c, &SPEC_QLCONV,
-                           dt != OC_DT_UNDEFINED ? dt : in_dtype(c, 0));
+                           dt != OC_DT_UNDEFINED ? dt : oc_in_dtype(c, 0));
 }
 
 /* The offset tensor also carries the output's spatial extents. */
@@ -479,7 +473,7 @@ oc_status oc_deformconv_infer(oc_op_ctx *c)
         return oc_fail(c, "DeformConv: %lld channels do not split into %lld "
                           "offset groups", (long long)x->dims[1].v,
                        (long long)og);
-    oc_status st = conv_infer_spec(c, &SPEC_DEFORM, in_dtype(c, 0));
+    oc_status st = conv_infer_spec(c, &SPEC_DEFORM, oc_in_dtype(c, 0));
     return st ? st : deform_merge_offset(c);
 }
 

@@ -40,12 +40,6 @@ static int val_nonzero(const oc_tinfo *t, int64_t k)
     return -1;
 }
 
-static oc_dtype in_dtype(const oc_op_ctx *c, size_t i)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    return t ? t->dtype : OC_DT_UNDEFINED;
-}
-
 /* ---- Gather ---- */
 
 static oc_status gather_vals(oc_op_ctx *c, const oc_tinfo *x, int ax,
@@ -82,7 +76,7 @@ oc_status oc_gather_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0), *ind = oc_ctx_in(c, 1);
     if (!x || !ind || x->rank < 0 || ind->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     int ax;
     oc_status s = oc_axis(c, oc_attr_int(c, "axis", 0), x->rank, 0, &ax);
     if (s != OC_OK)
@@ -119,7 +113,7 @@ oc_status oc_gatherelements_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0), *ind = oc_ctx_in(c, 1);
     if (!ind || ind->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (x && x->rank >= 0) {
         int ax;
         if (x->rank != ind->rank)
@@ -129,14 +123,14 @@ oc_status oc_gatherelements_infer(oc_op_ctx *c)
         if (s != OC_OK)
             return s;
     }
-    return oc_out_set(c, 0, in_dtype(c, 0), ind->rank, ind->dims);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), ind->rank, ind->dims);
 }
 
 oc_status oc_gathernd_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0), *ind = oc_ctx_in(c, 1);
     int64_t b = oc_ctx_opset(c) >= 12 ? oc_attr_int(c, "batch_dims", 0) : 0;
-    oc_dtype dt = in_dtype(c, 0);
+    oc_dtype dt = oc_in_dtype(c, 0);
     if (!x || !ind || x->rank < 0 || ind->rank < 0)
         return oc_out_set(c, 0, dt, -1, NULL);
     int r = x->rank, q = ind->rank;
@@ -220,7 +214,7 @@ oc_status oc_compress_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0), *cond = oc_ctx_in(c, 1);
     oc_dim n = OC_DIM_UNKNOWN;
-    oc_dtype dt = in_dtype(c, 0);
+    oc_dtype dt = oc_in_dtype(c, 0);
     if (cond && cond->rank >= 0 && cond->rank != 1)
         return oc_fail(c, "Compress: condition has rank %d, not 1",
                        cond->rank);
@@ -282,7 +276,7 @@ oc_status oc_unique_infer(oc_op_ctx *c)
     oc_dim u = OC_DIM_UNKNOWN, n = OC_DIM_UNKNOWN;
     oc_status s;
     if (!axis) {
-        if ((s = oc_out_set(c, 0, in_dtype(c, 0), 1, &u)) != OC_OK)
+        if ((s = oc_out_set(c, 0, oc_in_dtype(c, 0), 1, &u)) != OC_OK)
             return s;
         int64_t e;
         if (x && oc_known_numel(x->rank, x->dims, &e))
@@ -297,7 +291,7 @@ oc_status oc_unique_infer(oc_op_ctx *c)
         n = x->dims[ax];
         if ((s = oc_out_set(c, 0, x->dtype, x->rank, out)) != OC_OK)
             return s;
-    } else if ((s = oc_out_set(c, 0, in_dtype(c, 0), -1, NULL)) != OC_OK) {
+    } else if ((s = oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL)) != OC_OK) {
         return s;
     }
     if ((s = oc_out_set(c, 1, OC_DT_INT64, 1, &u)) != OC_OK ||
@@ -321,7 +315,7 @@ oc_status oc_nonmaxsuppression_infer(oc_op_ctx *c)
 oc_status oc_onehot_infer(oc_op_ctx *c)
 {
     const oc_tinfo *ind = oc_ctx_in(c, 0);
-    oc_dtype dt = in_dtype(c, 2);
+    oc_dtype dt = oc_in_dtype(c, 2);
     int64_t depth;
     if (!ind || ind->rank < 0)
         return oc_out_set(c, 0, dt, -1, NULL);
@@ -354,7 +348,7 @@ oc_status oc_onehot_infer(oc_op_ctx *c)
 oc_status oc_topk_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0);
-    oc_dtype dt = in_dtype(c, 0);
+    oc_dtype dt = oc_in_dtype(c, 0);
     oc_status s;
     if (!x || x->rank < 0) {
         if ((s = oc_out_set(c, 0, dt, -1, NULL)) != OC_OK)

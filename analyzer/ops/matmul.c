@@ -38,12 +38,6 @@ static oc_dim dim_pick(oc_dim a, oc_dim b)
     return oc_dim_is_unknown(a) ? b : a;
 }
 
-static oc_dtype in_dtype(oc_op_ctx *c, size_t i)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    return t ? t->dtype : OC_DT_UNDEFINED;
-}
-
 static const char *op_name(oc_op_ctx *c)
 {
     return oc_ctx_node(c)->op;
@@ -98,7 +92,7 @@ static oc_status matmul_shape(oc_op_ctx *c, size_t ia, size_t ib, oc_dtype dt)
 
 oc_status oc_matmul_infer(oc_op_ctx *c)
 {
-    return matmul_shape(c, 0, 1, in_dtype(c, 0));
+    return matmul_shape(c, 0, 1, oc_in_dtype(c, 0));
 }
 
 oc_status oc_matmulinteger_infer(oc_op_ctx *c)
@@ -108,8 +102,8 @@ oc_status oc_matmulinteger_infer(oc_op_ctx *c)
 
 oc_status oc_qlinearmatmul_infer(oc_op_ctx *c)
 {
-    oc_dtype dt = in_dtype(c, 7);
-    return matmul_shape(c, 0, 3, dt != OC_DT_UNDEFINED ? dt : in_dtype(c, 0));
+    oc_dtype dt = oc_in_dtype(c, 7);
+    return matmul_shape(c, 0, 3, dt != OC_DT_UNDEFINED ? dt : oc_in_dtype(c, 0));
 }
 
 /* MACs = output elements x K. */
@@ -174,11 +168,11 @@ oc_status oc_fusedmatmul_infer(oc_op_ctx *c)
 {
     if (oc_attr_int(c, "transBatchA", 0) || oc_attr_int(c, "transBatchB", 0)) {
         oc_warn(c, "FusedMatMul: transBatchA/transBatchB not supported; shape unknown");
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     }
     oc_tinfo ta, tb;
     return matmul_shape_of(c, fused_operand(c, 0, "transA", &ta),
-                           fused_operand(c, 1, "transB", &tb), in_dtype(c, 0));
+                           fused_operand(c, 1, "transB", &tb), oc_in_dtype(c, 0));
 }
 
 /* MACs = output elements x K (K from A as read); FLOPs = 2 x MACs, + one
@@ -252,7 +246,7 @@ oc_status oc_gemm_infer(oc_op_ctx *c)
     oc_status st = gemm_check_c(c, mn);
     if (st)
         return st;
-    return oc_out_set(c, 0, in_dtype(c, 0), 2, mn);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), 2, mn);
 }
 
 oc_status oc_gemm_cost(oc_op_ctx *c, oc_cost *out)
@@ -482,7 +476,7 @@ oc_status oc_einsum_infer(oc_op_ctx *c)
     oc_status st = einsum_build(c, e);
     if (st)
         return st;
-    oc_dtype dt = in_dtype(c, 0);
+    oc_dtype dt = oc_in_dtype(c, 0);
     if (e->out.ell && e->erank < 0)
         return oc_out_set(c, 0, dt, -1, NULL);
     oc_dim dims[OC_MAX_RANK];

@@ -46,12 +46,6 @@ static oc_dim dim_pick(oc_dim a, oc_dim b)
     return oc_dim_is_unknown(a) ? b : a;
 }
 
-static oc_dtype in_dtype(oc_op_ctx *c, size_t i)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    return t ? t->dtype : OC_DT_UNDEFINED;
-}
-
 static int in_rank(oc_op_ctx *c, size_t i)
 {
     const oc_tinfo *t = oc_ctx_in(c, i);
@@ -86,7 +80,7 @@ oc_status oc_gridsample_infer(oc_op_ctx *c)
     int xr = in_rank(c, 0), gr = in_rank(c, 1);
     int rank = xr >= 0 ? xr : gr;
     if (rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (rank < 3 || (oc_ctx_opset(c) < 20 && rank != 4))
         return oc_fail(c, "GridSample: input has rank %d", rank);
     if (xr >= 0 && gr >= 0 && xr != gr)
@@ -105,7 +99,7 @@ oc_status oc_gridsample_infer(oc_op_ctx *c)
     dims[1] = xr >= 0 ? x->dims[1] : OC_DIM_UNKNOWN;
     for (int i = 2; i < rank; i++)
         dims[i] = gr >= 0 ? g->dims[i - 1] : OC_DIM_UNKNOWN;
-    return oc_out_set(c, 0, in_dtype(c, 0), rank, dims);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), rank, dims);
 }
 
 oc_status oc_gridsample_cost(oc_op_ctx *c, oc_cost *out)
@@ -145,7 +139,7 @@ oc_status oc_depthtospace_infer(oc_op_ctx *c)
     if (strcmp(mode, "DCR") && strcmp(mode, "CRD"))
         return oc_fail(c, "DepthToSpace: mode '%s' is not DCR or CRD", mode);
     if (!x || x->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), 4, (oc_dim[4]){
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), 4, (oc_dim[4]){
                               OC_DIM_UNKNOWN, OC_DIM_UNKNOWN, OC_DIM_UNKNOWN,
                               OC_DIM_UNKNOWN});
     if (x->rank != 4)
@@ -170,7 +164,7 @@ oc_status oc_spacetodepth_infer(oc_op_ctx *c)
     if (st)
         return st;
     if (!x || x->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), 4, (oc_dim[4]){
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), 4, (oc_dim[4]){
                               OC_DIM_UNKNOWN, OC_DIM_UNKNOWN, OC_DIM_UNKNOWN,
                               OC_DIM_UNKNOWN});
     if (x->rank != 4)
@@ -194,7 +188,7 @@ oc_status oc_det_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0);
     if (!x || x->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (x->rank < 2)
         return oc_fail(c, "Det: input has rank %d (need a matrix)", x->rank);
     if (oc_dims_differ(x->dims[x->rank - 1], x->dims[x->rank - 2]))
@@ -276,7 +270,7 @@ static oc_status dft_length(oc_op_ctx *c, oc_dim in, oc_dim *len)
 oc_status oc_dft_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0);
-    oc_dtype dt = in_dtype(c, 0);
+    oc_dtype dt = oc_in_dtype(c, 0);
     if (!x || x->rank < 0)
         return oc_out_set(c, 0, dt, -1, NULL);
     int r = x->rank, axis;
@@ -472,7 +466,7 @@ oc_status oc_col2im_infer(oc_op_ctx *c)
                           "%lld", (long long)ni, (long long)nb);
     int64_t n = ni >= 0 ? ni : nb;
     if (n < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (n < 1 || n + 2 > OC_MAX_RANK)
         return oc_fail(c, "Col2Im: %lld spatial axes", (long long)n);
     oc_dim dims[OC_MAX_RANK];
@@ -482,7 +476,7 @@ oc_status oc_col2im_infer(oc_op_ctx *c)
     dims[0] = x ? x->dims[0] : OC_DIM_UNKNOWN;
     for (int64_t i = 0; i < n; i++)
         dims[2 + i] = img ? oc_dim_of(img[i]) : OC_DIM_UNKNOWN;
-    return oc_out_set(c, 0, in_dtype(c, 0), (int)n + 2, dims);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), (int)n + 2, dims);
 }
 
 oc_status oc_col2im_cost(oc_op_ctx *c, oc_cost *out)
@@ -508,7 +502,7 @@ oc_status oc_centercroppad_infer(oc_op_ctx *c)
     if (rank < 0 && !axes && ns >= 0 && ns <= OC_MAX_RANK)
         rank = (int)ns;
     if (rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     size_t n = axes ? na : (size_t)rank;
     if (ns >= 0 && (size_t)ns != n)
         return oc_fail(c, "CenterCropPad: shape has %lld values for %zu "
@@ -526,7 +520,7 @@ oc_status oc_centercroppad_infer(oc_op_ctx *c)
                            (long long)shape[i]);
         dims[a] = shape ? oc_dim_of(shape[i]) : OC_DIM_UNKNOWN;
     }
-    return oc_out_set(c, 0, in_dtype(c, 0), rank, dims);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), rank, dims);
 }
 
 /* ---- AffineGrid ---- */
@@ -565,7 +559,7 @@ oc_status oc_affinegrid_infer(oc_op_ctx *c)
     if (st)
         return st;
     if (!nsp)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     oc_dim dims[5];
     oc_dim tn = th && th->rank == 3 ? th->dims[0] : OC_DIM_UNKNOWN;
     dims[0] = size ? oc_dim_of(size[0]) : tn;
@@ -579,7 +573,7 @@ oc_status oc_affinegrid_infer(oc_op_ctx *c)
         dims[1 + i] = size ? oc_dim_of(size[2 + i]) : OC_DIM_UNKNOWN;
     }
     dims[1 + nsp] = oc_dim_of(nsp);
-    return oc_out_set(c, 0, in_dtype(c, 0), nsp + 2, dims);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), nsp + 2, dims);
 }
 
 oc_status oc_affinegrid_cost(oc_op_ctx *c, oc_cost *out)

@@ -49,12 +49,6 @@ static oc_dim dim_plus(oc_op_ctx *c, oc_dim a, int64_t k)
     return oc_dim_sub(c, a, oc_dim_of(-k));
 }
 
-static oc_dtype in_dtype(oc_op_ctx *c, size_t i)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    return t ? t->dtype : OC_DT_UNDEFINED;
-}
-
 static const char *op_name(oc_op_ctx *c)
 {
     return oc_ctx_node(c)->op;
@@ -200,7 +194,7 @@ oc_status oc_pool_infer(oc_op_ctx *c)
         if ((st = pool_axis(c, &g, i, xk ? x->dims[2 + i] : OC_DIM_UNKNOWN,
                             &dims[2 + i])))
             return st;
-    if ((st = oc_out_set(c, 0, in_dtype(c, 0), rank, dims)))
+    if ((st = oc_out_set(c, 0, oc_in_dtype(c, 0), rank, dims)))
         return st;
     return oc_out_set(c, 1, OC_DT_INT64, rank, dims); /* MaxPool Indices */
 }
@@ -208,7 +202,7 @@ oc_status oc_pool_infer(oc_op_ctx *c)
 oc_status oc_global_pool_infer(oc_op_ctx *c)
 {
     const oc_tinfo *x = oc_ctx_in(c, 0);
-    oc_dtype dt = in_dtype(c, 0);
+    oc_dtype dt = oc_in_dtype(c, 0);
     if (!x || x->rank < 0)
         return oc_out_set(c, 0, dt, -1, NULL);
     if (x->rank < 2)
@@ -239,7 +233,7 @@ static oc_status unpool_from_values(oc_op_ctx *c, int rank, bool *done)
         dims[i] = oc_dim_of(v[i]);
     }
     *done = true;
-    return oc_out_set(c, 0, in_dtype(c, 0), (int)n, dims);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), (int)n, dims);
 }
 
 static oc_status unpool_axis(oc_op_ctx *c, const pool_geom *g, int i,
@@ -284,7 +278,7 @@ oc_status oc_maxunpool_infer(oc_op_ctx *c)
         oc_dim dims[OC_MAX_RANK];
         for (int i = 0; i < rank; i++)
             dims[i] = i < 2 && x && x->rank >= 0 ? x->dims[i] : OC_DIM_UNKNOWN;
-        return oc_out_set(c, 0, in_dtype(c, 0), rank, dims);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), rank, dims);
     }
     if ((st = read_pool_geom(c, x, &rank, &g)))
         return st;
@@ -296,7 +290,7 @@ oc_status oc_maxunpool_infer(oc_op_ctx *c)
         if ((st = unpool_axis(c, &g, i, xk ? x->dims[2 + i] : OC_DIM_UNKNOWN,
                               &dims[2 + i])))
             return st;
-    return oc_out_set(c, 0, in_dtype(c, 0), rank, dims);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), rank, dims);
 }
 
 /* num_rois x C x h x w; rois must be num_rois x box_len. */
@@ -325,7 +319,7 @@ static oc_status roi_out(oc_op_ctx *c, int64_t box_len, int64_t h, int64_t w,
     }
     oc_dim dims[4] = {n_rois, x && x->rank == 4 ? x->dims[1] : OC_DIM_UNKNOWN,
                       oc_dim_of(h), oc_dim_of(w)};
-    return oc_out_set(c, 0, in_dtype(c, 0), 4, dims);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), 4, dims);
 }
 
 oc_status oc_maxroipool_infer(oc_op_ctx *c)

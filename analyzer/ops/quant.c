@@ -14,12 +14,7 @@
  * multiply), DynamicQuantizeLinear 6 (min and max, then 4 to quantise).
  */
 #include "analyzer/op.h"
-
-static oc_dtype in_dtype(oc_op_ctx *c, size_t i)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    return t ? t->dtype : OC_DT_UNDEFINED;
-}
+#include "analyzer/values.h"
 
 /* Per-axis scale: its length must be x's dim at `axis`. */
 static oc_status check_scale(oc_op_ctx *c)
@@ -61,7 +56,7 @@ static oc_status out_shape_of_x(oc_op_ctx *c, oc_dtype dt)
 
 oc_status oc_quantizelinear_infer(oc_op_ctx *c)
 {
-    oc_dtype dt = in_dtype(c, 2);
+    oc_dtype dt = oc_in_dtype(c, 2);
     if (dt == OC_DT_UNDEFINED && !oc_ctx_in(c, 2)) {
         int64_t od = oc_ctx_opset(c) >= 21 ? oc_attr_int(c, "output_dtype", 0)
                                            : 0;
@@ -77,8 +72,8 @@ oc_status oc_quantizelinear_infer(oc_op_ctx *c)
 oc_status oc_dequantizelinear_infer(oc_op_ctx *c)
 {
     oc_dtype dt = OC_DT_FLOAT;
-    if (oc_ctx_opset(c) >= 19 && in_dtype(c, 1) != OC_DT_UNDEFINED)
-        dt = in_dtype(c, 1);
+    if (oc_ctx_opset(c) >= 19 && oc_in_dtype(c, 1) != OC_DT_UNDEFINED)
+        dt = oc_in_dtype(c, 1);
     return out_shape_of_x(c, dt);
 }
 

@@ -57,12 +57,6 @@ static int64_t in_len(const oc_op_ctx *c, size_t i)
     return -1;
 }
 
-static oc_dtype in_dtype(const oc_op_ctx *c, size_t i)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    return t ? t->dtype : OC_DT_UNDEFINED;
-}
-
 /* Output 0 with the dtype of input 0, rank r and all dims unknown. */
 static oc_status out_unknown_dims(oc_op_ctx *c, int r)
 {
@@ -71,7 +65,7 @@ static oc_status out_unknown_dims(oc_op_ctx *c, int r)
         r = -1;
     for (int i = 0; i < r; i++)
         d[i] = OC_DIM_UNKNOWN;
-    return oc_out_set(c, 0, in_dtype(c, 0), r, d);
+    return oc_out_set(c, 0, oc_in_dtype(c, 0), r, d);
 }
 
 /* ---- Constant ---- */
@@ -308,7 +302,7 @@ oc_status oc_reshape_infer(oc_op_ctx *c)
             return oc_fail(c, "Reshape: input has %lld elements but the "
                               "target shape %lld", (long long)a, (long long)b);
     }
-    oc_status s = oc_out_set(c, 0, in_dtype(c, 0), (int)n, out);
+    oc_status s = oc_out_set(c, 0, oc_in_dtype(c, 0), (int)n, out);
     if (s != OC_OK)
         return s;
     int64_t numel;
@@ -324,7 +318,7 @@ oc_status oc_flatten_infer(oc_op_ctx *c)
     const oc_tinfo *x = oc_ctx_in(c, 0);
     oc_dim out[2] = {OC_DIM_UNKNOWN, OC_DIM_UNKNOWN};
     if (!x || x->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), 2, out);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), 2, out);
     /* axis in [-r, r]; a negative one counts from r (not r + 1). */
     int64_t a = oc_attr_int(c, "axis", 1);
     if (a < -x->rank || a > x->rank)
@@ -512,7 +506,7 @@ oc_status oc_expand_infer(oc_op_ctx *c)
     oc_status s = oc_broadcast(c, both, 2, &r, out);
     if (s != OC_OK)
         return s;
-    s = oc_out_set(c, 0, in_dtype(c, 0), r, out);
+    s = oc_out_set(c, 0, oc_in_dtype(c, 0), r, out);
     if (s != OC_OK || !oc_vals_usable(x))
         return s;
     /* Input axis i lines up with output axis i + (r - rank). */

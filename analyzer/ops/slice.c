@@ -67,12 +67,6 @@ static oc_dim dim_add_int(oc_op_ctx *c, oc_dim d, int64_t k)
     return oc_dim_sub(c, d, oc_dim_of(-k));
 }
 
-static oc_dtype in_dtype(const oc_op_ctx *c, size_t i)
-{
-    const oc_tinfo *t = oc_ctx_in(c, i);
-    return t ? t->dtype : OC_DT_UNDEFINED;
-}
-
 static oc_status out_rank_only(oc_op_ctx *c, size_t o, oc_dtype dt, int r)
 {
     oc_dim d[OC_MAX_RANK];
@@ -216,7 +210,7 @@ oc_status oc_slice_infer(oc_op_ctx *c)
     if (s != OC_OK)
         return s;
     if (!x || x->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     if (!a.known)
         return out_rank_only(c, 0, x->dtype, x->rank);
 
@@ -346,7 +340,7 @@ oc_status oc_split_infer(oc_op_ctx *c)
     oc_status s;
     if (!x || x->rank < 0) {
         for (size_t i = 0; i < nout; i++)
-            if ((s = oc_out_set(c, i, in_dtype(c, 0), -1, NULL)) != OC_OK)
+            if ((s = oc_out_set(c, i, oc_in_dtype(c, 0), -1, NULL)) != OC_OK)
                 return s;
         return OC_OK;
     }
@@ -494,7 +488,7 @@ oc_status oc_pad_infer(oc_op_ctx *c)
     const int64_t *axes = NULL;
     int64_t np, na = -1;
     if (!x || x->rank < 0)
-        return oc_out_set(c, 0, in_dtype(c, 0), -1, NULL);
+        return oc_out_set(c, 0, oc_in_dtype(c, 0), -1, NULL);
     int r = x->rank;
     bool known = oc_ctx_opset(c) < 11 ? oc_attr_dimvals(c, "pads", &pads, &np)
                                       : oc_in_dimvals(c, 1, &pads, &np);
@@ -670,7 +664,7 @@ oc_status oc_splittosequence_infer(oc_op_ctx *c)
     const int64_t *sp;
     int64_t ns = -1;
     if (!x || x->rank < 0)
-        return out_seq(c, 0, new_info(c, OC_KIND_TENSOR, in_dtype(c, 0), -1,
+        return out_seq(c, 0, new_info(c, OC_KIND_TENSOR, oc_in_dtype(c, 0), -1,
                                       NULL));
     int ax;
     oc_status s = oc_axis(c, oc_attr_int(c, "axis", 0), x->rank, 0, &ax);
