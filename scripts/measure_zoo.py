@@ -54,7 +54,7 @@ def main():
     args = ap.parse_args()
     names = args.models or HELD
     for n in names:
-        if n not in OG.ZOO:
+        if n not in OG.ARCHS:
             sys.exit(f"measure_zoo: unknown architecture '{n}'")
     out = os.path.join(ROOT, "data", "machines", fingerprint(args.bin), f"ort-cpu-{args.set}.jsonl")
     os.makedirs(os.path.dirname(out), exist_ok=True)
@@ -79,7 +79,7 @@ def main():
                 values = OG.run_values(name)
                 values["N"] = b
                 specs = []
-                for iname, dims, dtype, bound in OG.ZOO[name]["inputs"]:
+                for iname, dims, dtype, bound in OG.ARCHS[name]["inputs"]:
                     s = {"name": iname, "dtype": dtype, "shape": OG.dims_of(dims, values)}
                     if bound:
                         s["bound"] = bound
@@ -102,7 +102,7 @@ def main():
                 if not r.get("ok"):
                     print(f"{name} b{b} t{threads}: {r.get('error')}")
                     continue
-                rec = {"model": name, "family": OG.ZOO[name]["family"], "opset": 13,
+                rec = {"model": name, "family": OG.ARCHS[name]["family"], "opset": 13,
                        "batch": b, "threads": threads, "spin": threads == 1,
                        "inputs": specs, "ort_version": r["ort_version"],
                        "wall_us": r["wall_us"], "kernel_us": r["kernel_us"],

@@ -75,6 +75,13 @@ _spec = importlib.util.spec_from_file_location(
 zoo = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(zoo)
 ZOO = zoo.ZOO
+_spec = importlib.util.spec_from_file_location(
+    "blind_zoo", os.path.join(REPO, "samples", "blind.py"))
+_blind = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_blind)
+# Every architecture export() knows: the corpus's (ZOO) and the blind set
+# (samples/blind.py), which is never part of the corpus.
+ARCHS = dict(ZOO, **_blind.BLIND)
 
 # Symbol values: at export time for a symbolic model (odd, so that no dim is
 # specialised to them by accident) and for the profiled run.
@@ -128,7 +135,7 @@ def dims_of(spec_dims, values):
 def make_inputs(arch, values):
     torch.manual_seed(1)
     xs = []
-    for name, dims, dtype, bound in ZOO[arch]["inputs"]:
+    for name, dims, dtype, bound in ARCHS[arch]["inputs"]:
         shape = dims_of(dims, values)
         if dtype == "int64":
             xs.append(torch.randint(0, bound, shape, dtype=torch.long))
@@ -139,7 +146,7 @@ def make_inputs(arch, values):
 
 def run_values(arch):
     v = dict(RUN_DIMS)
-    v.update(ZOO[arch].get("run", {}))
+    v.update(ARCHS[arch].get("run", {}))
     return v
 
 
@@ -169,11 +176,11 @@ def constants_to_initializers(model):
 
 def export(arch, opset, dynamic):
     torch.manual_seed(0)
-    model = ZOO[arch]["ctor"]()
+    model = ARCHS[arch]["ctor"]()
     model.eval()
     values = dict(EXPORT_DIMS) if dynamic else run_values(arch)
     xs = make_inputs(arch, values)
-    specs = ZOO[arch]["inputs"]
+    specs = ARCHS[arch]["inputs"]
     in_names = [s[0] for s in specs]
     with torch.no_grad():
         ys = model(*xs)
