@@ -66,8 +66,12 @@ void oc_tmodel_free(oc_tmodel *tm)
 static oc_status set_coverage(oc_tmodel *tm, const json_t *doc, oc_error *err)
 {
     json_t *ops = json_object_get(doc, "measured_ops");
-    if (!json_is_object(ops))
-        return OC_OK; /* not recorded */
+    if (!json_is_object(ops)) { /* not recorded */
+        free(tm->cover);
+        tm->cover = NULL;
+        tm->n_cover = 0;
+        return OC_OK;
+    }
     struct cover *c = calloc(json_object_size(ops) + 1, sizeof *c);
     if (!c)
         return nomem(err);
