@@ -948,7 +948,7 @@ int cmd_collect(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     static collect c;
     memset(&c, 0, sizeof c);
-    c.target = "ort-cpu";
+    c.target = oc_target_of_mode(OC_TARGET_INFERENCE)->name;
     c.threads = 1;
     c.chunk = 64;
     c.max_drift = 0.10;
