@@ -558,6 +558,7 @@ void onnxcost_predictor_target(const onnxcost_predictor *p, onnxcost_target *out
         .threads = info->threads,
         .calibrated = p->sel.calibrated,
         .this_machine = p->sel.this_machine,
+        .in_graph_fit = oc_tmodel_fit_source(p->tm),
     };
 }
 

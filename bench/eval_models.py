@@ -10,8 +10,9 @@ BatchNorm kept in tests/reference/train).
 
 The per-run overhead (a + b per kernel, per thread count) is fitted on the
 FIT models only; every other model is held out, and the figures that count
-are the held-out ones.  --fit-overhead writes that fit (the build embeds
-data/<target>-overhead.json next to the default timing model)."""
+are the held-out ones.  --fit-overhead writes that fit
+(data/<target>-overhead.json; scripts/train_default.sh stores it in the
+timing model with 'onnxcost train --overhead FIT.json --embed MODEL')."""
 import argparse, json, math, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -320,7 +320,8 @@ static int measure(const copts *o, int64_t threads, int units, const char *probe
         argv[argc++] = "collect";
         argv[argc++] = "--quiet";
         argv[argc++] = "--target";
-        argv[argc++] = training ? "torch-cpu" : "ort-cpu";
+        argv[argc++] = (char *)oc_target_of_mode(training ? OC_TARGET_TRAINING
+                                                          : OC_TARGET_INFERENCE)->name;
         argv[argc++] = "--threads";
         argv[argc++] = th;
         argv[argc++] = "--family";
@@ -605,6 +606,24 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     return 0;
 }
 
+/* The base model: the file `path` (a file of format 3 or 4 with the
+ * built-in's in-graph fit when it is the built-in model), else the
+ * built-in model of `target`. */
+static oc_status load_base(const char *path, const char *target, oc_tmodel **tm,
+                           oc_error *err)
+{
+    oc_overhead ov;
+    if (!path)
+        return oc_default_tmodel(target, tm, &ov, err);
+    bool fitted;
+    oc_status st = oc_tmodel_load(path, tm, err);
+    if (st == OC_OK && (st = oc_tmodel_fit_legacy(*tm, &fitted, err)) != OC_OK) {
+        oc_tmodel_free(*tm);
+        *tm = NULL;
+    }
+    return st;
+}
+
 /* The in-graph scale at `threads` from the anchor runs there: each network
  * predicted by the base model with the calibration just fitted. */
 static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_t threads,
@@ -617,8 +636,7 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
     oc_error_clear(&err);
     oc_tmodel *tm = NULL;
     oc_overhead ov;
-    oc_status st = o->base ? oc_tmodel_load(o->base, &tm, &err)
-                           : oc_default_tmodel(target, &tm, &ov, &err);
+    oc_status st = load_base(o->base, target, &tm, &err);
     if (!st)
         st = oc_tmodel_set_calib(tm, cal, &err);
     if (!st)
@@ -627,7 +645,7 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
         oc_tmodel_free(tm);
         return cli_fail(&err, 0);
     }
-    oc_default_tmodel_overhead(target, &ov, (int)threads);
+    oc_tmodel_overhead(tm, (int)threads, &ov);
     ov.kernel_scale = 1;
     ov.per_kernel_us = 0;
     oc_calib_anchor a[MAX_ANCHOR_RUNS];
@@ -738,7 +756,7 @@ static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_se
             return rc;
         }
         oc_overhead ov;
-        oc_default_tmodel_overhead(oc_tmodel_get_info(base)->target, &ov, (int)threads);
+        oc_tmodel_overhead(base, (int)threads, &ov);
         if (oc_calib_fit_threads(cal, (int)threads, rows, n, ov.kernel_scale,
                                  ov.per_kernel_us, &err) != OC_OK) {
             cli_error("calibrate: %s%s", err.msg,
@@ -853,10 +871,9 @@ int cmd_calibrate(int argc, char **argv)
 
     /* The base model, without any calibration. */
     oc_tmodel *base = NULL;
-    oc_overhead ov;
-    oc_status st = o.base ? oc_tmodel_load(o.base, &base, &err)
-                          : oc_default_tmodel(o.training ? "torch-cpu" : "ort-cpu", &base,
-                                              &ov, &err);
+    const oc_target_entry *builtin =
+        oc_target_of_mode(o.training ? OC_TARGET_TRAINING : OC_TARGET_INFERENCE);
+    oc_status st = load_base(o.base, builtin->name, &base, &err);
     if (st)
         return cli_fail(&err, o.base != NULL);
     const oc_tmodel_info *info = oc_tmodel_get_info(base);

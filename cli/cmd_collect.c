@@ -88,6 +88,7 @@ static const char collect_help[] =
 
 typedef struct collect {
     const char *target;
+    const oc_target_entry *entry; /* its row of predictor/targets.def */
     const char *optimizer; /* torch-cpu: "sgd" or "adam"; NULL for ort-cpu */
     int64_t threads, count, chunk;
     uint64_t seed;
@@ -102,6 +103,7 @@ typedef struct collect {
     size_t n_driver_args;
     char driver_args_str[512];
     const char *driver, *node;
+    char driver_buf[PATH_MAX];
     char calib[PATH_MAX + 16];
     char cpu[256];
     char machine[64]; /* fingerprint (predictor/machine.h) */
@@ -112,7 +114,14 @@ typedef struct collect {
     uint64_t kept, dropped, skipped;
 } collect;
 
-static bool is_torch(const collect *c) { return strcmp(c->target, "torch-cpu") == 0; }
+static bool is_torch(const collect *c) { return c->entry->mode == OC_TARGET_TRAINING; }
+
+/* The target's timing driver in the source tree. */
+static const char *driver_path(collect *c)
+{
+    snprintf(c->driver_buf, sizeof c->driver_buf, "%s/%s", OC_SOURCE_DIR, c->entry->driver);
+    return c->driver_buf;
+}
 
 /* "ort-cpu/t2/Conv/s0/000017"; Adam steps "torch-cpu/t1/adam/Conv/s0/000017"
  * (oc_split_of ignores the thread and optimizer segments). */
@@ -125,7 +134,7 @@ static void sample_id(const collect *c, oc_family fam, uint64_t index, char *buf
 /* The result field that names the runtime version, by driver. */
 static const char *version_key(const collect *c)
 {
-    return is_torch(c) ? "torch_version" : "ort_version";
+    return c->entry->version_key;
 }
 
 typedef struct item {
@@ -484,7 +493,7 @@ static json_t *target_json(const collect *c, const char *version)
 {
     json_t *t = json_object();
     json_object_set_new(t, "name", json_string(c->target));
-    json_object_set_new(t, "runtime", json_string(is_torch(c) ? "torch" : "onnxruntime-node"));
+    json_object_set_new(t, "runtime", json_string(c->entry->runtime));
     json_object_set_new(t, "version", version ? json_string(version) : json_null());
     json_object_set_new(t, "threads", json_integer((json_int_t)c->threads));
     json_object_set_new(t, "cpu", json_string(c->cpu));
@@ -939,7 +948,7 @@ int cmd_collect(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     static collect c;
     memset(&c, 0, sizeof c);
-    c.target = "ort-cpu";
+    c.target = oc_target_of_mode(OC_TARGET_INFERENCE)->name;
     c.threads = 1;
     c.chunk = 64;
     c.max_drift = 0.10;
@@ -1019,8 +1028,8 @@ int cmd_collect(int argc, char **argv)
         cli_error("collect: unexpected argument '%s'", argv[optind]);
         return EXIT_USAGE;
     }
-    if (strcmp(c.target, "ort-cpu") != 0 && strcmp(c.target, "torch-cpu") != 0) {
-        cli_error("--target: '%s' is not one of ort-cpu, torch-cpu", c.target);
+    if (!(c.entry = oc_target_entry_of(oc_target_lookup(c.target)))) {
+        cli_error("--target: '%s' is not one of %s", c.target, oc_target_names());
         return EXIT_USAGE;
     }
     if (c.optimizer && !is_torch(&c)) {
@@ -1039,11 +1048,10 @@ int cmd_collect(int argc, char **argv)
 
     c.driver = getenv("ONNXCOST_COLLECTOR");
     if (!c.driver || !*c.driver)
-        c.driver = is_torch(&c) ? OC_SOURCE_DIR "/collector/torch_bench.py"
-                                : OC_SOURCE_DIR "/collector/ort_bench.js";
-    c.node = getenv(is_torch(&c) ? "ONNXCOST_PYTHON" : "ONNXCOST_NODE");
+        c.driver = driver_path(&c);
+    c.node = getenv(c.entry->interp_env);
     if (!c.node || !*c.node)
-        c.node = is_torch(&c) ? "/usr/bin/python3" : "node";
+        c.node = c.entry->interp;
     /* libgomp's default spin-wait made 2 threads up to 4x slower than 1 on
      * these machines: the torch-cpu target always runs with it passive. */
     if (is_torch(&c))

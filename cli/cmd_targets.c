@@ -76,12 +76,11 @@ int cmd_targets(int argc, char **argv)
     row rows[256];
     size_t n = 0;
     oc_error err;
-    static const char *const builtins[] = {"ort-cpu", "torch-cpu"};
-    for (size_t i = 0; i < 2 && n < 256; i++) {
+    for (int i = 0; i < OC_TARGET_COUNT && n < 256; i++) {
         oc_tmodel *tm;
         oc_overhead ov;
         oc_error_clear(&err);
-        if (oc_default_tmodel(builtins[i], &tm, &ov, &err) != OC_OK)
+        if (oc_default_tmodel(oc_target_entry_of((oc_target_id)i)->name, &tm, &ov, &err) != OC_OK)
             continue;
         const oc_tmodel_info *in = oc_tmodel_get_info(tm);
         row *r = &rows[n++];

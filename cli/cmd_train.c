@@ -14,6 +14,7 @@
 static const char train_help[] =
     "usage: onnxcost train [options] -o FILE DATASET...\n"
     "       onnxcost train [options] --cv K DATASET...\n"
+    "       onnxcost train --overhead FIT.json --embed MODEL [-o FILE]\n"
     "\n"
     "Fit the neural timing model on measured datasets (onnxcost collect):\n"
     "an ensemble of dense ReLU MLPs predicting ln(kernel time), Huber loss,\n"
@@ -49,6 +50,14 @@ static const char train_help[] =
     "  -f, --format FMT      with --cv: table (default) or json\n"
     "      --samples         with --cv --format json: add \"predictions\", every\n"
     "                        sample with its held-out prediction\n"
+    "      --overhead FIT.json  store this in-graph fit and coverage in the model\n"
+    "                        (bench/eval_models.py --fit-overhead, scripts/\n"
+    "                        coverage.py: data/ort-cpu-overhead.json); predict\n"
+    "                        then uses the model's own fit\n"
+    "      --embed MODEL     train nothing: store the --overhead fit in the\n"
+    "                        existing MODEL, rewritten in place (temp file and\n"
+    "                        rename) or written to -o FILE; the networks are\n"
+    "                        kept bit for bit\n"
     "  -q, --quiet           one progress line per member, not per epoch\n"
     "  -h, --help            this text\n";
 
@@ -218,10 +227,55 @@ out:
     return rc;
 }
 
+/* The in-graph fit of file `path` stored in tm. */
+static int set_fit_file(oc_tmodel *tm, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n)
+        text[n] = '\0';
+    else
+        n = -1;
+    if (f)
+        fclose(f);
+    if (n < 0) {
+        free(text);
+        cli_error("train: cannot read %s", path);
+        return EXIT_IO;
+    }
+    oc_error err;
+    oc_error_clear(&err);
+    oc_status st = oc_tmodel_set_fit(tm, text, path, &err);
+    free(text);
+    return st == OC_OK ? 0 : cli_fail(&err, 1);
+}
+
+/* --embed: the model read, the fit stored, the model written back. */
+static int embed_fit(const char *model, const char *fit, const char *output)
+{
+    oc_error err;
+    oc_error_clear(&err);
+    oc_tmodel *tm;
+    if (oc_tmodel_load(model, &tm, &err) != OC_OK)
+        return cli_fail(&err, 1);
+    int rc = set_fit_file(tm, fit);
+    if (!rc && oc_tmodel_save(tm, output ? output : model, &err) != OC_OK)
+        rc = cli_fail(&err, 0);
+    if (!rc)
+        fprintf(stderr, "wrote %s: the %s timing model with the in-graph fit %s\n",
+                output ? output : model, oc_tmodel_get_info(tm)->target,
+                oc_tmodel_fit_source(tm) ? oc_tmodel_fit_source(tm) : fit);
+    oc_tmodel_free(tm);
+    return rc;
+}
+
 int cmd_train(int argc, char **argv)
 {
     enum { O_HW = 256, O_HIDDEN, O_EPOCHS, O_PATIENCE, O_LR, O_BATCH, O_L2, O_DROPOUT,
-           O_ENSEMBLE, O_SEED, O_VAL, O_TEST, O_NO_BASE, O_CV, O_BY, O_HUBER, O_SAMPLES };
+           O_ENSEMBLE, O_SEED, O_VAL, O_TEST, O_NO_BASE, O_CV, O_BY, O_HUBER, O_SAMPLES,
+           O_OVERHEAD, O_EMBED };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
         {"hw", required_argument, NULL, O_HW},
@@ -242,6 +296,8 @@ int cmd_train(int argc, char **argv)
         {"by", required_argument, NULL, O_BY},
         {"format", required_argument, NULL, 'f'},
         {"samples", no_argument, NULL, O_SAMPLES},
+        {"overhead", required_argument, NULL, O_OVERHEAD},
+        {"embed", required_argument, NULL, O_EMBED},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -251,7 +307,7 @@ int cmd_train(int argc, char **argv)
     for (int i = 0; i < o.mlp.n_hidden; i++)
         hidden[i] = o.mlp.hidden[i];
     int n_hidden = o.mlp.n_hidden;
-    const char *output = NULL, *hw_path = NULL;
+    const char *output = NULL, *hw_path = NULL, *fit_path = NULL, *embed = NULL;
     progress_state ps = {false, -1, 0, 0};
     int folds = 0;
     bool by_given = false, test_given = false;
@@ -309,6 +365,8 @@ int cmd_train(int argc, char **argv)
             fmt_given = true;
             break;
         case O_SAMPLES: list_samples = true; break;
+        case O_OVERHEAD: fit_path = optarg; break;
+        case O_EMBED: embed = optarg; break;
         case O_NO_BASE: o.roofline_base = false; break;
         case 'q': ps.quiet = true; break;
         case 'h': fputs(train_help, stdout); return EXIT_OK;
@@ -319,6 +377,17 @@ int cmd_train(int argc, char **argv)
     }
     o.mlp.hidden = hidden;
     o.mlp.n_hidden = n_hidden;
+    if (embed) {
+        if (!fit_path || folds || optind < argc) {
+            cli_error("train: --embed MODEL takes --overhead FIT.json (and -o), no dataset");
+            return EXIT_USAGE;
+        }
+        return embed_fit(embed, fit_path, output);
+    }
+    if (fit_path && folds) {
+        cli_error("train: --cv writes no model: drop --overhead");
+        return EXIT_USAGE;
+    }
     if (folds && (output || test_given)) {
         cli_error("train: --cv writes no model and sets the test fraction to 1/K: "
                   "drop %s", output ? "-o" : "--test-frac");
@@ -434,6 +503,10 @@ int cmd_train(int argc, char **argv)
                 in->linear[i].n);
     report_val(tm, &s);
     oc_train_set_free(&s);
+    if (fit_path && (rc = set_fit_file(tm, fit_path))) {
+        oc_tmodel_free(tm);
+        return rc;
+    }
     if (oc_tmodel_save(tm, output, &err) != OC_OK) {
         oc_tmodel_free(tm);
         return cli_fail(&err, 0);

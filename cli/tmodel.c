@@ -38,6 +38,8 @@ json_t *cli_target_json(const oc_tmodel *tm, const cli_target *tgt, const cli_mo
     json_object_set_new(o, "calibration", tgt->source[0] ? json_string(tgt->source) : json_null());
     json_object_set_new(o, "this_machine", json_boolean(tgt->this_machine));
     json_object_set_new(o, "label", json_string(tgt->label));
+    const char *fit = oc_tmodel_fit_source(tm);
+    json_object_set_new(o, "in_graph_fit", fit ? json_string(fit) : json_null());
     return o;
 }
 

@@ -224,6 +224,9 @@ typedef struct onnxcost_target {
     int threads;
     int calibrated;   /* a calibration's fit applies at this thread count */
     int this_machine; /* machine is this machine's fingerprint */
+    /* the whole-graph fit the timing model carries ("ort-cpu-overhead.json
+     * (fitted on ...)"); NULL: none, the kernels' sum */
+    const char *in_graph_fit;
 } onnxcost_target;
 
 /* Open the timing model of `target`, the same choice as the command's

@@ -1,7 +1,7 @@
 /*
  * builtin.h - the timing models built into the library (generated at build
- * time by tools/embed_models.c from data/<target>.tmodel and
- * data/<target>-overhead.json, and the shipped calibrations).  Read them
+ * time by tools/embed_models.c from data/<target>.tmodel, which carries
+ * its in-graph fit and coverage, and the shipped calibrations).  Read them
  * through estimate.h.
  */
 #ifndef OC_PREDICTOR_BUILTIN_H
@@ -15,7 +15,6 @@ typedef struct oc_builtin_tmodel {
     uint32_t version, n_features; /* from the file's header */
     const unsigned char *payload; /* inflated, CRC-checked at build time */
     size_t size;
-    const char *overhead_json;    /* the in-graph fit, "{}" when none */
 } oc_builtin_tmodel;
 
 extern const oc_builtin_tmodel oc_builtin_tmodels[];

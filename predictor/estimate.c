@@ -407,20 +407,7 @@ oc_status oc_default_tmodel(const char *target, oc_tmodel **out, oc_overhead *ov
                                           label, out, err);
     if (st)
         return st;
-    oc_default_tmodel_overhead(target, ov, oc_tmodel_get_info(*out)->threads);
-    if ((st = oc_tmodel_set_coverage(*out, b->overhead_json, err))) {
-        oc_tmodel_free(*out);
-        *out = NULL;
-        return st;
-    }
-    /* Models trained before fingerprints were recorded: the fit's file
-     * names the machine. */
-    if (!oc_tmodel_get_info(*out)->machine[0]) {
-        json_t *j = json_loads(b->overhead_json, 0, NULL);
-        const char *m = json_string_value(json_object_get(j, "machine"));
-        oc_tmodel_set_machine(*out, m);
-        json_decref(j);
-    }
+    oc_tmodel_overhead(*out, 0, ov);
     return OC_OK;
 }
 
@@ -436,34 +423,13 @@ oc_status oc_builtin_calib_get(size_t i, oc_calib *out, const char **path, oc_er
                           oc_builtin_calibs[i].path, out, err);
 }
 
-void oc_default_tmodel_overhead(const char *target, oc_overhead *ov, int threads)
+void oc_tmodel_overhead(const oc_tmodel *tm, int threads, oc_overhead *ov)
 {
-    ov->kernel_scale = 1;
-    ov->per_kernel_us = 0;
-    ov->small_kernel_us = 0;
-    ov->output_us_per_mb = 0;
-    const oc_builtin_tmodel *b = builtin(target);
-    json_t *j = b ? json_loads(b->overhead_json, 0, NULL) : NULL;
-    if (!j)
-        return;
-    /* {"threads": {"1": {"kernel_scale", "per_kernel_us"}, ...}}: the fit
-     * for this thread count, else the nearest one. */
-    const char *key;
-    json_t *v, *best = NULL;
-    int best_d = 1 << 30;
-    json_object_foreach(json_object_get(j, "threads"), key, v) {
-        int d = abs(atoi(key) - threads);
-        if (d < best_d) {
-            best_d = d;
-            best = v;
-        }
-    }
-    if (best) {
-        double sc = json_number_value(json_object_get(best, "kernel_scale"));
-        ov->kernel_scale = sc > 0 ? sc : 1;
-        ov->per_kernel_us = json_number_value(json_object_get(best, "per_kernel_us"));
-        ov->small_kernel_us = json_number_value(json_object_get(best, "small_kernel_us"));
-        ov->output_us_per_mb = json_number_value(json_object_get(best, "output_us_per_mb"));
-    }
-    json_decref(j);
+    oc_tmodel_fit f;
+    *ov = (oc_overhead){.kernel_scale = 1};
+    if (oc_tmodel_fit_at(tm, threads ? threads : oc_tmodel_get_info(tm)->threads, &f))
+        *ov = (oc_overhead){.kernel_scale = f.kernel_scale,
+                            .per_kernel_us = f.per_kernel_us,
+                            .small_kernel_us = f.small_kernel_us,
+                            .output_us_per_mb = f.output_us_per_mb};
 }

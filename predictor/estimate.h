@@ -85,7 +85,8 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
                                oc_error *err);
 
 /* The timing model built into this library for `target` ("ort-cpu")
- * and its in-graph fit, or OC_ERR_IO when this build has none. */
+ * and its in-graph fit at its thread count, or OC_ERR_IO when this build
+ * has none. */
 oc_status oc_default_tmodel(const char *target, oc_tmodel **out, oc_overhead *ov,
                             oc_error *err);
 /* The calibrations built into this library: the machines the project
@@ -94,8 +95,9 @@ oc_status oc_default_tmodel(const char *target, oc_tmodel **out, oc_overhead *ov
 size_t oc_builtin_calib_count(void);
 oc_status oc_builtin_calib_get(size_t i, oc_calib *out, const char **path, oc_error *err);
 
-/* The built-in in-graph fit of `target` for a thread count (the nearest
- * one fitted; the identity when this build has none). */
-void oc_default_tmodel_overhead(const char *target, oc_overhead *ov, int threads);
+/* The model's own in-graph fit (tmodel.h) for a thread count (0: the
+ * model's; else the nearest one fitted) as an overhead; the identity
+ * {1, 0, 0, 0} when the model carries none. */
+void oc_tmodel_overhead(const oc_tmodel *tm, int threads, oc_overhead *ov);
 
 #endif

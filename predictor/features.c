@@ -9,6 +9,7 @@
 
 #include "predictor/dataset.h"
 #include "predictor/mlp.h"
+#include "predictor/targets.h"
 
 /* ---- families ---- */
 
@@ -655,7 +656,8 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
     if (threads < 1 || threads > 4096)
         return oc_error_set(err, OC_ERR_INPUT, "", "%s:%zu: bad target.threads", path, lineno);
     const char *opt_name = jstr(target, "optimizer");
-    oc_optimizer opt = tname && strcmp(tname, "torch-cpu") == 0 ? OC_OPT_SGD : OC_OPT_NONE;
+    const oc_target_entry *te = oc_target_entry_of(oc_target_lookup(tname));
+    oc_optimizer opt = te && te->mode == OC_TARGET_TRAINING ? OC_OPT_SGD : OC_OPT_NONE;
     if (opt_name && !oc_optimizer_parse(opt_name, &opt))
         return oc_error_set(err, OC_ERR_INPUT, "", "%s:%zu: bad target.optimizer '%s'", path,
                             lineno, opt_name);

@@ -2645,8 +2645,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         p.nk[i].op = g->nodes[i].op;
         p.nk[i].kid = oc_analysis_node_cost(a, i)->op;
     }
-    bool ort = strncmp(target, "ort-", 4) == 0;
-    bool eager = strncmp(target, "torch-", 6) == 0;
+    bool ort = oc_target_plan_rules(target) == OC_PLAN_RULES_ORT;
+    bool eager = oc_target_plan_rules(target) == OC_PLAN_RULES_EAGER;
     p.block = ort && opts && opts->nchwc_block > 1 ? opts->nchwc_block : 0;
     if (ort || eager)
         pass_remove(&p, eager);

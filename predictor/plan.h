@@ -34,6 +34,7 @@
 
 #include "analyzer/analyzer.h"
 #include "analyzer/optable.h"
+#include "predictor/targets.h"
 
 enum { OC_PLAN_MAX_NODES = 16 };
 

@@ -2,6 +2,7 @@
  * calibration that fits it to a machine, and the machine it then speaks
  * for (moved from the command so that the API chooses the same way). */
 #include "predictor/target.h"
+#include "predictor/targets.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -114,6 +115,40 @@ static oc_status fail(oc_tmodel **tm, oc_status st)
     return st;
 }
 
+oc_status oc_tmodel_fit_legacy(oc_tmodel *tm, bool *fitted, oc_error *err)
+{
+    const oc_tmodel_info *info = oc_tmodel_get_info(tm);
+    *fitted = info->version >= 5;
+    if (*fitted)
+        return OC_OK;
+    oc_tmodel *b = NULL;
+    oc_overhead ov;
+    oc_error e;
+    oc_error_clear(&e);
+    oc_status st = OC_OK;
+    if (oc_default_tmodel(info->target, &b, &ov, &e) == OC_OK &&
+        !strcmp(oc_tmodel_get_info(b)->created, info->created)) {
+        st = oc_tmodel_copy_fit(tm, b, err);
+        *fitted = st == OC_OK;
+    }
+    oc_tmodel_free(b);
+    return st;
+}
+
+/* A file of format 3 or 4 carries no in-graph fit: the built-in's when
+ * it is the built-in model, else none, said once. */
+static oc_status legacy_fit(oc_tmodel *tm, const char *path, oc_target_sel *sel, oc_error *err)
+{
+    bool fitted;
+    oc_status st = oc_tmodel_fit_legacy(tm, &fitted, err);
+    if (st == OC_OK && !fitted)
+        warn(sel, "%s: timing-model format %u carries no in-graph fit: whole-graph times are "
+                  "the sum of its kernels (embed one: 'onnxcost train --overhead FIT.json --embed "
+                  "%s')",
+             path, (unsigned)oc_tmodel_get_info(tm)->version, path);
+    return st;
+}
+
 oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer,
                            oc_tmodel **tm, oc_overhead *ov, oc_target_sel *sel,
                            oc_error *err)
@@ -122,7 +157,9 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
     memset(sel, 0, sizeof *sel);
     bool training = optimizer != OC_OPT_NONE;
     const char *mode_name = training ? "training" : "inference";
-    const char *builtin = training ? "torch-cpu" : "ort-cpu";
+    const oc_target_entry *mode_target =
+        oc_target_of_mode(training ? OC_TARGET_TRAINING : OC_TARGET_INFERENCE);
+    const char *builtin = mode_target->name;
     oc_machine here;
     oc_this_machine(&here);
 
@@ -132,7 +169,8 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
     oc_calib calib;
     bool have_calib = false, explicit_machine = false, shipped = false;
     const char *tm_path = NULL;
-    bool named = spec && (!strcmp(spec, "ort-cpu") || !strcmp(spec, "torch-cpu"));
+    oc_target_id named_id = oc_target_lookup(spec);
+    bool named = named_id != OC_TARGET_UNKNOWN;
     if (spec && strchr(spec, '@') && !is_file(spec)) {
         if (find_builtin_calib(spec, mode_name, &calib))
             return oc_error_set(err, OC_ERR_USAGE, NULL,
@@ -141,7 +179,7 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
         have_calib = true;
         explicit_machine = true;
         snprintf(sel->source, sizeof sel->source, "built-in %s", spec);
-    } else if (named && strcmp(spec, builtin)) {
+    } else if (named && named_id != mode_target->id) {
         return oc_error_set(err, OC_ERR_USAGE, NULL, "--target %s predicts %s; %s", spec,
                             training ? "inference" : "training steps",
                             training ? "use torch-cpu with --mode training"
@@ -174,6 +212,8 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
         sel->load_error = tm_path != NULL;
         return st;
     }
+    if (tm_path && (st = legacy_fit(*tm, tm_path, sel, err)) != OC_OK)
+        return fail(tm, st);
     const oc_tmodel_info *info = oc_tmodel_get_info(*tm);
     const char *target = info->target;
     if (predicts_training(*tm) != training)
@@ -227,7 +267,7 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
             return fail(tm, st);
     }
     /* The in-graph fit is per thread count: take it after set_threads. */
-    oc_default_tmodel_overhead(target, ov, info->threads);
+    oc_tmodel_overhead(*tm, 0, ov);
     const oc_calib_fit *cf = oc_tmodel_calib_fit(*tm);
     if (cf) {
         ov->kernel_scale = cf->kernel_scale;

@@ -10,6 +10,7 @@
 
 #include "predictor/estimate.h"
 #include "predictor/machine.h"
+#include "predictor/targets.h"
 #include "predictor/tmodel.h"
 
 enum { OC_TARGET_MAX_WARNINGS = 6 };
@@ -47,6 +48,12 @@ typedef struct oc_target_sel {
 oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer,
                            oc_tmodel **tm, oc_overhead *ov, oc_target_sel *sel,
                            oc_error *err);
+
+/* A model of file format 3 or 4 carries no in-graph fit or coverage:
+ * when it is a built-in model (same target, same creation stamp) it gets
+ * the built-in's.  *fitted says whether the model has its own or got
+ * them.  Errors: OC_ERR_NOMEM. */
+oc_status oc_tmodel_fit_legacy(oc_tmodel *tm, bool *fitted, oc_error *err);
 
 /* This machine (predictor/machine.h); $ONNXCOST_MACHINE, when set,
  * replaces the fingerprint (tests; a container that knows its host

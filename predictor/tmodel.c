@@ -25,8 +25,12 @@ struct oc_tmodel {
     size_t n_cover;  /* operators with samples; 0 with cover NULL: unknown */
     struct cover {
         char op[64];
+        uint64_t samples;
         double lo, hi; /* log10(1 + work) of the samples */
     } *cover;
+    int n_fit;       /* the in-graph fit, per thread count (0: none) */
+    oc_tmodel_fit fit[OC_TMODEL_MAX_THREADS];
+    char fit_source[256];
 };
 
 /* The per-row offset of the fitted target: 0, or ln of the roofline time
@@ -57,22 +61,20 @@ void oc_tmodel_free(oc_tmodel *tm)
     free(tm);
 }
 
-oc_status oc_tmodel_set_coverage(oc_tmodel *tm, const char *text, oc_error *err)
+/* The coverage of "measured_ops" (scripts/coverage.py) into tm; a
+ * document without it leaves coverage unknown. */
+static oc_status set_coverage(oc_tmodel *tm, const json_t *doc, oc_error *err)
 {
-    json_error_t je;
-    json_t *doc = json_loads(text, 0, &je);
-    if (!doc)
-        return oc_error_set(err, OC_ERR_INPUT, NULL, "coverage: not JSON (%s)", je.text);
     json_t *ops = json_object_get(doc, "measured_ops");
-    if (!json_is_object(ops)) {
-        json_decref(doc);
-        return OC_OK; /* not recorded */
+    if (!json_is_object(ops)) { /* not recorded */
+        free(tm->cover);
+        tm->cover = NULL;
+        tm->n_cover = 0;
+        return OC_OK;
     }
     struct cover *c = calloc(json_object_size(ops) + 1, sizeof *c);
-    if (!c) {
-        json_decref(doc);
+    if (!c)
         return nomem(err);
-    }
     size_t n = 0;
     const char *op;
     json_t *v;
@@ -81,19 +83,124 @@ oc_status oc_tmodel_set_coverage(oc_tmodel *tm, const char *text, oc_error *err)
         if (strlen(op) >= sizeof c[n].op || json_array_size(w) != 2 ||
             !json_is_number(json_array_get(w, 0)) || !json_is_number(json_array_get(w, 1))) {
             free(c);
-            json_decref(doc);
             return oc_error_set(err, OC_ERR_INPUT, NULL, "coverage: bad entry '%s'", op);
         }
         snprintf(c[n].op, sizeof c[n].op, "%s", op);
+        json_int_t k = json_integer_value(json_object_get(v, "samples"));
+        c[n].samples = k > 0 ? (uint64_t)k : 0;
         c[n].lo = json_number_value(json_array_get(w, 0));
         c[n].hi = json_number_value(json_array_get(w, 1));
         n++;
     }
-    json_decref(doc);
     free(tm->cover);
     tm->cover = c;
     tm->n_cover = n;
     return OC_OK;
+}
+
+/* {"threads": {"1": {"kernel_scale", "per_kernel_us", ...}, ...}} in the
+ * document's order. */
+static oc_status set_threads_fit(oc_tmodel *tm, const json_t *doc, oc_error *err)
+{
+    const char *key;
+    json_t *v;
+    int n = 0;
+    json_object_foreach(json_object_get(doc, "threads"), key, v) {
+        int th = atoi(key);
+        if (n == OC_TMODEL_MAX_THREADS || th < 1 || !json_is_object(v))
+            return oc_error_set(err, OC_ERR_INPUT, NULL, "in-graph fit: bad thread count '%s'",
+                                key);
+        double sc = json_number_value(json_object_get(v, "kernel_scale"));
+        tm->fit[n++] = (oc_tmodel_fit){
+            .threads = th,
+            .kernel_scale = sc > 0 ? sc : 1,
+            .per_kernel_us = json_number_value(json_object_get(v, "per_kernel_us")),
+            .small_kernel_us = json_number_value(json_object_get(v, "small_kernel_us")),
+            .output_us_per_mb = json_number_value(json_object_get(v, "output_us_per_mb")),
+        };
+    }
+    tm->n_fit = n;
+    return OC_OK;
+}
+
+/* "FILE (fitted on a, b, c)". */
+static void set_fit_source(oc_tmodel *tm, const json_t *doc, const char *source)
+{
+    const char *base = strrchr(source, '/');
+    size_t size = sizeof tm->fit_source;
+    size_t used = (size_t)snprintf(tm->fit_source, size, "%s", base ? base + 1 : source);
+    const json_t *on = json_object_get(doc, "fitted_on");
+    for (size_t i = 0; i < json_array_size(on) && used < size; i++)
+        used += (size_t)snprintf(tm->fit_source + used, size - used, "%s%s",
+                                 i ? ", " : " (fitted on ",
+                                 json_string_value(json_array_get(on, i)) ? json_string_value(json_array_get(on, i)) : "?");
+    if (json_array_size(on) && used < size)
+        snprintf(tm->fit_source + used, size - used, ")");
+}
+
+oc_status oc_tmodel_set_fit(oc_tmodel *tm, const char *json, const char *source, oc_error *err)
+{
+    json_error_t je;
+    json_t *doc = json_loads(json, 0, &je);
+    if (!json_is_object(doc)) {
+        json_decref(doc);
+        return oc_error_set(err, OC_ERR_INPUT, NULL, "%s: not a JSON object (%s)", source,
+                            doc ? "another value" : je.text);
+    }
+    oc_status st = set_threads_fit(tm, doc, err);
+    if (st == OC_OK)
+        st = set_coverage(tm, doc, err);
+    if (st == OC_OK) {
+        set_fit_source(tm, doc, source);
+        /* Models trained before fingerprints were recorded: the fit's
+         * file names the machine. */
+        const char *m = json_string_value(json_object_get(doc, "machine"));
+        if (!tm->info.machine[0] && m)
+            oc_tmodel_set_machine(tm, m);
+    }
+    json_decref(doc);
+    if (st != OC_OK)
+        snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), " in %s",
+                 source);
+    return st;
+}
+
+oc_status oc_tmodel_copy_fit(oc_tmodel *dst, const oc_tmodel *src, oc_error *err)
+{
+    struct cover *c = NULL;
+    if (src->cover) {
+        if (!(c = calloc(src->n_cover + 1, sizeof *c)))
+            return nomem(err);
+        memcpy(c, src->cover, src->n_cover * sizeof *c);
+    }
+    free(dst->cover);
+    dst->cover = c;
+    dst->n_cover = src->n_cover;
+    dst->n_fit = src->n_fit;
+    memcpy(dst->fit, src->fit, sizeof dst->fit);
+    memcpy(dst->fit_source, src->fit_source, sizeof dst->fit_source);
+    return OC_OK;
+}
+
+bool oc_tmodel_fit_at(const oc_tmodel *tm, int threads, oc_tmodel_fit *out)
+{
+    int best = -1, best_d = 1 << 30;
+    for (int i = 0; i < tm->n_fit; i++) {
+        int d = abs(tm->fit[i].threads - threads);
+        if (d < best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    if (best < 0)
+        return false;
+    *out = tm->fit[best];
+    return true;
+}
+
+const char *oc_tmodel_fit_source(const oc_tmodel *tm)
+{
+    return tm->n_fit || tm->cover ? tm->fit_source : NULL;
 }
 
 bool oc_tmodel_has_coverage(const oc_tmodel *tm)
@@ -805,6 +912,24 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
         }
     }
     put_str(b, in->machine);
+    put_u32(b, (uint32_t)tm->n_fit);
+    for (int i = 0; i < tm->n_fit; i++) {
+        const oc_tmodel_fit *f = &tm->fit[i];
+        put_u32(b, (uint32_t)f->threads);
+        put_f64(b, f->kernel_scale);
+        put_f64(b, f->per_kernel_us);
+        put_f64(b, f->small_kernel_us);
+        put_f64(b, f->output_us_per_mb);
+    }
+    put_str(b, tm->fit_source);
+    put_u32(b, tm->cover ? 1 : 0);
+    put_u32(b, (uint32_t)tm->n_cover);
+    for (size_t i = 0; i < tm->n_cover; i++) {
+        put_str(b, tm->cover[i].op);
+        put_u64(b, tm->cover[i].samples);
+        put_f64(b, tm->cover[i].lo);
+        put_f64(b, tm->cover[i].hi);
+    }
     put(b, "END1", 4);
 }
 
@@ -867,6 +992,46 @@ oc_status oc_tmodel_save(const oc_tmodel *tm, const char *path, oc_error *err)
 #define CORRUPT(why)                                                          \
     oc_error_set(err, OC_ERR_INPUT, "", "%s: truncated or corrupt timing model (%s)", \
                  label, why)
+
+/* Format 5's in-graph fit and coverage sections. */
+static oc_status parse_fit(rbuf *b, oc_tmodel *tm, const char *label, oc_error *err)
+{
+    uint32_t nf = get_u32(b);
+    if (b->bad || nf > OC_TMODEL_MAX_THREADS)
+        return CORRUPT("in-graph fit");
+    for (uint32_t i = 0; i < nf; i++) {
+        oc_tmodel_fit *f = &tm->fit[i];
+        f->threads = (int)get_u32(b);
+        f->kernel_scale = get_f64(b);
+        f->per_kernel_us = get_f64(b);
+        f->small_kernel_us = get_f64(b);
+        f->output_us_per_mb = get_f64(b);
+        if (b->bad || f->threads < 1 || !(f->kernel_scale > 0) || !isfinite(f->kernel_scale) ||
+            !isfinite(f->per_kernel_us) || !isfinite(f->small_kernel_us) ||
+            !isfinite(f->output_us_per_mb))
+            return CORRUPT("in-graph fit");
+    }
+    tm->n_fit = (int)nf;
+    get_str(b, tm->fit_source, sizeof tm->fit_source);
+    uint32_t known = get_u32(b), nc = get_u32(b);
+    if (b->bad || known > 1 || (!known && nc) || nc > 65536 || b->n - b->pos < (size_t)nc * 28)
+        return CORRUPT("coverage");
+    if (!known)
+        return OC_OK;
+    if (!(tm->cover = calloc((size_t)nc + 1, sizeof *tm->cover)))
+        return nomem(err);
+    tm->n_cover = nc;
+    for (uint32_t i = 0; i < nc; i++) {
+        struct cover *c = &tm->cover[i];
+        get_str(b, c->op, sizeof c->op);
+        c->samples = get_u64(b);
+        c->lo = get_f64(b);
+        c->hi = get_f64(b);
+        if (b->bad || !c->op[0] || !isfinite(c->lo) || !isfinite(c->hi))
+            return CORRUPT("coverage");
+    }
+    return OC_OK;
+}
 
 static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_error *err)
 {
@@ -1003,6 +1168,9 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
     }
     if (in->version >= 4)
         get_str(b, in->machine, sizeof in->machine);
+    oc_status st = in->version >= 5 ? parse_fit(b, tm, label, err) : OC_OK;
+    if (st != OC_OK)
+        return st;
     const unsigned char *end = take(b, 4);
     if (!end || memcmp(end, "END1", 4) != 0 || b->pos != b->n)
         return CORRUPT("trailer");
@@ -1014,10 +1182,10 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
 static oc_status from_payload(uint32_t ver, uint32_t nf, const void *payload, size_t size,
                               const char *label, oc_tmodel **out, oc_error *err)
 {
-    if (ver != OC_TMODEL_VERSION && ver != 3)
+    if (ver > OC_TMODEL_VERSION || ver < 3)
         return oc_error_set(err, OC_ERR_INPUT, "",
                             "%s: timing-model format version %u, this onnxcost reads "
-                            "versions 3 and %d: retrain it with 'onnxcost train'",
+                            "versions 3 to %d: retrain it with 'onnxcost train'",
                             label, ver, OC_TMODEL_VERSION);
     if (nf != OC_N_FEATURES)
         return oc_error_set(err, OC_ERR_INPUT, "",
@@ -1053,7 +1221,7 @@ oc_status oc_tmodel_from_buffer(const void *data, size_t size, const char *label
     (void)get_u32(&h);
     if (h.bad)
         return CORRUPT("short header");
-    if ((ver != OC_TMODEL_VERSION && ver != 3) || nf != OC_N_FEATURES)
+    if (ver > OC_TMODEL_VERSION || ver < 3 || nf != OC_N_FEATURES)
         return from_payload(ver, nf, NULL, 0, label, out, err); /* the message */
     if (clen != size - HEADER_BYTES)
         return CORRUPT("size does not match the header");

@@ -26,7 +26,9 @@
  * File (docs/timing-model.md): a 40-byte little-endian header
  *   "OCTMODEL", u32 format version, u32 feature count, u64 payload bytes,
  *   u64 compressed bytes, u32 CRC-32 of the payload, u32 0
- * then the payload compressed with zlib (compress2, level 9).  A file with
+ * then the payload compressed with zlib (compress2, level 9).  Version 5
+ * ends the payload with the in-graph fit (per thread count) and the
+ * coverage of the training data, so that a model file carries its own.  A file with
  * another magic, version or feature schema is refused with a one-line
  * error naming the difference.
  */
@@ -39,8 +41,9 @@
 #include "predictor/mlp.h"
 
 enum {
-    OC_TMODEL_VERSION = 4, /* 2: optimizers; 3: the Huber threshold; 4: the
-                              machine's fingerprint (3 is still read) */
+    OC_TMODEL_VERSION = 5, /* 2: optimizers; 3: the Huber threshold; 4: the
+                              machine's fingerprint; 5: the in-graph fit and
+                              the coverage (3 and 4 are still read) */
     OC_TMODEL_MAX_ENSEMBLE = 64,
     OC_TMODEL_MAX_THREADS = 16 /* distinct thread counts in one model */
 };
@@ -173,13 +176,33 @@ const oc_calib_fit *oc_tmodel_calib_fit(const oc_tmodel *tm);
  * it (a built-in model trained before fingerprints existed). */
 void oc_tmodel_set_machine(oc_tmodel *tm, const char *fingerprint);
 
-/* What the training data covered: per operator (the op the timing model
- * describes a kernel as, desc.h), its samples and the range of
- * log10(1 + FLOPs + bytes read + bytes written).  Built-in models carry
- * it in their data file's "measured_ops" (scripts/coverage.py); json is
- * that file's text.  Without it nothing is marked.
- * Errors: OC_ERR_INPUT (not JSON, or a malformed entry), OC_ERR_NOMEM. */
-oc_status oc_tmodel_set_coverage(oc_tmodel *tm, const char *json, oc_error *err);
+/* The in-graph fit (bench/eval_models.py --fit-overhead): from kernels
+ * timed alone to a whole graph at one thread count (estimate.h's
+ * oc_overhead). */
+typedef struct oc_tmodel_fit {
+    int threads;
+    double kernel_scale, per_kernel_us, small_kernel_us, output_us_per_mb;
+} oc_tmodel_fit;
+
+/* Give the model the in-graph fit and coverage of an overhead file's
+ * text (data/<target>-overhead.json): "threads" (per thread count:
+ * kernel_scale, per_kernel_us, small_kernel_us, output_us_per_mb),
+ * "measured_ops" (per operator the timing model describes a kernel as,
+ * desc.h: its samples and the range of log10(1 + FLOPs + bytes read +
+ * bytes written), scripts/coverage.py), and "machine" (taken when the
+ * model records none).  Saved with the model (format 5).  `source` names
+ * the file in messages and in oc_tmodel_fit_source.
+ * Errors: OC_ERR_INPUT (not JSON, a malformed entry), OC_ERR_NOMEM. */
+oc_status oc_tmodel_set_fit(oc_tmodel *tm, const char *json, const char *source,
+                            oc_error *err);
+/* dst's fit and coverage replaced by src's.  Errors: OC_ERR_NOMEM. */
+oc_status oc_tmodel_copy_fit(oc_tmodel *dst, const oc_tmodel *src, oc_error *err);
+/* The fit for `threads`, else the nearest thread count's; false when the
+ * model has none (a file of format 3 or 4, or trained without one). */
+bool oc_tmodel_fit_at(const oc_tmodel *tm, int threads, oc_tmodel_fit *out);
+/* Where the fit came from ("ort-cpu-overhead.json (fitted on ...)"),
+ * NULL when the model has neither fit nor coverage. */
+const char *oc_tmodel_fit_source(const oc_tmodel *tm);
 /* Whether coverage is known. */
 bool oc_tmodel_has_coverage(const oc_tmodel *tm);
 /* Why a prediction for kernel description d lies outside the training

@@ -4,9 +4,9 @@
 # and 2 threads), then the in-graph fit on the whole-model measurements of
 # the FIT models (bench/eval_models.py).  torch-cpu: the same on PyTorch
 # training-step samples (SGD and Adam, 1 and 2 threads) and whole-model
-# training steps.
-# Then a rebuild that embeds them.  Deterministic for the seed (training
-# runs OpenBLAS on one thread).
+# training steps.  The fits and the coverage (data/<target>-overhead.json)
+# are stored in the model files; then a rebuild that embeds them.
+# Deterministic for the seed (training runs OpenBLAS on one thread).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${OC_BUILD_DIR:-$ROOT/build}
@@ -29,4 +29,8 @@ cmake --build "$BUILD" -j"$(nproc)" >/dev/null
 /usr/bin/python3 "$ROOT/scripts/coverage.py" ort-cpu "$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz"
 /usr/bin/python3 "$ROOT/scripts/coverage.py" torch-cpu "$L"/torch-cpu-t[12].jsonl.gz \
     "$L"/torch-cpu-t[12]-adam.jsonl.gz
+# both go into the model files (format 5), which the build embeds
+for t in ort-cpu torch-cpu; do
+    "$BUILD/onnxcost" train --overhead "$D/$t-overhead.json" --embed "$D/$t.tmodel"
+done
 cmake --build "$BUILD" -j"$(nproc)" >/dev/null

@@ -49,10 +49,11 @@ fi
 ok "$PY - '$TMP/j4' '$TMP/f4' <<'E'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
-# the file predates fingerprints: the built-in's machine comes from its fit
-ta, tb = a.pop('target'), b.pop('target')
+# the file carries its in-graph fit and coverage (and the machine its fit
+# names): the same target, the same fit
 assert a == b
-assert ta['model_machine'] == 'cpu-AuthenticAMD-unrecorded' and tb['model_machine'] is None, (ta, tb)
+ta, tb = a['target'], b['target']
+assert ta['model_machine'] == 'cpu-AuthenticAMD-unrecorded' and ta['in_graph_fit'].startswith('ort-cpu-overhead.json'), ta
 E" "built-in model = data/ort-cpu.tmodel"
 "$BIN" predict --threads 2 "$SAMPLES/squeezenet1_1.onnx" >/dev/null 2>&1
 ok '[ $? -eq 0 ]' "2 threads"
@@ -185,6 +186,36 @@ E" "eval --samples: each held-out sample with its prediction"
 ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]' "eval --samples needs json: one line, exit 1"
 "$BIN" eval -m "$TMP/s.tmodel" --by kernel "$TMP/slice.jsonl.gz" >/dev/null 2>"$TMP/err"
 ok '[ $? -eq 1 ] && grep -q "not one of family, op, pattern" "$TMP/err"' "eval --by: bad key"
+
+# a timing model carries its own in-graph fit (onnxcost train --overhead
+# --embed): a user's file predicts with its fit, and says which; the same
+# networks with an empty fit sum the kernels
+D="$SAMPLES/../data"
+cat >"$TMP/myfit.json" <<'E'
+{"fitted_on": ["mine"], "threads": {"1": {"kernel_scale": 2.0, "per_kernel_us": 10.0}}}
+E
+echo '{}' >"$TMP/nofit.json"
+"$BIN" train --overhead "$TMP/myfit.json" --embed "$D/ort-cpu.tmodel" -o "$TMP/mine.tmodel" 2>"$TMP/err"
+ok '[ $? -eq 0 ] && grep -q "myfit.json (fitted on mine)" "$TMP/err"' "train --embed: the fit stored"
+"$BIN" train --overhead "$TMP/nofit.json" --embed "$TMP/mine.tmodel" -o "$TMP/bare.tmodel" 2>/dev/null
+for m in mine bare; do
+    "$BIN" predict --format json -T 1 --timing-model "$TMP/$m.tmodel" "$SAMPLES/mobilenet_v2.onnx" \
+        >"$TMP/$m.json" 2>"$TMP/$m.err"
+done
+ok "$PY - '$TMP/mine.json' '$TMP/bare.json' <<'E'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ta, tb = a['totals'], b['totals']
+assert a['target']['in_graph_fit'] == 'myfit.json (fitted on mine)', a['target']
+assert b['target']['in_graph_fit'] is None, b['target']
+assert ta['kernels_raw_ms'] == tb['kernels_raw_ms'] and ta['time_ms'] != tb['time_ms'], (ta, tb)
+assert abs(tb['overhead_ms']) < 1e-12 and abs(ta['overhead_ms'] - 0.01 * ta['kernels']) < 1e-9, ta
+E" "a timing-model file predicts with its own in-graph fit"
+ok '! grep -q "in-graph fit" "$TMP/mine.err" "$TMP/bare.err"' "format 5: no warning about the fit"
+"$BIN" train --overhead "$TMP/nofit.json" --embed "$TMP/missing.tmodel" 2>"$TMP/err"
+ok '[ $? -ne 0 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]' "train --embed: a missing model, one line"
+"$BIN" train --overhead "$TMP/nofit.json" --embed "$TMP/mine.tmodel" "$TMP/x.jsonl" 2>"$TMP/err"
+ok '[ $? -eq 1 ] && grep -q "no dataset" "$TMP/err"' "train --embed takes no dataset"
 
 echo "predict_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,4 +1,5 @@
-/* test_mlp.c - the MLP, the feature vector and the timing-model file. */
+/* test_mlp.c - the MLP, the feature vector, the timing-model file (with its
+ * in-graph fit and coverage) and the target table. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 #include "predictor/features.h"
 #include "predictor/mlp.h"
 #include "predictor/predict.h"
+#include "predictor/target.h"
+#include "predictor/targets.h"
 #include "predictor/tmodel.h"
 
 /* ---- an independent double-precision forward pass, for finite differences ---- */
@@ -731,6 +734,232 @@ static void test_tmodel_file(void)
     free_set(&s);
 }
 
+/* ---- the in-graph fit and the coverage inside the file (format 5) ---- */
+
+static const char FIT_JSON[] =
+    "{\"machine\": \"m-test\", \"fitted_on\": [\"a\", \"b\"], \"threads\": {"
+    "\"1\": {\"kernel_scale\": 0.9, \"per_kernel_us\": 1.5, \"small_kernel_us\": 5},"
+    "\"4\": {\"kernel_scale\": 0.8, \"per_kernel_us\": 0.5, \"output_us_per_mb\": 3000}},"
+    "\"measured_ops\": {\"Conv\": {\"samples\": 10, \"log10_work\": [4.0, 9.0]},"
+    "\"Relu\": {\"samples\": 3, \"log10_work\": [3.5, 7.0]}}}";
+
+/* The inflated payload of tm's file (malloc'ed, *n bytes). */
+static unsigned char *payload_of(const oc_tmodel *tm, size_t *n)
+{
+    void *buf;
+    size_t size;
+    oc_error err;
+    if (oc_tmodel_to_buffer(tm, &buf, &size, &err) != OC_OK)
+        return NULL;
+    const unsigned char *b = buf;
+    uLongf raw = 0;
+    for (int i = 0; i < 8; i++)
+        raw |= (uLongf)b[16 + i] << (8 * i);
+    unsigned char *pl = malloc(raw);
+    uLongf got = raw;
+    bool ok = pl && uncompress(pl, &got, b + 40, (uLong)(size - 40)) == Z_OK && got == raw;
+    free(buf);
+    if (!ok) {
+        free(pl);
+        return NULL;
+    }
+    *n = raw;
+    return pl;
+}
+
+static bool payload_refused(uint32_t version, const void *pl, size_t n, const char *needle)
+{
+    oc_tmodel *tm = NULL;
+    oc_error err;
+    oc_error_clear(&err);
+    oc_status st = oc_tmodel_from_payload(version, OC_N_FEATURES, pl, n, "p", &tm, &err);
+    bool ok = st == OC_ERR_INPUT && !tm && strstr(err.msg, needle) && !strchr(err.msg, '\n');
+    if (!ok)
+        fprintf(stderr, "  expected refusal with '%s', got status %d: %s\n", needle, st,
+                err.msg);
+    oc_tmodel_free(tm);
+    return ok;
+}
+
+/* A file of `version` holding payload pl at path. */
+static bool write_file(const char *path, uint32_t version, const unsigned char *pl, size_t n)
+{
+    uLongf cl = compressBound(n);
+    unsigned char *f = malloc(40 + cl);
+    if (!f || compress2(f + 40, &cl, pl, n, 9) != Z_OK) {
+        free(f);
+        return false;
+    }
+    memcpy(f, "OCTMODEL", 8);
+    put32(f + 8, version);
+    put32(f + 12, OC_N_FEATURES);
+    for (int i = 0; i < 8; i++) {
+        f[16 + i] = (unsigned char)((uint64_t)n >> (8 * i));
+        f[24 + i] = (unsigned char)((uint64_t)cl >> (8 * i));
+    }
+    put32(f + 32, (uint32_t)crc32(crc32(0L, Z_NULL, 0), pl, (uInt)n));
+    put32(f + 36, 0);
+    FILE *o = fopen(path, "wb");
+    bool ok = o && fwrite(f, 1, 40 + cl, o) == 40 + cl;
+    ok = o && fclose(o) == 0 && ok;
+    free(f);
+    return ok;
+}
+
+static size_t count_warnings(const oc_target_sel *sel, const char *needle)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sel->n_warnings; i++)
+        k += strstr(sel->warnings[i], needle) != NULL;
+    return k;
+}
+
+static void test_tmodel_fit(void)
+{
+    oc_train_set s;
+    make_set(&s, 600);
+    oc_tmodel *tm = train_small(&s);
+    if (!tm) {
+        free_set(&s);
+        return;
+    }
+    oc_error err;
+    oc_tmodel_fit f;
+    CHECK(!oc_tmodel_fit_at(tm, 1, &f) && !oc_tmodel_has_coverage(tm));
+    CHECK(oc_tmodel_fit_source(tm) == NULL);
+    size_t n0;
+    unsigned char *bare = payload_of(tm, &n0); /* no fit, no coverage */
+
+    /* The fit's text: every thread count, the coverage, where it came from. */
+    CHECK(oc_tmodel_set_fit(tm, "{\"threads\": [1]", "bad.json", &err) == OC_ERR_INPUT);
+    CHECK_CONTAINS(err.msg, "bad.json");
+    char machine[64];
+    snprintf(machine, sizeof machine, "%s", oc_tmodel_get_info(tm)->machine);
+    CHECK(oc_tmodel_set_fit(tm, FIT_JSON, "dir/fit.json", &err) == OC_OK);
+    CHECK_EQ_STR(oc_tmodel_fit_source(tm), "fit.json (fitted on a, b)");
+    /* the fit's machine only where the model records none */
+    CHECK_EQ_STR(oc_tmodel_get_info(tm)->machine, machine[0] ? machine : "m-test");
+
+    /* Round trip: the same fit and coverage come back. */
+    size_t n;
+    unsigned char *pl = payload_of(tm, &n);
+    oc_tmodel *back = NULL;
+    CHECK(pl && oc_tmodel_from_payload(OC_TMODEL_VERSION, OC_N_FEATURES, pl, n, "rt", &back,
+                                       &err) == OC_OK);
+    if (back) {
+        CHECK_EQ_INT((int)oc_tmodel_get_info(back)->version, 5);
+        CHECK(oc_tmodel_fit_at(back, 1, &f) && f.threads == 1 && f.kernel_scale == 0.9 &&
+              f.per_kernel_us == 1.5 && f.small_kernel_us == 5 && f.output_us_per_mb == 0);
+        CHECK(oc_tmodel_fit_at(back, 3, &f) && f.threads == 4 && f.kernel_scale == 0.8 &&
+              f.output_us_per_mb == 3000);
+        CHECK(oc_tmodel_fit_at(back, 2, &f) && f.threads == 1); /* the nearest */
+        CHECK_EQ_STR(oc_tmodel_fit_source(back), "fit.json (fitted on a, b)");
+        CHECK(oc_tmodel_has_coverage(back));
+        oc_node_desc d = {.op = "Conv"};
+        d.cost.flops = 1000000; /* log10 6: inside */
+        char why[128];
+        CHECK(oc_tmodel_outside(back, &d, why, sizeof why) == NULL);
+        d.op = "MatMul";
+        CHECK(oc_tmodel_outside(back, &d, why, sizeof why) != NULL);
+        CHECK_CONTAINS(why, "no sample of MatMul");
+        oc_overhead ov;
+        oc_tmodel_overhead(back, 4, &ov);
+        CHECK(ov.kernel_scale == 0.8 && ov.per_kernel_us == 0.5);
+    }
+    oc_tmodel_free(back);
+
+    /* A corrupt or truncated section: one line.  The payload ends with
+     * u32 n_fit, 2 x 36 bytes, str source, u32 known, u32 n, 2 x 32
+     * bytes, "END1". */
+    size_t src = 4 + strlen("fit.json (fitted on a, b)");
+    size_t at_known = n - 4 - 64 - 8, at_nfit = at_known - src - 72 - 4;
+    unsigned char *c = malloc(n);
+    memcpy(c, pl, n);
+    put32(c + at_nfit, 99);
+    CHECK(payload_refused(5, c, n, "corrupt timing model (in-graph fit)"));
+    memcpy(c, pl, n);
+    put32(c + at_known, 7);
+    CHECK(payload_refused(5, c, n, "corrupt timing model (coverage)"));
+    memcpy(c, pl, n);
+    memset(c + at_nfit + 8, 0xff, 8); /* kernel_scale NaN */
+    CHECK(payload_refused(5, c, n, "(in-graph fit)"));
+    CHECK(payload_refused(5, pl, n - 40, "corrupt"));    /* cut in the coverage */
+    CHECK(payload_refused(5, pl, at_nfit + 20, "corrupt")); /* cut in the fit */
+    free(c);
+
+    /* Format 4 (the same payload without the sections) still loads, with
+     * no fit; the selection says so once and sums the kernels. */
+    CHECK(bare && n0 > 20 && memcmp(bare + n0 - 4, "END1", 4) == 0);
+    static const unsigned char zeros[16];
+    CHECK(memcmp(bare + n0 - 20, zeros, 16) == 0); /* 0 fits, "", unknown, 0 */
+    memmove(bare + n0 - 20, bare + n0 - 4, 4);
+    oc_tmodel *old = NULL;
+    CHECK(oc_tmodel_from_payload(4, OC_N_FEATURES, bare, n0 - 16, "v4", &old, &err) == OC_OK);
+    if (old) {
+        CHECK_EQ_INT((int)oc_tmodel_get_info(old)->version, 4);
+        CHECK(!oc_tmodel_fit_at(old, 1, &f) && oc_tmodel_fit_source(old) == NULL);
+        double t1[8], t2[8];
+        CHECK(oc_tmodel_predict_features(old, s.X, 8, t1, NULL, NULL, &err) == OC_OK);
+        CHECK(oc_tmodel_predict_features(tm, s.X, 8, t2, NULL, NULL, &err) == OC_OK);
+        CHECK(memcmp(t1, t2, sizeof t1) == 0);
+    }
+    oc_tmodel_free(old);
+
+    char dir[] = "/tmp/test_fit.XXXXXX", p4[64], p5[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(p4, sizeof p4, "%s/v4.tmodel", dir);
+    snprintf(p5, sizeof p5, "%s/v5.tmodel", dir);
+    CHECK(write_file(p4, 4, bare, n0 - 16));
+    CHECK(oc_tmodel_save(tm, p5, &err) == OC_OK);
+    oc_tmodel *sel_tm = NULL;
+    oc_overhead ov;
+    oc_target_sel sel;
+    CHECK(oc_target_select(p4, 0, OC_OPT_NONE, &sel_tm, &ov, &sel, &err) == OC_OK);
+    CHECK_EQ_INT((int)count_warnings(&sel, "carries no in-graph fit"), 1);
+    CHECK(ov.kernel_scale == 1 && ov.per_kernel_us == 0 && ov.small_kernel_us == 0);
+    oc_tmodel_free(sel_tm);
+    /* A user's own file with its fit: that fit, and no such warning. */
+    CHECK(oc_target_select(p5, 0, OC_OPT_NONE, &sel_tm, &ov, &sel, &err) == OC_OK);
+    CHECK_EQ_INT((int)count_warnings(&sel, "in-graph fit"), 0);
+    CHECK(ov.kernel_scale == 0.9 && ov.per_kernel_us == 1.5 && ov.small_kernel_us == 5);
+    oc_tmodel_free(sel_tm);
+    unlink(p4);
+    unlink(p5);
+    rmdir(dir);
+
+    /* An empty fit removes both. */
+    CHECK(oc_tmodel_set_fit(tm, "{}", "none.json", &err) == OC_OK);
+    CHECK(!oc_tmodel_fit_at(tm, 1, &f) && !oc_tmodel_has_coverage(tm) &&
+          oc_tmodel_fit_source(tm) == NULL);
+    free(pl);
+    free(bare);
+    oc_tmodel_free(tm);
+    free_set(&s);
+}
+
+/* ---- the target table ---- */
+
+static void test_targets(void)
+{
+    CHECK_EQ_INT(oc_target_lookup("ort-cpu"), OC_TARGET_ORT_CPU);
+    CHECK_EQ_INT(oc_target_lookup("torch-cpu"), OC_TARGET_TORCH_CPU);
+    CHECK_EQ_INT(oc_target_lookup("ort-gpu"), OC_TARGET_UNKNOWN);
+    CHECK_EQ_INT(oc_target_lookup(NULL), OC_TARGET_UNKNOWN);
+    CHECK(oc_target_entry_of(OC_TARGET_UNKNOWN) == NULL);
+    CHECK(oc_target_entry_of(OC_TARGET_COUNT) == NULL);
+    CHECK_EQ_INT(oc_target_plan_rules("ort-cpu"), OC_PLAN_RULES_ORT);
+    CHECK_EQ_INT(oc_target_plan_rules("torch-cpu"), OC_PLAN_RULES_EAGER);
+    CHECK_EQ_INT(oc_target_plan_rules("test"), OC_PLAN_RULES_PLAIN);
+    CHECK_EQ_STR(oc_target_of_mode(OC_TARGET_INFERENCE)->name, "ort-cpu");
+    CHECK_EQ_STR(oc_target_of_mode(OC_TARGET_TRAINING)->name, "torch-cpu");
+    CHECK_EQ_STR(oc_target_names(), "ort-cpu, torch-cpu");
+    for (int i = 0; i < OC_TARGET_COUNT; i++) {
+        const oc_target_entry *t = oc_target_entry_of((oc_target_id)i);
+        CHECK(t && (int)t->id == i && oc_target_lookup(t->name) == t->id);
+        CHECK(t->driver && t->interp_env && t->interp && t->version_key && t->runtime);
+    }
+}
+
 /* Training-step targets: the optimizer is a feature, the most common one
  * the default; one the data lacks is refused; the file keeps them. */
 static void test_optimizers(void)
@@ -793,5 +1022,7 @@ int main(void)
     test_split_and_baseline();
     test_tmodel_file();
     test_optimizers();
+    test_tmodel_fit();
+    test_targets();
     return t_report("test_mlp");
 }

@@ -1,14 +1,14 @@
 /*
  * embed_models.c - build-time generator of the built-in timing models.
  *
- *     embed_models OUT.c NAME TMODEL OVERHEAD.json [NAME TMODEL OVERHEAD.json]...
+ *     embed_models OUT.c NAME TMODEL [NAME TMODEL]...
  *                  [--calib LABEL FILE.json]...
  *
  * Writes a C file defining oc_builtin_tmodels[] (predictor/builtin.h): for
  * each target NAME whose TMODEL file exists, the model's payload already
  * inflated and checked against the file's CRC (so that loading the
- * built-in model costs no zlib at run time) and the text of its in-graph
- * fit OVERHEAD (or "{}"); and oc_builtin_calibs[], the text of each
+ * built-in model costs no zlib at run time; the payload carries the
+ * model's in-graph fit and coverage); and oc_builtin_calibs[], the text of each
  * calibration FILE (a missing one is an error).  A missing TMODEL leaves
  * that target out.  The
  * output is written to OUT.tmp and renamed.
@@ -114,8 +114,8 @@ int main(int argc, char **argv)
             n_model_args = i - 2;
             break;
         }
-    if (argc < 2 || n_model_args % 3 != 0 || (argc - 2 - n_model_args) % 3 != 0) {
-        fprintf(stderr, "usage: embed_models OUT.c [NAME TMODEL OVERHEAD.json]... "
+    if (argc < 2 || n_model_args % 2 != 0 || (argc - 2 - n_model_args) % 3 != 0) {
+        fprintf(stderr, "usage: embed_models OUT.c [NAME TMODEL]... "
                         "[--calib LABEL FILE.json]...\n");
         return 2;
     }
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
                  "#include \"predictor/builtin.h\"\n\n");
     int n_models = 0, rc = 0;
     char entries[8192] = "";
-    for (int i = 2; i + 2 < 2 + n_model_args && !rc; i += 3) {
+    for (int i = 2; i + 1 < 2 + n_model_args && !rc; i += 2) {
         FILE *probe = fopen(argv[i + 1], "rb");
         if (!probe)
             continue; /* no model for this target in this build */
@@ -137,24 +137,15 @@ int main(int argc, char **argv)
         size_t size = 0;
         if ((rc = emit_model(out, n_models, argv[i + 1], &ver, &nf, &size)))
             break;
-        size_t on = 0;
-        unsigned char *ovh = slurp(argv[i + 2], &on);
-        fprintf(out, "static const char overhead%d[] = ", n_models);
-        if (ovh)
-            emit_string(out, ovh, on);
-        else
-            fputs("\"{}\"", out);
-        fputs(";\n", out);
-        free(ovh);
         size_t used = strlen(entries);
         snprintf(entries + used, sizeof entries - used,
-                 "    {\"%s\", %uu, %uu, payload%d, %zu, overhead%d},\n", argv[i], ver, nf,
-                 n_models, size, n_models);
+                 "    {\"%s\", %uu, %uu, payload%d, %zu},\n", argv[i], ver, nf, n_models,
+                 size);
         n_models++;
     }
     if (!rc) {
         fprintf(out, "\nconst oc_builtin_tmodel oc_builtin_tmodels[] = {\n%s"
-                     "    {NULL, 0, 0, NULL, 0, NULL}\n};\n", entries);
+                     "    {NULL, 0, 0, NULL, 0}\n};\n", entries);
         fprintf(out, "const size_t oc_n_builtin_tmodels = %d;\n", n_models);
         int n_calibs = 0;
         for (int i = 2 + n_model_args; i + 2 < argc && !rc; i += 3) {

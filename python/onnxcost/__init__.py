@@ -67,7 +67,7 @@ class _Target(ctypes.Structure):
     _fields_ = [(n, _c_str) for n in (
         "name", "runtime", "cpu", "mode", "optimizer", "machine", "model_machine",
         "calibration", "label")] + [("threads", _int), ("calibrated", _int),
-                                     ("this_machine", _int)]
+                                     ("this_machine", _int), ("in_graph_fit", _c_str)]
 
 
 class _Summary(ctypes.Structure):
@@ -346,6 +346,7 @@ def _target_dict(lib, p):
     d["calibration"] = _s(t.calibration)
     d["this_machine"] = bool(t.this_machine)
     d["label"] = _s(t.label)
+    d["in_graph_fit"] = _s(t.in_graph_fit)
     return d
 
 
