@@ -661,7 +661,7 @@ static int compare_json(const result *r, const oc_tmodel *tm, const cli_target *
         if (k->by_op)
             json_object_set_new(o, "measured_name", json_string(m->name));
         if (k->inserted)
-            json_object_set_new(o, "costed_in", json_string("the blocked op"));
+            json_object_set_new(o, "costed_as", json_string("Transpose"));
         json_array_append_new(ks, o);
     }
     for (size_t i = 0; i < pf->n; i++)

@@ -178,8 +178,7 @@ json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
                               "time_us", us, "time_us_low", lo, "time_us_high", hi);
         if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
             json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
-            if (k->kid == OC_KID_ReorderInput || k->kid == OC_KID_ReorderOutput)
-                json_object_set_new(o, "costed_in", json_string("the blocked op's samples"));
+            json_object_set_new(o, "costed_as", json_string("Transpose"));
         }
         if (k->main != OC_PLAN_INSERTED && e->node_unknown[k->main])
             json_object_set_new(o, "unknown", json_string(e->node_unknown[k->main]));
@@ -229,6 +228,8 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "extrapolated_kernels", json_integer((json_int_t)e->n_outside));
     json_object_set_new(t, "extrapolated_ms", json_real(e->outside_us / 1e3));
     json_object_set_new(j, "kernels", cli_kernels_json(g, e));
+    json_object_set_new(t, "inserted_kernels", json_integer((json_int_t)e->n_inserted));
+    json_object_set_new(t, "inserted_ms", json_real(e->inserted_us / 1e3));
     json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
     json_object_set_new(t, "output_bytes", json_integer((json_int_t)e->output_bytes));
     json_object_set_new(t, "output_ms", json_real(e->output_us / 1e3));

@@ -104,16 +104,19 @@ static const char *unknown_reason(const oc_analysis *a, const oc_kernel *k, oc_a
     return "its shapes are unknown";
 }
 
-/* The feature row of a Transpose the runtime inserts (no node of the
- * graph): a Transpose of value kn->value.  OC_ERR_INPUT when its shape is
- * unknown (then it is left out, as the reorders are). */
-static oc_status inserted_row(const oc_analysis *a, const oc_target *tgt, const oc_kernel *kn,
-                              float *xrow, oc_arena *arena, oc_error *err)
+/* The feature row of a kernel that moves one tensor into another layout
+ * (value v): a Transpose the transpose optimizer leaves between kernels,
+ * or a ReorderInput / ReorderOutput at the edge of an NCHWc region, each
+ * described as a Transpose of v (a strided copy of the same bytes; the
+ * timing model has Transpose samples, and the Conv and pool samples were
+ * fitted without their reorders: features.c, in_graph_share).
+ * OC_ERR_INPUT when v's shape is unknown (then it is left out). */
+static oc_status layout_row(const oc_analysis *a, const oc_target *tgt, int v, float *xrow,
+                            oc_arena *arena, oc_error *err)
 {
     oc_node_desc d;
     oc_error ignored;
-    oc_status st = oc_node_desc_fused_op(a, "Transpose", kn->value, kn->value, 0, &d, arena,
-                                         err);
+    oc_status st = oc_node_desc_fused_op(a, "Transpose", v, v, 0, &d, arena, err);
     if (st)
         return st;
     d.opset = 13;
@@ -123,7 +126,7 @@ static oc_status inserted_row(const oc_analysis *a, const oc_target *tgt, const 
 
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
- * their main nodes, SIZE_MAX for an inserted Transpose).  x and run have
+ * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
  * room for every kernel. */
 static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_target *tgt,
                         const oc_overhead *ov, oc_estimate *out, float *x, size_t *run,
@@ -132,30 +135,32 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
     const oc_graph *g = oc_model_graph(oc_analysis_model(a));
     for (size_t k = 0; k < out->plan.n_kernels; k++) {
         const oc_kernel *kn = &out->plan.kernels[k];
-        /* Inserted layout reorders are not costed on their own: the
-         * timing model's Conv and pool samples were timed with the pair
-         * of reorders ORT wraps a lone blocked op in (docs/plan.md).  A
-         * Transpose the transpose optimizer leaves between kernels is
-         * costed as a Transpose of the tensor it moves. */
         if (kn->kind != OC_KERNEL_RUN)
             continue;
-        if (kn->main == OC_PLAN_INSERTED) {
-            oc_status st = kn->kid == OC_OPID_Transpose && kn->value >= 0
-                               ? inserted_row(a, tgt, kn, x + out->n_run * OC_N_FEATURES,
-                                              arena, err)
+        /* Kernels that only move a tensor into another layout: inserted by
+         * the plan, or the reorder nodes of a model ORT optimised and
+         * saved (their input is the tensor they move). */
+        oc_op_id mid = kn->main == OC_PLAN_INSERTED
+                           ? OC_OPID_UNKNOWN
+                           : oc_analysis_node_cost(a, kn->main)->op;
+        bool saved_reorder =
+            mid == OC_OPID_NCHWC_ReorderInput || mid == OC_OPID_NCHWC_ReorderOutput;
+        if (kn->main == OC_PLAN_INSERTED || saved_reorder) {
+            int v = saved_reorder ? g->nodes[kn->main].inputs[0] : kn->value;
+            bool moves = saved_reorder || kn->kid == OC_OPID_Transpose ||
+                         kn->kid == OC_KID_ReorderInput || kn->kid == OC_KID_ReorderOutput;
+            oc_status st = moves && v >= 0
+                               ? layout_row(a, tgt, v, x + out->n_run * OC_N_FEATURES, arena,
+                                            err)
                                : OC_ERR_INPUT;
             if (st == OC_OK) {
                 kidx[out->n_run] = k;
-                run[out->n_run++] = SIZE_MAX;
+                run[out->n_run++] = saved_reorder ? kn->main : SIZE_MAX;
             } else if (st != OC_ERR_INPUT) {
                 return st;
             }
             continue;
         }
-        /* the same reorders as nodes of a model ORT optimised and saved */
-        oc_op_id mid = oc_analysis_node_cost(a, kn->main)->op;
-        if (mid == OC_OPID_NCHWC_ReorderInput || mid == OC_OPID_NCHWC_ReorderOutput)
-            continue;
         if (ov && ov->small_kernel_us > 0 && is_small(a, kn)) {
             /* shape arithmetic and views: their measured time in graph
              * context (the timing model's samples ran them alone, on
@@ -279,6 +284,11 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
         out->node_low_us[i] *= scale;
         out->node_high_us[i] *= scale;
     }
+    for (size_t r = 0; r < out->n_run; r++)
+        if (run[r] == SIZE_MAX) {
+            out->n_inserted++;
+            out->inserted_us += us[r] * scale;
+        }
     for (size_t k = 0; k < out->plan.n_kernels; k++) {
         out->kernel_us[k] *= scale;
         out->kernel_low_us[k] *= scale;

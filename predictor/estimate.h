@@ -36,12 +36,15 @@ typedef struct oc_estimate {
     double *node_us, *node_low_us, *node_high_us;
     double *node_linear_us, *node_roofline_us;
     /* per plan kernel (plan.kernels order): its time, 0 for kernels not
-     * predicted (folded, removed, reorders, shapes unknown) */
+     * predicted (folded, removed, shapes unknown) */
     double *kernel_us, *kernel_low_us, *kernel_high_us;
     size_t n_run;               /* kernels the timing model predicted */
     size_t n_small;             /* shape-arithmetic and view kernels, each
                                    costed at the overhead's small_kernel_us */
     double small_us;            /* their sum */
+    size_t n_inserted;          /* predicted kernels of no graph node: the
+                                   reorders and Transposes the plan inserts */
+    double inserted_us;         /* their sum (in kernels_us, in no node_us) */
     double kernels_raw_us;      /* sum of the kernels as timed alone */
     double kernels_us, kernels_low_us, kernels_high_us; /* scaled */
     double overhead_us;

@@ -19,7 +19,8 @@ for j in (a, b):
     t = j['totals']
     assert t['time_ms_low'] <= t['time_ms'] <= t['time_ms_high'], t
     assert all(k in n for n in j['nodes'] for k in ('time_us', 'time_us_low', 'time_us_high'))
-    assert abs(sum(n['time_us'] for n in j['nodes']) / 1e3 + t['overhead_ms'] - t['time_ms']) < 1e-6 * max(1, t['time_ms'])
+    assert abs(sum(n['time_us'] for n in j['nodes']) / 1e3 + t['inserted_ms'] + t['overhead_ms']
+               + t['output_ms'] - t['time_ms']) < 1e-6 * max(1, t['time_ms'])
     # Relu6 (Clip) after a Conv runs inside it: no time of its own
     clips = [n for n in j['nodes'] if n['op'] == 'Clip']
     assert clips and all(n['time_us'] == 0 and 'fused_into' in n for n in clips)

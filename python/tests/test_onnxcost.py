@@ -63,7 +63,7 @@ def test_predict_is_the_commands(model, kw, args):
                   "time_us_high", "kernel", "fused_into", "runs_as", "unknown",
                   "extrapolated"):
             assert g.get(k) == w.get(k), (g["name"], k)
-    assert got["kernels"] == [{k: v for k, v in w.items() if k not in ("tensor", "costed_in")}
+    assert got["kernels"] == [{k: v for k, v in w.items() if k not in ("tensor", "costed_as")}
                               for w in want["kernels"]]
     assert got["warnings"] == want["warnings"]
 
