@@ -827,6 +827,39 @@ static const oc_tinfo *ort_info(const pctx *p, int v)
     return v >= 0 && !p->rankless[v] ? sinfo(p, v) : NULL;
 }
 
+/* ReshapeFusion's second rule (level 1; reshape_fusion.cc,
+ * FuseContiguousReshapes, which names the result "<first>_new_reshape"):
+ * a Reshape whose input is another Reshape read by nothing else becomes
+ * one Reshape of the first one's input, when ORT's load-time inference
+ * knows the second one's output shape to the last dim (the new target is
+ * that shape, a constant).  The first one's target must be a constant:
+ * the chain starts at a Reshape with no computed input.  Returns how many
+ * Reshapes went. */
+static int fuse_contiguous_reshapes(pctx *p)
+{
+    const oc_graph *g = p->g;
+    int merged = 0;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (!live(p, i) || !is_op(p, &g->nodes[i], OC_OPID_Reshape))
+            continue;
+        int x = in(p, i, 0), y = out0(p, i);
+        int j = x >= 0 ? g->values[x].producer : -1;
+        const oc_tinfo *yt = ort_info(p, y);
+        if (j < 0 || !live(p, (size_t)j) || !is_op(p, &g->nodes[j], OC_OPID_Reshape) ||
+            p->uses[x] != 1 || g->values[x].is_output || !yt || yt->rank < 0 ||
+            !dims_concrete(yt, 0, yt->rank))
+            continue;
+        int jx = in(p, (size_t)j, 0), jsh = in(p, (size_t)j, 1);
+        if (jx < 0 || jsh < 0 || !p->constant[jsh])
+            continue;
+        drop(p, (size_t)j, OC_KERNEL_REMOVED, "merged into the next Reshape");
+        p->alias[x] = jx;
+        merged++;
+    }
+    return merged;
+}
+
 /* ---- pass 1b: the transpose optimizer ----
  *
  * ORT's TransposeOptimizer (transpose_optimization/
@@ -2654,6 +2687,9 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (ort) {
         pass_reshape(&p);
+        ort_shapes(&p);
+        if (fuse_contiguous_reshapes(&p) && !count_uses(&p))
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         pass_transpose(&p);
         ort_shapes(&p);
         if (!late_noop(&p))

@@ -709,6 +709,25 @@ static oc_builder *split_heads(void)
     return b;
 }
 
+/* X [d0, 4, 8] -> Reshape [d0, 2, 16] -> Reshape [d0, 32] -> Relu, the
+ * second Reshape's target a constant [0, 32]; with `shared` the first
+ * Reshape's output is a graph output as well. */
+static oc_builder *two_reshapes(int64_t d0, bool shared)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {d0, 4, 8}, three[] = {3}, two[] = {2};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "t1", 1, three, (int64_t[]){0, 2, 16});
+    oc_builder_ints(b, "t2", 1, two, (int64_t[]){0, 32});
+    oc_builder_node(b, "Reshape", "r1", "X,t1", "R1");
+    oc_builder_node(b, "Reshape", "r2", "R1,t2", "R2");
+    oc_builder_node(b, "Relu", "relu", "R2", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    if (shared)
+        oc_builder_output(b, "R1", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* X [4,2,8] -> Transpose(1,0,2) -> MatMul with Y [2,8,4]. */
 static oc_builder *batch_transposed_matmul(void)
 {
@@ -774,6 +793,18 @@ static void rules(void)
     opcount sc14 = plan_built(reshaped_scale(14), 0, &bind2);
     CHECK_EQ_INT(count_of(&sc14, "FusedMatMul"), 1);
     CHECK_EQ_INT(count_of(&sc14, "Mul"), 0);
+    /* FuseContiguousReshapes: Reshape -> Reshape is one Reshape when the
+     * second one's output shape is fully known at load time; not with a
+     * symbolic dim, nor when the first one's output is read elsewhere */
+    opcount rr = plan_built(two_reshapes(2, false), 0, NULL);
+    CHECK_EQ_INT(count_of(&rr, "Reshape"), 1);
+    CHECK_EQ_INT(count_of(&rr, "Relu"), 1);
+    oc_input_override ov3 = {.name = "X", .rank = 3, .dims = {2, 4, 8}};
+    oc_analyze_opts bind3 = {.overrides = &ov3, .n_overrides = 1};
+    opcount rs = plan_built(two_reshapes(-1, false), 0, &bind3);
+    CHECK_EQ_INT(count_of(&rs, "Reshape"), 2);
+    opcount ro = plan_built(two_reshapes(2, true), 0, NULL);
+    CHECK_EQ_INT(count_of(&ro, "Reshape"), 2);
     /* NCHWc with 16-channel blocks: both convs blocked (the first reads
      * the 3-channel input directly), the Relu inside the first, one
      * ReorderOutput for the graph output */
