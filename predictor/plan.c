@@ -684,8 +684,39 @@ static bool not_where(pctx *p)
     return any;
 }
 
-/* Piece v of a Reshape's shape Concat is Unsqueeze(Gather(Shape(x), at)):
- * dim `at` of the Reshape's own input x, which ReshapeFusion writes as 0. */
+static const oc_tinfo *ort_info(const pctx *p, int v);
+
+/* A dim ONNX shape inference carries unchanged from a declared shape: a
+ * number, or a symbol of the model's own (not a product the analysis
+ * formed, which ORT's inference leaves unknown). */
+static bool declared_dim(oc_dim d)
+{
+    return oc_dim_is_known(d) || (d.sym && d.v == 1 && !strpbrk(d.sym, "*+-/() "));
+}
+
+/* Dim `at` of z is dim `at` of x as ORT's load-time shapes have them: z is
+ * x, or both dims are the same number or the same symbol.  This follows
+ * reshape_fusion.cc's Match_Shape (Match_One_Element_Output_Subgraph_1),
+ * whose Shape may read another tensor than the Reshape's input; the older
+ * source held here compares whole shapes, ORT 1.30 (onnxruntime-node,
+ * graph written at level basic) compares the one dim: Shape(Z)[0] with Z
+ * [N, 5] stands for dim 0 of a Reshape input [N, 8, 8, 8], Z [M, 5] does
+ * not; Shape(Z)[1] with Z [N, 8, 9] stands for dim 1 of it (8), [N, 9, 8]
+ * does not. */
+static bool same_dim(const pctx *p, int z, int x, int64_t at)
+{
+    if (z == x)
+        return true;
+    const oc_tinfo *zt = ort_info(p, z), *xt = ort_info(p, x);
+    if (!zt || !xt || at >= zt->rank || at >= xt->rank)
+        return false;
+    oc_dim a = zt->dims[at], b = xt->dims[at];
+    return declared_dim(a) && declared_dim(b) && dim_eq(a, b);
+}
+
+/* Piece v of a Reshape's shape Concat is Unsqueeze(Gather(Shape(z), at)):
+ * dim `at` of the Reshape's own input x (z is x, or z's dim `at` is the
+ * same), which ReshapeFusion writes as 0. */
 static bool own_dim_piece(const pctx *p, int v, int x, int64_t at)
 {
     const oc_graph *g = p->g;
@@ -699,8 +730,9 @@ static bool own_dim_piece(const pctx *p, int v, int x, int64_t at)
     int sv = in(p, (size_t)ga, 0), idx = in(p, (size_t)ga, 1);
     int sp = sv >= 0 ? g->values[sv].producer : -1;
     cvals c;
-    return sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) && in(p, (size_t)sp, 0) == x &&
-           const_vals(p, idx, &c) && c.ints && c.n == 1 && c.i[0] == at;
+    return sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) &&
+           same_dim(p, in(p, (size_t)sp, 0), x, at) && const_vals(p, idx, &c) && c.ints &&
+           c.n == 1 && c.i[0] == at;
 }
 
 /* ReshapeFusion (level 1): Reshape(x, Concat(pieces)) whose pieces are each
@@ -2686,6 +2718,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     if (!count_uses(&p) || (ort && not_where(&p) && !count_uses(&p)))
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (ort) {
+        ort_shapes(&p);
         pass_reshape(&p);
         ort_shapes(&p);
         if (fuse_contiguous_reshapes(&p) && !count_uses(&p))

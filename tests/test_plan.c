@@ -709,6 +709,51 @@ static oc_builder *split_heads(void)
     return b;
 }
 
+/* Relu(X [2, 4, 8]) reshaped by Concat([0], Unsqueeze(Gather(Shape(Z), 1)),
+ * [-1]): Z [unknown, z1] is another tensor, whose dim 1 is X's when z1 is
+ * 4. */
+static oc_builder *reshape_other_dim(int64_t z1)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 4, 8}, z[] = {-1, z1}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_input(b, "Z", OC_DT_FLOAT, 2, z);
+    oc_builder_ints(b, "i1", 0, NULL, (int64_t[]){1});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "c0", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_node(b, "Relu", "relu", "X", "R");
+    oc_builder_node(b, "Shape", "s", "Z", "S");
+    oc_builder_node(b, "Gather", "g", "S,i1", "G");
+    oc_builder_node(b, "Unsqueeze", "u", "G,ax", "P");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "c0,P,m1", "C"), "axis", 0);
+    oc_builder_node(b, "Reshape", "r", "R,C", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* As torchvision's ViT patch embedding: Relu(X [N, 4, 8]) reshaped by
+ * Concat(Unsqueeze(Gather(Shape(Z), 0)), [-1]) where Z [zsym, 5] is
+ * another input. */
+static oc_builder *reshape_other_batch(const char *zsym)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 4, 8}, z[] = {-1, 5}, one[] = {1};
+    oc_builder_input_sym(b, "X", OC_DT_FLOAT, 3, x, (const char *[]){"N", NULL, NULL});
+    oc_builder_input_sym(b, "Z", OC_DT_FLOAT, 2, z, (const char *[]){zsym, NULL});
+    oc_builder_ints(b, "i0", 0, NULL, (int64_t[]){0});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_node(b, "Relu", "relu", "X", "R");
+    oc_builder_node(b, "Shape", "s", "Z", "S");
+    oc_builder_node(b, "Gather", "g", "S,i0", "G");
+    oc_builder_node(b, "Unsqueeze", "u", "G,ax", "P");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "P,m1", "C"), "axis", 0);
+    oc_builder_node(b, "Reshape", "r", "R,C", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* X [d0, 4, 8] -> Reshape [d0, 2, 16] -> Reshape [d0, 32] -> Relu, the
  * second Reshape's target a constant [0, 32]; with `shared` the first
  * Reshape's output is a graph output as well. */
@@ -793,6 +838,28 @@ static void rules(void)
     opcount sc14 = plan_built(reshaped_scale(14), 0, &bind2);
     CHECK_EQ_INT(count_of(&sc14, "FusedMatMul"), 1);
     CHECK_EQ_INT(count_of(&sc14, "Mul"), 0);
+    /* ReshapeFusion: a piece Unsqueeze(Gather(Shape(Z), k)) of another
+     * tensor Z counts as the Reshape's own dim k (0) when Z's dim k is the
+     * same at load time; else it is a second -1 and the computation stays */
+    opcount od = plan_built(reshape_other_dim(4), 0, NULL);
+    CHECK_EQ_INT(count_of(&od, "Shape"), 0);
+    CHECK_EQ_INT(count_of(&od, "Concat"), 0);
+    CHECK_EQ_INT(count_of(&od, "Reshape"), 1);
+    opcount ox = plan_built(reshape_other_dim(5), 0, NULL);
+    CHECK_EQ_INT(count_of(&ox, "Shape"), 1);
+    CHECK_EQ_INT(count_of(&ox, "Concat"), 1);
+    /* the same for a symbolic batch: Z's dim 0 named N as X's is X's dim
+     * 0; named M, it is not */
+    oc_dim_binding nm[] = {{.name = "N", .value = 2}, {.name = "M", .value = 2}};
+    oc_analyze_opts bind4 = {.dims = nm, .n_dims = 1}, bind5 = {.dims = nm, .n_dims = 2};
+    opcount sn = plan_built(reshape_other_batch("N"), 0, &bind4);
+    CHECK_EQ_INT(count_of(&sn, "Shape"), 0);
+    CHECK_EQ_INT(count_of(&sn, "Gather"), 0);
+    CHECK_EQ_INT(count_of(&sn, "Concat"), 0);
+    CHECK_EQ_INT(count_of(&sn, "Reshape"), 1);
+    opcount sm = plan_built(reshape_other_batch("M"), 0, &bind5);
+    CHECK_EQ_INT(count_of(&sm, "Shape"), 1);
+    CHECK_EQ_INT(count_of(&sm, "Concat"), 1);
     /* FuseContiguousReshapes: Reshape -> Reshape is one Reshape when the
      * second one's output shape is fully known at load time; not with a
      * symbolic dim, nor when the first one's output is read elsewhere */
