@@ -78,7 +78,12 @@ typedef struct pctx {
     size_t n_tk, cap_tk;
 } pctx;
 
-enum { F_ACT = 1, F_SUM = 2, F_TMERGED = 4 /* a Transpose the optimizer took over */ };
+enum {
+    F_ACT = 1,
+    F_SUM = 2,
+    F_TMERGED = 4,  /* a Transpose the optimizer took over */
+    F_AS_RESHAPE = 8 /* merged with the Reshape before it into one Reshape */
+};
 
 /* ---- small helpers ---- */
 
@@ -859,34 +864,58 @@ static const oc_tinfo *ort_info(const pctx *p, int v)
     return v >= 0 && !p->rankless[v] ? sinfo(p, v) : NULL;
 }
 
+/* A live node that ends a chain FuseContiguousReshapes may extend: a
+ * Reshape with a constant target (ORT 1.30 fails to load a model whose
+ * chain starts at a Reshape with a computed one), or a node this pass
+ * already made a Reshape. */
+static bool chain_head(const pctx *p, size_t j)
+{
+    if (!live(p, j))
+        return false;
+    if (p->flags[j] & F_AS_RESHAPE)
+        return true;
+    int sh = in(p, j, 1);
+    return is_op(p, &p->g->nodes[j], OC_OPID_Reshape) && sh >= 0 && p->constant[sh];
+}
+
 /* ReshapeFusion's second rule (level 1; reshape_fusion.cc,
  * FuseContiguousReshapes, which names the result "<first>_new_reshape"):
- * a Reshape whose input is another Reshape read by nothing else becomes
- * one Reshape of the first one's input, when ORT's load-time inference
- * knows the second one's output shape to the last dim (the new target is
- * that shape, a constant).  The first one's target must be a constant:
- * the chain starts at a Reshape with no computed input.  Returns how many
- * Reshapes went. */
+ * a Reshape, Squeeze or Unsqueeze (constant target or axes) whose input is
+ * a chain_head read by nothing else becomes one Reshape of that one's
+ * input, when ORT's load-time inference knows its output shape to the
+ * last dim (the new target is that shape, a constant).  Checked against
+ * ORT 1.30 (onnxruntime-node, graph written at level basic): Reshape ->
+ * Reshape, -> Squeeze, -> Unsqueeze -> Reshape and three Reshapes merge;
+ * not with a symbolic dim in the result, nor when the first output has
+ * another reader, nor Unsqueeze -> Reshape, nor Reshape -> Flatten.
+ * Returns how many nodes went. */
 static int fuse_contiguous_reshapes(pctx *p)
 {
     const oc_graph *g = p->g;
     int merged = 0;
     for (size_t t = 0; t < p->nn; t++) {
         size_t i = (size_t)g->topo[t];
-        if (!live(p, i) || !is_op(p, &g->nodes[i], OC_OPID_Reshape))
+        const oc_node *n = &g->nodes[i];
+        if (!live(p, i) || !(is_op(p, n, OC_OPID_Reshape) || is_op(p, n, OC_OPID_Squeeze) ||
+                             is_op(p, n, OC_OPID_Unsqueeze)))
             continue;
         int x = in(p, i, 0), y = out0(p, i);
         int j = x >= 0 ? g->values[x].producer : -1;
         const oc_tinfo *yt = ort_info(p, y);
-        if (j < 0 || !live(p, (size_t)j) || !is_op(p, &g->nodes[j], OC_OPID_Reshape) ||
-            p->uses[x] != 1 || g->values[x].is_output || !yt || yt->rank < 0 ||
-            !dims_concrete(yt, 0, yt->rank))
+        if (j < 0 || !chain_head(p, (size_t)j) || p->uses[x] != 1 || g->values[x].is_output ||
+            !yt || yt->rank < 0 || !dims_concrete(yt, 0, yt->rank))
             continue;
-        int jx = in(p, (size_t)j, 0), jsh = in(p, (size_t)j, 1);
-        if (jx < 0 || jsh < 0 || !p->constant[jsh])
+        bool other_const = true;
+        for (size_t k = 1; k < n->n_inputs; k++)
+            other_const &= in(p, i, k) < 0 || p->constant[in(p, i, k)];
+        int jx = in(p, (size_t)j, 0);
+        if (!other_const || jx < 0)
             continue;
         drop(p, (size_t)j, OC_KERNEL_REMOVED, "merged into the next Reshape");
         p->alias[x] = jx;
+        if (!is_op(p, n, OC_OPID_Reshape))
+            set_kernel(&p->nk[i], OC_OPID_Reshape);
+        p->flags[i] |= F_AS_RESHAPE;
         merged++;
     }
     return merged;
@@ -930,7 +959,9 @@ static tkind tkind_of(const pctx *p, size_t i)
     const oc_node *n = &p->g->nodes[i];
     if (n->domain[0])
         return TK_NONE;
-    switch (oc_analysis_node_cost(p->a, i)->op) {
+    /* a Squeeze or Unsqueeze FuseContiguousReshapes made a Reshape */
+    oc_op_id op = p->flags[i] & F_AS_RESHAPE ? OC_OPID_Reshape : oc_analysis_node_cost(p->a, i)->op;
+    switch (op) {
     case OC_OPID_Cast: case OC_OPID_Exp: case OC_OPID_Gelu: case OC_OPID_Identity:
     case OC_OPID_LeakyRelu: case OC_OPID_Log: case OC_OPID_Reciprocal: case OC_OPID_Relu:
     case OC_OPID_Sigmoid: case OC_OPID_Sqrt: case OC_OPID_Tanh: case OC_OPID_Abs:

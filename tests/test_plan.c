@@ -773,6 +773,30 @@ static oc_builder *two_reshapes(int64_t d0, bool shared)
     return b;
 }
 
+/* Relu(X [2, 4, 8]) -> first -> second -> Relu, where "r" is a Reshape to
+ * [2, 32] (first) or [4, 16] (second) and "u" an Unsqueeze at axis 0. */
+static oc_builder *shape_pair(const char *first, const char *second)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 4, 8}, two[] = {2}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "t1", 1, two, (int64_t[]){2, 32});
+    oc_builder_ints(b, "t2", 1, two, (int64_t[]){4, 16});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_node(b, "Relu", "relu", "X", "A");
+    if (!strcmp(first, "r"))
+        oc_builder_node(b, "Reshape", "f", "A,t1", "B");
+    else
+        oc_builder_node(b, "Unsqueeze", "f", "A,ax", "B");
+    if (!strcmp(second, "r"))
+        oc_builder_node(b, "Reshape", "s", "B,t2", "C");
+    else
+        oc_builder_node(b, "Unsqueeze", "s", "B,ax", "C");
+    oc_builder_node(b, "Relu", "relu2", "C", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* X [4,2,8] -> Transpose(1,0,2) -> MatMul with Y [2,8,4]. */
 static oc_builder *batch_transposed_matmul(void)
 {
@@ -872,6 +896,14 @@ static void rules(void)
     CHECK_EQ_INT(count_of(&rs, "Reshape"), 2);
     opcount ro = plan_built(two_reshapes(2, true), 0, NULL);
     CHECK_EQ_INT(count_of(&ro, "Reshape"), 2);
+    /* a Reshape then an Unsqueeze: one Reshape; an Unsqueeze then a
+     * Reshape: both stay (the chain starts at a Reshape) */
+    opcount ru = plan_built(shape_pair("r", "u"), 0, NULL);
+    CHECK_EQ_INT(count_of(&ru, "Reshape"), 1);
+    CHECK_EQ_INT(count_of(&ru, "Unsqueeze"), 0);
+    opcount ur = plan_built(shape_pair("u", "r"), 0, NULL);
+    CHECK_EQ_INT(count_of(&ur, "Reshape"), 1);
+    CHECK_EQ_INT(count_of(&ur, "Unsqueeze"), 1);
     /* NCHWc with 16-channel blocks: both convs blocked (the first reads
      * the 3-channel input directly), the Relu inside the first, one
      * ReorderOutput for the graph output */
