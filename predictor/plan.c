@@ -555,14 +555,18 @@ static void pass_remove(pctx *p, bool eager)
         else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ||
                   is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)) &&
                  n->n_inputs == 2) {
-            /* x op identity-constant of the same shape as the result */
+            /* x op identity-constant of one element, x of the result's
+             * shape (noop_elimination.cc; ORT 1.30, checked on
+             * onnxruntime-node, keeps + 0 and * 1 of several elements,
+             * a LayerNorm's default bias and scale among them) */
             double unit = is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ? 0 : 1;
             int c = in(p, i, 1), other = x;
             if (!(is_op(p, n, OC_OPID_Sub) || is_op(p, n, OC_OPID_Div)) && !const_all(p, c, unit)) {
                 c = x;
                 other = in(p, i, 1);
             }
-            if (const_all(p, c, unit) && shapes_eq(sinfo(p, other), sinfo(p, y)) &&
+            if (const_all(p, c, unit) && const_numel(p, c) == 1 &&
+                shapes_eq(sinfo(p, other), sinfo(p, y)) &&
                 dims_concrete(sinfo(p, y), 0, OC_MAX_RANK)) {
                 why = "no-op arithmetic";
                 x = other;

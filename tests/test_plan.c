@@ -513,6 +513,21 @@ static oc_builder *noop_of_symbolic(const char *op, int rank, bool k_first)
     return b;
 }
 
+/* Y = Sigmoid(op(Relu(X [2, 8]), K)) with K n copies of `unit` ([n]). */
+static oc_builder *noop_of_n(const char *op, int64_t n, float unit)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 8}, kd[] = {n};
+    float k[8] = {unit, unit, unit, unit, unit, unit, unit, unit};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_floats(b, "K", 1, kd, k);
+    oc_builder_node(b, "Relu", "r", "X", "R");
+    oc_builder_node(b, op, "op", "R,K", "A");
+    oc_builder_node(b, "Sigmoid", "s", "A", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* Opset 13: R = Reshape(X [N,16,4,4], Concat(Slice(Shape(X), 0, 2), [-1]))
  * has no load-time shape; T = Transpose(R, 0,2,1); Y = Transpose(Relu(T -
  * ReduceMean(T, -1)), 0,2,1). */
@@ -627,6 +642,15 @@ static void layout_rules(void)
     CHECK_EQ_INT(count_of(&z2, "Sub"), 1);
     opcount z3 = plan_built(noop_of_symbolic("Add", 3, false), 0, &bn);
     CHECK_EQ_INT(count_of(&z3, "Add"), 1);
+    /* ORT 1.30 (checked on onnxruntime-node) removes a + 0 or * 1 only of
+     * one element: eight zeros or ones stay, even of a fully known shape */
+    opcount z8 = plan_built(noop_of_n("Add", 8, 0.0f), 0, NULL);
+    CHECK_EQ_INT(count_of(&z8, "Add"), 1);
+    opcount m8 = plan_built(noop_of_n("Mul", 8, 1.0f), 0, NULL);
+    CHECK_EQ_INT(count_of(&m8, "Mul"), 1);
+    opcount m1n = plan_built(noop_of_n("Mul", 1, 1.0f), 0, NULL);
+    CHECK_EQ_INT(count_of(&m1n, "Mul"), 0);
+    CHECK_EQ_INT(m1n.run, 2);
     /* the transpose optimizer takes T through the mean although T has no
      * load-time rank (the reduce handler takes the rank from the perm), not
      * through the Sub (the broadcast handler needs its inputs' ranks): a
