@@ -141,7 +141,8 @@ oc_status oc_builder_opset(oc_builder *b, const char *domain, int64_t version)
 }
 
 static Onnx__ValueInfoProto *value_info(oc_builder *b, const char *name, oc_dtype dtype,
-                                        int rank, const int64_t *dims)
+                                        int rank, const int64_t *dims,
+                                        const char *const *syms)
 {
     oc_arena *a = b->arena;
     Onnx__ValueInfoProto *vi = oc_arena_alloc(a, sizeof *vi);
@@ -181,6 +182,11 @@ static Onnx__ValueInfoProto *value_info(oc_builder *b, const char *name, oc_dtyp
             if (dims[i] >= 0) {
                 d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
                 d->dim_value = dims[i];
+            } else if (syms && syms[i]) {
+                d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+                d->dim_param = dup(b, syms[i]);
+                if (!d->dim_param)
+                    return NULL;
             }
             sh->dim[i] = d;
         }
@@ -194,7 +200,15 @@ oc_status oc_builder_input(oc_builder *b, const char *name, oc_dtype dtype, int 
 {
     if (b->err.status)
         return b->err.status;
-    return push(b, &b->inputs, value_info(b, name, dtype, rank, dims));
+    return push(b, &b->inputs, value_info(b, name, dtype, rank, dims, NULL));
+}
+
+oc_status oc_builder_input_sym(oc_builder *b, const char *name, oc_dtype dtype, int rank,
+                               const int64_t *dims, const char *const *syms)
+{
+    if (b->err.status)
+        return b->err.status;
+    return push(b, &b->inputs, value_info(b, name, dtype, rank, dims, syms));
 }
 
 oc_status oc_builder_output(oc_builder *b, const char *name, oc_dtype dtype, int rank,
@@ -202,7 +216,7 @@ oc_status oc_builder_output(oc_builder *b, const char *name, oc_dtype dtype, int
 {
     if (b->err.status)
         return b->err.status;
-    return push(b, &b->outputs, value_info(b, name, dtype, rank, dims));
+    return push(b, &b->outputs, value_info(b, name, dtype, rank, dims, NULL));
 }
 
 /* A TensorProto header: name, dtype, dims; *numel gets the element count. */

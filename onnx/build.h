@@ -45,6 +45,10 @@ void oc_builder_elide_random(oc_builder *b, bool elide);
  * with no name (unknown). */
 oc_status oc_builder_input(oc_builder *b, const char *name, oc_dtype dtype,
                            int rank, const int64_t *dims);
+/* A graph input whose dims < 0 are named by syms[i] (dim_param) where
+ * syms[i] is not NULL. */
+oc_status oc_builder_input_sym(oc_builder *b, const char *name, oc_dtype dtype,
+                               int rank, const int64_t *dims, const char *const *syms);
 /* A graph output; as for inputs. */
 oc_status oc_builder_output(oc_builder *b, const char *name, oc_dtype dtype,
                             int rank, const int64_t *dims);

@@ -78,7 +78,12 @@ typedef struct pctx {
     size_t n_tk, cap_tk;
 } pctx;
 
-enum { F_ACT = 1, F_SUM = 2, F_TMERGED = 4 /* a Transpose the optimizer took over */ };
+enum {
+    F_ACT = 1,
+    F_SUM = 2,
+    F_TMERGED = 4,  /* a Transpose the optimizer took over */
+    F_AS_RESHAPE = 8 /* merged with the Reshape before it into one Reshape */
+};
 
 /* ---- small helpers ---- */
 
@@ -550,14 +555,18 @@ static void pass_remove(pctx *p, bool eager)
         else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ||
                   is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)) &&
                  n->n_inputs == 2) {
-            /* x op identity-constant of the same shape as the result */
+            /* x op identity-constant of one element, x of the result's
+             * shape (noop_elimination.cc; ORT 1.30, checked on
+             * onnxruntime-node, keeps + 0 and * 1 of several elements,
+             * a LayerNorm's default bias and scale among them) */
             double unit = is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ? 0 : 1;
             int c = in(p, i, 1), other = x;
             if (!(is_op(p, n, OC_OPID_Sub) || is_op(p, n, OC_OPID_Div)) && !const_all(p, c, unit)) {
                 c = x;
                 other = in(p, i, 1);
             }
-            if (const_all(p, c, unit) && shapes_eq(sinfo(p, other), sinfo(p, y)) &&
+            if (const_all(p, c, unit) && const_numel(p, c) == 1 &&
+                shapes_eq(sinfo(p, other), sinfo(p, y)) &&
                 dims_concrete(sinfo(p, y), 0, OC_MAX_RANK)) {
                 why = "no-op arithmetic";
                 x = other;
@@ -684,8 +693,39 @@ static bool not_where(pctx *p)
     return any;
 }
 
-/* Piece v of a Reshape's shape Concat is Unsqueeze(Gather(Shape(x), at)):
- * dim `at` of the Reshape's own input x, which ReshapeFusion writes as 0. */
+static const oc_tinfo *ort_info(const pctx *p, int v);
+
+/* A dim ONNX shape inference carries unchanged from a declared shape: a
+ * number, or a symbol of the model's own (not a product the analysis
+ * formed, which ORT's inference leaves unknown). */
+static bool declared_dim(oc_dim d)
+{
+    return oc_dim_is_known(d) || (d.sym && d.v == 1 && !strpbrk(d.sym, "*+-/() "));
+}
+
+/* Dim `at` of z is dim `at` of x as ORT's load-time shapes have them: z is
+ * x, or both dims are the same number or the same symbol.  This follows
+ * reshape_fusion.cc's Match_Shape (Match_One_Element_Output_Subgraph_1),
+ * whose Shape may read another tensor than the Reshape's input; the older
+ * source held here compares whole shapes, ORT 1.30 (onnxruntime-node,
+ * graph written at level basic) compares the one dim: Shape(Z)[0] with Z
+ * [N, 5] stands for dim 0 of a Reshape input [N, 8, 8, 8], Z [M, 5] does
+ * not; Shape(Z)[1] with Z [N, 8, 9] stands for dim 1 of it (8), [N, 9, 8]
+ * does not. */
+static bool same_dim(const pctx *p, int z, int x, int64_t at)
+{
+    if (z == x)
+        return true;
+    const oc_tinfo *zt = ort_info(p, z), *xt = ort_info(p, x);
+    if (!zt || !xt || at >= zt->rank || at >= xt->rank)
+        return false;
+    oc_dim a = zt->dims[at], b = xt->dims[at];
+    return declared_dim(a) && declared_dim(b) && dim_eq(a, b);
+}
+
+/* Piece v of a Reshape's shape Concat is Unsqueeze(Gather(Shape(z), at)):
+ * dim `at` of the Reshape's own input x (z is x, or z's dim `at` is the
+ * same), which ReshapeFusion writes as 0. */
 static bool own_dim_piece(const pctx *p, int v, int x, int64_t at)
 {
     const oc_graph *g = p->g;
@@ -699,8 +739,9 @@ static bool own_dim_piece(const pctx *p, int v, int x, int64_t at)
     int sv = in(p, (size_t)ga, 0), idx = in(p, (size_t)ga, 1);
     int sp = sv >= 0 ? g->values[sv].producer : -1;
     cvals c;
-    return sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) && in(p, (size_t)sp, 0) == x &&
-           const_vals(p, idx, &c) && c.ints && c.n == 1 && c.i[0] == at;
+    return sp >= 0 && is_op(p, &g->nodes[sp], OC_OPID_Shape) &&
+           same_dim(p, in(p, (size_t)sp, 0), x, at) && const_vals(p, idx, &c) && c.ints &&
+           c.n == 1 && c.i[0] == at;
 }
 
 /* ReshapeFusion (level 1): Reshape(x, Concat(pieces)) whose pieces are each
@@ -827,6 +868,63 @@ static const oc_tinfo *ort_info(const pctx *p, int v)
     return v >= 0 && !p->rankless[v] ? sinfo(p, v) : NULL;
 }
 
+/* A live node that ends a chain FuseContiguousReshapes may extend: a
+ * Reshape with a constant target (ORT 1.30 fails to load a model whose
+ * chain starts at a Reshape with a computed one), or a node this pass
+ * already made a Reshape. */
+static bool chain_head(const pctx *p, size_t j)
+{
+    if (!live(p, j))
+        return false;
+    if (p->flags[j] & F_AS_RESHAPE)
+        return true;
+    int sh = in(p, j, 1);
+    return is_op(p, &p->g->nodes[j], OC_OPID_Reshape) && sh >= 0 && p->constant[sh];
+}
+
+/* ReshapeFusion's second rule (level 1; reshape_fusion.cc,
+ * FuseContiguousReshapes, which names the result "<first>_new_reshape"):
+ * a Reshape, Squeeze or Unsqueeze (constant target or axes) whose input is
+ * a chain_head read by nothing else becomes one Reshape of that one's
+ * input, when ORT's load-time inference knows its output shape to the
+ * last dim (the new target is that shape, a constant).  Checked against
+ * ORT 1.30 (onnxruntime-node, graph written at level basic): Reshape ->
+ * Reshape, -> Squeeze, -> Unsqueeze -> Reshape and three Reshapes merge;
+ * not with a symbolic dim in the result, nor when the first output has
+ * another reader, nor Unsqueeze -> Reshape, nor Reshape -> Flatten.
+ * Returns how many nodes went. */
+static int fuse_contiguous_reshapes(pctx *p)
+{
+    const oc_graph *g = p->g;
+    int merged = 0;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        const oc_node *n = &g->nodes[i];
+        if (!live(p, i) || !(is_op(p, n, OC_OPID_Reshape) || is_op(p, n, OC_OPID_Squeeze) ||
+                             is_op(p, n, OC_OPID_Unsqueeze)))
+            continue;
+        int x = in(p, i, 0), y = out0(p, i);
+        int j = x >= 0 ? g->values[x].producer : -1;
+        const oc_tinfo *yt = ort_info(p, y);
+        if (j < 0 || !chain_head(p, (size_t)j) || p->uses[x] != 1 || g->values[x].is_output ||
+            !yt || yt->rank < 0 || !dims_concrete(yt, 0, yt->rank))
+            continue;
+        bool other_const = true;
+        for (size_t k = 1; k < n->n_inputs; k++)
+            other_const &= in(p, i, k) < 0 || p->constant[in(p, i, k)];
+        int jx = in(p, (size_t)j, 0);
+        if (!other_const || jx < 0)
+            continue;
+        drop(p, (size_t)j, OC_KERNEL_REMOVED, "merged into the next Reshape");
+        p->alias[x] = jx;
+        if (!is_op(p, n, OC_OPID_Reshape))
+            set_kernel(&p->nk[i], OC_OPID_Reshape);
+        p->flags[i] |= F_AS_RESHAPE;
+        merged++;
+    }
+    return merged;
+}
+
 /* ---- pass 1b: the transpose optimizer ----
  *
  * ORT's TransposeOptimizer (transpose_optimization/
@@ -865,7 +963,9 @@ static tkind tkind_of(const pctx *p, size_t i)
     const oc_node *n = &p->g->nodes[i];
     if (n->domain[0])
         return TK_NONE;
-    switch (oc_analysis_node_cost(p->a, i)->op) {
+    /* a Squeeze or Unsqueeze FuseContiguousReshapes made a Reshape */
+    oc_op_id op = p->flags[i] & F_AS_RESHAPE ? OC_OPID_Reshape : oc_analysis_node_cost(p->a, i)->op;
+    switch (op) {
     case OC_OPID_Cast: case OC_OPID_Exp: case OC_OPID_Gelu: case OC_OPID_Identity:
     case OC_OPID_LeakyRelu: case OC_OPID_Log: case OC_OPID_Reciprocal: case OC_OPID_Relu:
     case OC_OPID_Sigmoid: case OC_OPID_Sqrt: case OC_OPID_Tanh: case OC_OPID_Abs:
@@ -2653,7 +2753,11 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     if (!count_uses(&p) || (ort && not_where(&p) && !count_uses(&p)))
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (ort) {
+        ort_shapes(&p);
         pass_reshape(&p);
+        ort_shapes(&p);
+        if (fuse_contiguous_reshapes(&p) && !count_uses(&p))
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         pass_transpose(&p);
         ort_shapes(&p);
         if (!late_noop(&p))

@@ -513,6 +513,21 @@ static oc_builder *noop_of_symbolic(const char *op, int rank, bool k_first)
     return b;
 }
 
+/* Y = Sigmoid(op(Relu(X [2, 8]), K)) with K n copies of `unit` ([n]). */
+static oc_builder *noop_of_n(const char *op, int64_t n, float unit)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 8}, kd[] = {n};
+    float k[8] = {unit, unit, unit, unit, unit, unit, unit, unit};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_floats(b, "K", 1, kd, k);
+    oc_builder_node(b, "Relu", "r", "X", "R");
+    oc_builder_node(b, op, "op", "R,K", "A");
+    oc_builder_node(b, "Sigmoid", "s", "A", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* Opset 13: R = Reshape(X [N,16,4,4], Concat(Slice(Shape(X), 0, 2), [-1]))
  * has no load-time shape; T = Transpose(R, 0,2,1); Y = Transpose(Relu(T -
  * ReduceMean(T, -1)), 0,2,1). */
@@ -627,6 +642,15 @@ static void layout_rules(void)
     CHECK_EQ_INT(count_of(&z2, "Sub"), 1);
     opcount z3 = plan_built(noop_of_symbolic("Add", 3, false), 0, &bn);
     CHECK_EQ_INT(count_of(&z3, "Add"), 1);
+    /* ORT 1.30 (checked on onnxruntime-node) removes a + 0 or * 1 only of
+     * one element: eight zeros or ones stay, even of a fully known shape */
+    opcount z8 = plan_built(noop_of_n("Add", 8, 0.0f), 0, NULL);
+    CHECK_EQ_INT(count_of(&z8, "Add"), 1);
+    opcount m8 = plan_built(noop_of_n("Mul", 8, 1.0f), 0, NULL);
+    CHECK_EQ_INT(count_of(&m8, "Mul"), 1);
+    opcount m1n = plan_built(noop_of_n("Mul", 1, 1.0f), 0, NULL);
+    CHECK_EQ_INT(count_of(&m1n, "Mul"), 0);
+    CHECK_EQ_INT(m1n.run, 2);
     /* the transpose optimizer takes T through the mean although T has no
      * load-time rank (the reduce handler takes the rank from the perm), not
      * through the Sub (the broadcast handler needs its inputs' ranks): a
@@ -709,6 +733,94 @@ static oc_builder *split_heads(void)
     return b;
 }
 
+/* Relu(X [2, 4, 8]) reshaped by Concat([0], Unsqueeze(Gather(Shape(Z), 1)),
+ * [-1]): Z [unknown, z1] is another tensor, whose dim 1 is X's when z1 is
+ * 4. */
+static oc_builder *reshape_other_dim(int64_t z1)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 4, 8}, z[] = {-1, z1}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_input(b, "Z", OC_DT_FLOAT, 2, z);
+    oc_builder_ints(b, "i1", 0, NULL, (int64_t[]){1});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "c0", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_node(b, "Relu", "relu", "X", "R");
+    oc_builder_node(b, "Shape", "s", "Z", "S");
+    oc_builder_node(b, "Gather", "g", "S,i1", "G");
+    oc_builder_node(b, "Unsqueeze", "u", "G,ax", "P");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "c0,P,m1", "C"), "axis", 0);
+    oc_builder_node(b, "Reshape", "r", "R,C", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* As torchvision's ViT patch embedding: Relu(X [N, 4, 8]) reshaped by
+ * Concat(Unsqueeze(Gather(Shape(Z), 0)), [-1]) where Z [zsym, 5] is
+ * another input. */
+static oc_builder *reshape_other_batch(const char *zsym)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {-1, 4, 8}, z[] = {-1, 5}, one[] = {1};
+    oc_builder_input_sym(b, "X", OC_DT_FLOAT, 3, x, (const char *[]){"N", NULL, NULL});
+    oc_builder_input_sym(b, "Z", OC_DT_FLOAT, 2, z, (const char *[]){zsym, NULL});
+    oc_builder_ints(b, "i0", 0, NULL, (int64_t[]){0});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
+    oc_builder_node(b, "Relu", "relu", "X", "R");
+    oc_builder_node(b, "Shape", "s", "Z", "S");
+    oc_builder_node(b, "Gather", "g", "S,i0", "G");
+    oc_builder_node(b, "Unsqueeze", "u", "G,ax", "P");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "P,m1", "C"), "axis", 0);
+    oc_builder_node(b, "Reshape", "r", "R,C", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* X [d0, 4, 8] -> Reshape [d0, 2, 16] -> Reshape [d0, 32] -> Relu, the
+ * second Reshape's target a constant [0, 32]; with `shared` the first
+ * Reshape's output is a graph output as well. */
+static oc_builder *two_reshapes(int64_t d0, bool shared)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {d0, 4, 8}, three[] = {3}, two[] = {2};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "t1", 1, three, (int64_t[]){0, 2, 16});
+    oc_builder_ints(b, "t2", 1, two, (int64_t[]){0, 32});
+    oc_builder_node(b, "Reshape", "r1", "X,t1", "R1");
+    oc_builder_node(b, "Reshape", "r2", "R1,t2", "R2");
+    oc_builder_node(b, "Relu", "relu", "R2", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    if (shared)
+        oc_builder_output(b, "R1", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* Relu(X [2, 4, 8]) -> first -> second -> Relu, where "r" is a Reshape to
+ * [2, 32] (first) or [4, 16] (second) and "u" an Unsqueeze at axis 0. */
+static oc_builder *shape_pair(const char *first, const char *second)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 4, 8}, two[] = {2}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "t1", 1, two, (int64_t[]){2, 32});
+    oc_builder_ints(b, "t2", 1, two, (int64_t[]){4, 16});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){0});
+    oc_builder_node(b, "Relu", "relu", "X", "A");
+    if (!strcmp(first, "r"))
+        oc_builder_node(b, "Reshape", "f", "A,t1", "B");
+    else
+        oc_builder_node(b, "Unsqueeze", "f", "A,ax", "B");
+    if (!strcmp(second, "r"))
+        oc_builder_node(b, "Reshape", "s", "B,t2", "C");
+    else
+        oc_builder_node(b, "Unsqueeze", "s", "B,ax", "C");
+    oc_builder_node(b, "Relu", "relu2", "C", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* X [4,2,8] -> Transpose(1,0,2) -> MatMul with Y [2,8,4]. */
 static oc_builder *batch_transposed_matmul(void)
 {
@@ -774,6 +886,48 @@ static void rules(void)
     opcount sc14 = plan_built(reshaped_scale(14), 0, &bind2);
     CHECK_EQ_INT(count_of(&sc14, "FusedMatMul"), 1);
     CHECK_EQ_INT(count_of(&sc14, "Mul"), 0);
+    /* ReshapeFusion: a piece Unsqueeze(Gather(Shape(Z), k)) of another
+     * tensor Z counts as the Reshape's own dim k (0) when Z's dim k is the
+     * same at load time; else it is a second -1 and the computation stays */
+    opcount od = plan_built(reshape_other_dim(4), 0, NULL);
+    CHECK_EQ_INT(count_of(&od, "Shape"), 0);
+    CHECK_EQ_INT(count_of(&od, "Concat"), 0);
+    CHECK_EQ_INT(count_of(&od, "Reshape"), 1);
+    opcount ox = plan_built(reshape_other_dim(5), 0, NULL);
+    CHECK_EQ_INT(count_of(&ox, "Shape"), 1);
+    CHECK_EQ_INT(count_of(&ox, "Concat"), 1);
+    /* the same for a symbolic batch: Z's dim 0 named N as X's is X's dim
+     * 0; named M, it is not */
+    oc_dim_binding nm[] = {{.name = "N", .value = 2}, {.name = "M", .value = 2}};
+    oc_analyze_opts bind4 = {.dims = nm, .n_dims = 1}, bind5 = {.dims = nm, .n_dims = 2};
+    opcount sn = plan_built(reshape_other_batch("N"), 0, &bind4);
+    CHECK_EQ_INT(count_of(&sn, "Shape"), 0);
+    CHECK_EQ_INT(count_of(&sn, "Gather"), 0);
+    CHECK_EQ_INT(count_of(&sn, "Concat"), 0);
+    CHECK_EQ_INT(count_of(&sn, "Reshape"), 1);
+    opcount sm = plan_built(reshape_other_batch("M"), 0, &bind5);
+    CHECK_EQ_INT(count_of(&sm, "Shape"), 1);
+    CHECK_EQ_INT(count_of(&sm, "Concat"), 1);
+    /* FuseContiguousReshapes: Reshape -> Reshape is one Reshape when the
+     * second one's output shape is fully known at load time; not with a
+     * symbolic dim, nor when the first one's output is read elsewhere */
+    opcount rr = plan_built(two_reshapes(2, false), 0, NULL);
+    CHECK_EQ_INT(count_of(&rr, "Reshape"), 1);
+    CHECK_EQ_INT(count_of(&rr, "Relu"), 1);
+    oc_input_override ov3 = {.name = "X", .rank = 3, .dims = {2, 4, 8}};
+    oc_analyze_opts bind3 = {.overrides = &ov3, .n_overrides = 1};
+    opcount rs = plan_built(two_reshapes(-1, false), 0, &bind3);
+    CHECK_EQ_INT(count_of(&rs, "Reshape"), 2);
+    opcount ro = plan_built(two_reshapes(2, true), 0, NULL);
+    CHECK_EQ_INT(count_of(&ro, "Reshape"), 2);
+    /* a Reshape then an Unsqueeze: one Reshape; an Unsqueeze then a
+     * Reshape: both stay (the chain starts at a Reshape) */
+    opcount ru = plan_built(shape_pair("r", "u"), 0, NULL);
+    CHECK_EQ_INT(count_of(&ru, "Reshape"), 1);
+    CHECK_EQ_INT(count_of(&ru, "Unsqueeze"), 0);
+    opcount ur = plan_built(shape_pair("u", "r"), 0, NULL);
+    CHECK_EQ_INT(count_of(&ur, "Reshape"), 1);
+    CHECK_EQ_INT(count_of(&ur, "Unsqueeze"), 1);
     /* NCHWc with 16-channel blocks: both convs blocked (the first reads
      * the 3-channel input directly), the Relu inside the first, one
      * ReorderOutput for the graph output */
