@@ -11,11 +11,26 @@
 
 /* ---- analysis state ---- */
 
+struct grun;
+
+/* What ran inside one node of a graph run: the last subgraph inferred for
+ * it, whether more than one graph was (an If with both branches), and how
+ * many times the operator runs it (-1: unknown). */
+typedef struct subrec {
+    const struct grun *run;
+    const struct oc_graph *first;
+    bool several;
+    int64_t times;
+    struct oc_analysis *view; /* oc_analysis_sub's, made once */
+} subrec;
+
 typedef struct grun {
     const oc_graph *g;
     oc_tinfo *info;        /* one per value of g */
     unsigned char *weight; /* oc_weight_kind per value of g */
     const struct grun *parent;
+    oc_node_cost *costs;   /* per node of g */
+    subrec *subs;          /* per node of g */
 } grun;
 
 struct oc_analysis {
@@ -520,8 +535,12 @@ static oc_status grun_init(oc_analysis *a, grun *r, const oc_graph *g,
     r->parent = parent;
     r->info = oc_arena_alloc(a->arena, (g->n_values + 1) * sizeof *r->info);
     r->weight = oc_arena_calloc(a->arena, g->n_values + 1, 1);
-    if (!r->info || !r->weight)
+    r->costs = parent ? oc_arena_calloc(a->arena, g->n_nodes + 1, sizeof *r->costs) : a->costs;
+    r->subs = oc_arena_calloc(a->arena, g->n_nodes + 1, sizeof *r->subs);
+    if (!r->info || !r->weight || !r->costs || !r->subs)
         return nomem(a, err);
+    for (size_t i = 0; i < g->n_nodes; i++)
+        r->subs[i].times = -1;
     for (size_t i = 0; i < g->n_values; i++) {
         const oc_value *v = &g->values[i];
         oc_tinfo *t = &r->info[i];
@@ -627,9 +646,8 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
         const oc_op_desc *d = oc_op_lookup(n->domain, n->op);
         oc_cost sub = {0, 0};
         oc_op_ctx c = {a, r, n, err, &sub};
-        oc_node_cost local;
-        memset(&local, 0, sizeof local);
-        oc_node_cost *nc = (r == &a->main) ? &a->costs[ni] : &local;
+        oc_node_cost *nc = &r->costs[ni];
+        memset(nc, 0, sizeof *nc);
         nc->op = d ? d->id : OC_OPID_UNKNOWN;
         if (!d) {
             char msg[200];
@@ -692,6 +710,11 @@ oc_status oc_ctx_infer_subgraph(oc_op_ctx *c, const struct oc_graph *g,
         return st;
     for (size_t i = 0; i < n_out; i++)
         outs[i] = i < g->n_outputs ? &r->info[g->outputs[i]] : NULL;
+    subrec *rec = &c->run->subs[c->node - c->run->g->nodes];
+    if (!rec->first)
+        rec->first = g;
+    rec->several |= rec->first != g;
+    rec->run = r;
     if (c->sub) {
         c->sub->macs += sum.macs;
         c->sub->flops += sum.flops;
@@ -701,6 +724,11 @@ oc_status oc_ctx_infer_subgraph(oc_op_ctx *c, const struct oc_graph *g,
         cost->flops += sum.flops;
     }
     return OC_OK;
+}
+
+void oc_ctx_set_trips(oc_op_ctx *c, int64_t times)
+{
+    c->run->subs[c->node - c->run->g->nodes].times = times;
 }
 
 /* ---- the whole analysis ---- */
@@ -1031,6 +1059,30 @@ const oc_node_cost *oc_analysis_node_cost(const oc_analysis *a, size_t node)
     return node < a->main.g->n_nodes ? &a->costs[node] : NULL;
 }
 const oc_totals *oc_analysis_totals(const oc_analysis *a) { return &a->totals; }
+const oc_graph *oc_analysis_graph(const oc_analysis *a) { return a->main.g; }
+
+const oc_analysis *oc_analysis_sub(const oc_analysis *a, size_t node, int64_t *times)
+{
+    if (times)
+        *times = -1;
+    if (node >= a->main.g->n_nodes)
+        return NULL;
+    subrec *rec = &a->main.subs[node];
+    if (!rec->run || rec->several || rec->times < 0)
+        return NULL;
+    if (times)
+        *times = rec->times;
+    if (!rec->view) {
+        oc_analysis *v = oc_arena_alloc(a->arena, sizeof *v);
+        if (!v)
+            return NULL;
+        *v = *a;
+        v->main = *rec->run;
+        v->costs = rec->run->costs;
+        rec->view = v;
+    }
+    return rec->view;
+}
 oc_weight_kind oc_analysis_weight(const oc_analysis *a, int v)
 {
     return v >= 0 && (size_t)v < a->main.g->n_values ? (oc_weight_kind)a->main.weight[v]

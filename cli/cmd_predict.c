@@ -158,13 +158,23 @@ static double pick_total(const popts *p, const oc_estimate *e)
     return e->total_us;
 }
 
-json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
+/* The kernels of e that run, in run order, appended to arr.  `inside`:
+ * the control-flow node whose subgraph e is, or NULL.  An If the runtime
+ * inlines has no kernel: its branch's kernels stand in its place; an If,
+ * Loop or Scan it keeps lists what runs inside it (per run) under
+ * "kernels", with "times" the runs per inference. */
+static void kernels_into(json_t *arr, const oc_estimate *e, const char *inside)
 {
-    json_t *arr = json_array();
+    const oc_graph *g = oc_analysis_graph(e->analysis);
     for (size_t q = 0; q < e->plan.n_kernels; q++) {
         const oc_kernel *k = &e->plan.kernels[q];
         if (k->kind != OC_KERNEL_RUN)
             continue;
+        const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[q] : NULL;
+        if (k->inlined && sub) {
+            kernels_into(arr, sub, g->nodes[k->main].name);
+            continue;
+        }
         char buf[512];
         json_t *nodes = json_array();
         double us = e->kernel_us[q], lo = e->kernel_low_us[q], hi = e->kernel_high_us[q];
@@ -176,6 +186,8 @@ json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
         json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:f, s:f}", "name",
                               oc_kernel_name(g, k, buf, sizeof buf), "op", k->op, "nodes", nodes,
                               "time_us", us, "time_us_low", lo, "time_us_high", hi);
+        if (inside)
+            json_object_set_new(o, "subgraph_of", json_string(inside));
         if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
             json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
             if (k->kid == OC_KID_ReorderInput || k->kid == OC_KID_ReorderOutput)
@@ -185,8 +197,34 @@ json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
             json_object_set_new(o, "unknown", json_string(e->node_unknown[k->main]));
         if (k->main != OC_PLAN_INSERTED && e->node_outside[k->main])
             json_object_set_new(o, "extrapolated", json_string(e->node_outside[k->main]));
+        if (sub) {
+            json_t *inner = json_array();
+            kernels_into(inner, sub, g->nodes[k->main].name);
+            json_object_set_new(o, "times", json_integer((json_int_t)e->kernel_times[q]));
+            json_object_set_new(o, "kernels", inner);
+        }
         json_array_append_new(arr, o);
     }
+}
+
+size_t cli_kernel_entries(const oc_estimate *e, size_t k)
+{
+    const oc_kernel *kn = &e->plan.kernels[k];
+    if (kn->kind != OC_KERNEL_RUN)
+        return 0;
+    const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[k] : NULL;
+    if (!kn->inlined || !sub)
+        return 1;
+    size_t n = 0;
+    for (size_t q = 0; q < sub->plan.n_kernels; q++)
+        n += cli_kernel_entries(sub, q);
+    return n;
+}
+
+json_t *cli_kernels_json(const oc_estimate *e)
+{
+    json_t *arr = json_array();
+    kernels_into(arr, e, NULL);
     return arr;
 }
 
@@ -228,7 +266,7 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "uncounted_nodes", json_integer((json_int_t)e->n_uncounted_nodes));
     json_object_set_new(t, "extrapolated_kernels", json_integer((json_int_t)e->n_outside));
     json_object_set_new(t, "extrapolated_ms", json_real(e->outside_us / 1e3));
-    json_object_set_new(j, "kernels", cli_kernels_json(g, e));
+    json_object_set_new(j, "kernels", cli_kernels_json(e));
     json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
     json_object_set_new(t, "output_bytes", json_integer((json_int_t)e->output_bytes));
     json_object_set_new(t, "output_ms", json_real(e->output_us / 1e3));

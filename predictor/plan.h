@@ -80,6 +80,11 @@ typedef struct oc_kernel {
                              whose shape sizes them; kernels moved to the
                              NCHWc layout: the output they are named after
                              ("<output>_nchwc"); -1 otherwise */
+    bool inlined;         /* an If whose condition is constant when the
+                             session is created: the runtime puts the
+                             branch's nodes in its place, so it is no
+                             kernel of its own (the estimate runs the
+                             branch's kernels, oc_analysis_sub) */
     size_t n_fused;       /* absorbed nodes, in order */
     size_t fused[OC_PLAN_MAX_NODES];
 } oc_kernel;
@@ -88,7 +93,8 @@ typedef struct oc_plan {
     size_t n_kernels;
     oc_kernel *kernels;    /* in run order */
     size_t *kernel_of;     /* per graph node: the kernel that runs it */
-    size_t n_run;          /* kernels of kind OC_KERNEL_RUN */
+    size_t n_run;          /* kernels of kind OC_KERNEL_RUN, inlined Ifs
+                              left out */
 } oc_plan;
 
 typedef struct oc_plan_opts {

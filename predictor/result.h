@@ -20,7 +20,9 @@ const char *oc_node_kernel_note(const oc_graph *g, const oc_estimate *e, size_t 
 
 /* Write the prediction into m (the model a analysed, e predicted): a
  * line "onnxcost: time_us=... macs=..." appended to each node's
- * doc_string, the same as node metadata "onnxcost.*", the totals in the
+ * doc_string (the nodes of the subgraph an If, Loop or Scan runs too,
+ * with their time per run), the same as node metadata "onnxcost.*", the
+ * totals in the
  * model's metadata ("onnxcost.time_ms", "onnxcost.target" = target_line,
  * ...).  A node not counted says why instead. */
 oc_status oc_annotate_model(oc_model *m, const oc_analysis *a, const oc_estimate *e,

@@ -1,0 +1,111 @@
+"""Writes tests/data/control/ (run with Debian's python3-onnx:
+/usr/bin/python3 tests/data/gen_control.py [DIR]): small control-flow
+models for tests/control_test.sh.  Each branch or body is a Conv+Relu
+(ORT fuses them into FusedConv) or a MatMul+Relu, so the kernels that run
+inside are known.
+
+  if_const.onnx  X[1,3,16,16]; If(cond: initializer true)
+                 then: Conv 8x3x3x3 + Relu; else: Relu       -> inlined
+  if_rank.onnx   X[N,3,16,16]; If(Equal(Size(Shape(X)), 3))
+                 then: Relu; else: Conv + Relu  -> the else branch runs,
+                 known only once N is bound (the If stays a kernel)
+  if_input.onnx  X[1,3,16,16], c: bool input; If(c)          -> unknown
+  loop_const.onnx  h[1,64]; Loop M=5 (initializer), no condition;
+                 body: h = Relu(MatMul(h, W))   -> 5 x (MatMul, Relu)
+  loop_input.onnx  the same with M a graph input             -> unknown
+  scan.onnx      X[7,1,64] scanned on axis 0, state h[1,64];
+                 body: h = Relu(MatMul(x, W) + h)  -> 7 x body
+"""
+import os
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "control")
+os.makedirs(OUT, exist_ok=True)
+rng = np.random.default_rng(16)
+W = numpy_helper.from_array(rng.standard_normal((8, 3, 3, 3)).astype(np.float32), "W")
+M64 = numpy_helper.from_array(rng.standard_normal((64, 64)).astype(np.float32), "M64")
+F = TensorProto.FLOAT
+ANY4 = ["d0", "d1", "d2", "d3"]  # the branches differ in channels
+
+
+def save(name, nodes, inputs, outputs, inits):
+    g = helper.make_graph(nodes, name, inputs, outputs, inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)],
+                          producer_name="onnxcost-tests")
+    with open(os.path.join(OUT, name + ".onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+
+
+def conv_relu(tag):
+    return helper.make_graph(
+        [helper.make_node("Conv", ["X", "W"], [tag + "_c"], name=tag + "_conv",
+                          pads=[1, 1, 1, 1]),
+         helper.make_node("Relu", [tag + "_c"], [tag + "_y"], name=tag + "_relu")],
+        tag, [], [helper.make_tensor_value_info(tag + "_y", F, ANY4)])
+
+
+def relu(tag):
+    return helper.make_graph(
+        [helper.make_node("Relu", ["X"], [tag + "_y"], name=tag + "_relu")],
+        tag, [], [helper.make_tensor_value_info(tag + "_y", F, ANY4)])
+
+
+def if_node(cond, then_g, else_g):
+    return helper.make_node("If", [cond], ["Y"], name="if", then_branch=then_g,
+                            else_branch=else_g)
+
+
+X1 = helper.make_tensor_value_info("X", F, [1, 3, 16, 16])
+XN = helper.make_tensor_value_info("X", F, ["N", 3, 16, 16])
+Y = helper.make_tensor_value_info("Y", F, ANY4)
+true = numpy_helper.from_array(np.array(True), "cond")
+save("if_const", [if_node("cond", conv_relu("then"), relu("else"))], [X1], [Y], [W, true])
+three = numpy_helper.from_array(np.array(3, dtype=np.int64), "three")
+save("if_rank",
+     [helper.make_node("Shape", ["X"], ["s"], name="shape"),
+      helper.make_node("Size", ["s"], ["r"], name="size"),
+      helper.make_node("Equal", ["r", "three"], ["cond"], name="equal"),
+      if_node("cond", relu("then"), conv_relu("else"))], [XN], [Y], [W, three])
+save("if_input", [if_node("c", conv_relu("then"), relu("else"))],
+     [X1, helper.make_tensor_value_info("c", TensorProto.BOOL, [])], [Y], [W])
+
+
+def loop_body():
+    return helper.make_graph(
+        [helper.make_node("MatMul", ["h_in", "M64"], ["mm"], name="body_matmul"),
+         helper.make_node("Relu", ["mm"], ["h_out"], name="body_relu"),
+         helper.make_node("Identity", ["cond_in"], ["cond_out"], name="body_cond")],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h_in", F, [1, 64])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h_out", F, [1, 64])])
+
+
+H = helper.make_tensor_value_info("h", F, [1, 64])
+HY = helper.make_tensor_value_info("hy", F, [1, 64])
+five = numpy_helper.from_array(np.array(5, dtype=np.int64), "trips")
+loop = helper.make_node("Loop", ["trips", "", "h"], ["hy"], name="loop", body=loop_body())
+save("loop_const", [loop], [H], [HY], [five, M64])
+save("loop_input", [loop], [H, helper.make_tensor_value_info("trips", TensorProto.INT64, [])],
+     [HY], [M64])
+
+scan_body = helper.make_graph(
+    [helper.make_node("MatMul", ["x_t", "M64"], ["xm"], name="scan_matmul"),
+     helper.make_node("Add", ["xm", "s_in"], ["sum"], name="scan_add"),
+     helper.make_node("Relu", ["sum"], ["s_out"], name="scan_relu"),
+     helper.make_node("Identity", ["s_out"], ["y_t"], name="scan_copy")],
+    "scan_body",
+    [helper.make_tensor_value_info("s_in", F, [1, 64]),
+     helper.make_tensor_value_info("x_t", F, [1, 64])],
+    [helper.make_tensor_value_info("s_out", F, [1, 64]),
+     helper.make_tensor_value_info("y_t", F, [1, 64])])
+save("scan",
+     [helper.make_node("Scan", ["h", "xs"], ["hy", "ys"], name="scan", body=scan_body,
+                       num_scan_inputs=1)],
+     [H, helper.make_tensor_value_info("xs", F, [7, 1, 64])],
+     [HY, helper.make_tensor_value_info("ys", F, [7, 1, 64])], [M64])
