@@ -262,7 +262,7 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "time_ms", json_real(total / 1e3));
     json_object_set_new(t, "time_ms_low", json_real((sub ? total : e->total_low_us) / 1e3));
     json_object_set_new(t, "time_ms_high", json_real((sub ? total : e->total_high_us) / 1e3));
-    json_object_set_new(t, "kernels", json_integer((json_int_t)e->plan.n_run));
+    json_object_set_new(t, "kernels", json_integer((json_int_t)(e->plan.n_run + e->n_inner_run)));
     json_object_set_new(t, "uncounted_nodes", json_integer((json_int_t)e->n_uncounted_nodes));
     json_object_set_new(t, "extrapolated_kernels", json_integer((json_int_t)e->n_outside));
     json_object_set_new(t, "extrapolated_ms", json_real(e->outside_us / 1e3));
@@ -314,43 +314,81 @@ static int by_time(const void *x, const void *y)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
+/* A row of --by kernel: kernel q of estimate e (the main graph's, or the
+ * branch of an If the runtime inlined). */
+typedef struct krow {
+    const oc_estimate *e;
+    size_t q;
+} krow;
+
+static double krow_us(const krow *r)
+{
+    const oc_kernel *k = &r->e->plan.kernels[r->q];
+    return k->main == OC_PLAN_INSERTED ? 0 : r->e->node_us[k->main];
+}
+
 static int by_kernel_time(const void *x, const void *y)
 {
-    const oc_kernel *a = &sort_e->plan.kernels[*(const size_t *)x];
-    const oc_kernel *b = &sort_e->plan.kernels[*(const size_t *)y];
-    double ta = a->main == OC_PLAN_INSERTED ? 0 : sort_e->node_us[a->main];
-    double tb = b->main == OC_PLAN_INSERTED ? 0 : sort_e->node_us[b->main];
+    double ta = krow_us(x), tb = krow_us(y);
     return ta < tb ? 1 : ta > tb ? -1 : 0;
 }
 
-/* --by kernel: the kernels the runtime runs, slowest first. */
-static void kernel_rows(const oc_graph *g, const oc_estimate *e, const popts *p, double total)
+/* The kernels of e that run, an inlined If's branch in its place; *n
+ * rows so far, rows has room for cap. */
+static void krows_of(const oc_estimate *e, krow *rows, size_t cap, size_t *n)
 {
-    size_t *order = malloc((e->plan.n_kernels + 1) * sizeof *order), n = 0;
-    if (!order)
-        return;
+    for (size_t q = 0; q < e->plan.n_kernels; q++) {
+        const oc_kernel *k = &e->plan.kernels[q];
+        if (k->kind != OC_KERNEL_RUN)
+            continue;
+        if (k->inlined && e->kernel_sub[q])
+            krows_of(e->kernel_sub[q], rows, cap, n);
+        else if (*n < cap)
+            rows[(*n)++] = (krow){e, q};
+    }
+}
+
+static size_t krows_count(const oc_estimate *e)
+{
+    size_t n = 0;
     for (size_t q = 0; q < e->plan.n_kernels; q++)
-        if (e->plan.kernels[q].kind == OC_KERNEL_RUN)
-            order[n++] = q;
-    sort_e = e;
-    qsort(order, n, sizeof *order, by_kernel_time);
+        n += e->plan.kernels[q].inlined && e->kernel_sub[q] ? krows_count(e->kernel_sub[q]) : 1;
+    return n;
+}
+
+/* --by kernel: the kernels the runtime runs, slowest first; an If, Loop
+ * or Scan it keeps is one row, with the time of what runs inside it. */
+static void kernel_rows(const oc_estimate *e, const popts *p, double total)
+{
+    size_t cap = krows_count(e), n = 0;
+    krow *rows = malloc((cap + 1) * sizeof *rows);
+    if (!rows)
+        return;
+    krows_of(e, rows, cap, &n);
+    qsort(rows, n, sizeof *rows, by_kernel_time);
     printf("%-34s %-22s %6s %10s %20s %7s\n", "kernel", "op", "nodes", "time", "range",
            "share");
     for (size_t r = 0; r < n && r < (size_t)p->top; r++) {
-        const oc_kernel *k = &e->plan.kernels[order[r]];
-        char nb[512], b1[32], b2[32], b3[32], range[80];
+        const oc_estimate *ke = rows[r].e;
+        const oc_graph *g = oc_analysis_graph(ke->analysis);
+        const oc_kernel *k = &ke->plan.kernels[rows[r].q];
+        char nb[512], b1[32], b2[32], b3[32], range[80], op[64];
         bool ins = k->main == OC_PLAN_INSERTED;
-        double us = ins ? 0 : e->node_us[k->main];
+        double us = krow_us(&rows[r]);
         snprintf(range, sizeof range, "%s-%s",
-                 cli_time(ins ? 0 : e->node_low_us[k->main], b2, sizeof b2),
-                 cli_time(ins ? 0 : e->node_high_us[k->main], b3, sizeof b3));
+                 cli_time(ins ? 0 : ke->node_low_us[k->main], b2, sizeof b2),
+                 cli_time(ins ? 0 : ke->node_high_us[k->main], b3, sizeof b3));
+        if (ke->kernel_sub[rows[r].q])
+            snprintf(op, sizeof op, "%s x%lld", k->op, (long long)ke->kernel_times[rows[r].q]);
+        else
+            snprintf(op, sizeof op, "%s", k->op);
         printf("%-34.34s %-22.22s %6zu %10s %20s %6.1f%%\n",
-               cli_tail(oc_kernel_name(g, k, nb, sizeof nb), 34), k->op,
+               cli_tail(oc_kernel_name(g, k, nb, sizeof nb), 34), op,
                ins ? (size_t)0 : 1 + k->n_fused,
                ins ? "(in op)" : cli_time(us, b1, sizeof b1), ins ? "" : range,
                total > 0 ? 100 * us / total : 0);
     }
-    free(order);
+    free(rows);
 }
 
 static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
@@ -371,7 +409,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     if (p->baseline)
         printf("showing the %s baseline, not the timing model\n", p->baseline);
     if (p->by_kernel)
-        kernel_rows(g, e, p, total);
+        kernel_rows(e, p, total);
     else
         printf("%-34s %-18s %-20s %10s %20s %7s\n", "node", "op", "output", "time",
                "range", "share");
@@ -414,12 +452,13 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     }
     const oc_totals *t = oc_analysis_totals(a);
     int64_t batch = oc_analysis_batch(a);
-    printf("\n%s %lld: %s (range %s to %s), %zu kernels for %llu nodes, "
+    printf("\n%s %lld: %s (range %s to %s), %llu kernels for %llu nodes, "
            "overhead %s\n",
            p->mode.training ? "training step, batch" : "batch", (long long)batch,
            cli_time(total, b1, sizeof b1),
            cli_time(e->total_low_us, b2, sizeof b2), cli_time(e->total_high_us, b3, sizeof b3),
-           e->plan.n_run, (unsigned long long)t->nodes, cli_time(e->overhead_us, b4, sizeof b4));
+           (unsigned long long)(e->plan.n_run + e->n_inner_run), (unsigned long long)t->nodes,
+           cli_time(e->overhead_us, b4, sizeof b4));
     if (e->output_us > 0)
         printf("of which handing back the outputs (%s): %s\n",
                cli_bytes((double)e->output_bytes, b1, sizeof b1),
@@ -507,7 +546,7 @@ static int predict_compare(const popts *p, const char *path)
                 json_object_set_new(o, "throughput_per_s",
                                     json_real(total > 0 ? batch * 1e6 / total : 0));
                 json_object_set_new(o, "memory_bytes", json_integer((json_int_t)mem));
-                json_object_set_new(o, "kernels", json_integer((json_int_t)e.plan.n_run));
+                json_object_set_new(o, "kernels", json_integer((json_int_t)(e.plan.n_run + e.n_inner_run)));
                 json_object_set_new(o, "uncounted_nodes",
                                     json_integer((json_int_t)e.n_uncounted_nodes));
                 json_array_append_new(arr, o);

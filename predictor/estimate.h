@@ -55,6 +55,8 @@ typedef struct oc_estimate {
     double inner_us, inner_low_us, inner_high_us; /* those kernels' time
                                                      (as timed alone) */
     double inner_overhead_us;   /* their per-kernel overhead */
+    uint64_t n_inner_run;       /* how many kernels run inside them per
+                                   inference (plan.n_run + this: all) */
     double kernels_raw_us;      /* sum of the kernels as timed alone */
     double kernels_us, kernels_low_us, kernels_high_us; /* scaled */
     double overhead_us;

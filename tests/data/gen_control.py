@@ -10,11 +10,13 @@ inside are known.
                  then: Relu; else: Conv + Relu  -> the else branch runs,
                  known only once N is bound (the If stays a kernel)
   if_input.onnx  X[1,3,16,16], c: bool input; If(c)          -> unknown
-  loop_const.onnx  h[1,64]; Loop M=5 (initializer), no condition;
+  loop_const.onnx  h[1,32]; Loop M=5 (initializer), no condition;
                  body: h = Relu(MatMul(h, W))   -> 5 x (MatMul, Relu)
   loop_input.onnx  the same with M a graph input             -> unknown
-  scan.onnx      X[7,1,64] scanned on axis 0, state h[1,64];
+  scan.onnx      X[7,1,32] scanned on axis 0, state h[1,32];
                  body: h = Relu(MatMul(x, W) + h)  -> 7 x body
+  branch.onnx    X[N,3,16,16] -> Conv + Relu: a branch as a model
+  body.onnx      h[1,32] -> MatMul + Relu: the Loop's body as a model
 """
 import os
 import sys
@@ -26,7 +28,7 @@ OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
 os.makedirs(OUT, exist_ok=True)
 rng = np.random.default_rng(16)
 W = numpy_helper.from_array(rng.standard_normal((8, 3, 3, 3)).astype(np.float32), "W")
-M64 = numpy_helper.from_array(rng.standard_normal((64, 64)).astype(np.float32), "M64")
+WM = numpy_helper.from_array(rng.standard_normal((32, 32)).astype(np.float32), "Wm")
 F = TensorProto.FLOAT
 ANY4 = ["d0", "d1", "d2", "d3"]  # the branches differ in channels
 
@@ -75,37 +77,42 @@ save("if_input", [if_node("c", conv_relu("then"), relu("else"))],
 
 def loop_body():
     return helper.make_graph(
-        [helper.make_node("MatMul", ["h_in", "M64"], ["mm"], name="body_matmul"),
+        [helper.make_node("MatMul", ["h_in", "Wm"], ["mm"], name="body_matmul"),
          helper.make_node("Relu", ["mm"], ["h_out"], name="body_relu"),
          helper.make_node("Identity", ["cond_in"], ["cond_out"], name="body_cond")],
         "body",
         [helper.make_tensor_value_info("i", TensorProto.INT64, []),
          helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
-         helper.make_tensor_value_info("h_in", F, [1, 64])],
+         helper.make_tensor_value_info("h_in", F, [1, 32])],
         [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
-         helper.make_tensor_value_info("h_out", F, [1, 64])])
+         helper.make_tensor_value_info("h_out", F, [1, 32])])
 
 
-H = helper.make_tensor_value_info("h", F, [1, 64])
-HY = helper.make_tensor_value_info("hy", F, [1, 64])
+H = helper.make_tensor_value_info("h", F, [1, 32])
+HY = helper.make_tensor_value_info("hy", F, [1, 32])
 five = numpy_helper.from_array(np.array(5, dtype=np.int64), "trips")
 loop = helper.make_node("Loop", ["trips", "", "h"], ["hy"], name="loop", body=loop_body())
-save("loop_const", [loop], [H], [HY], [five, M64])
+save("loop_const", [loop], [H], [HY], [five, WM])
 save("loop_input", [loop], [H, helper.make_tensor_value_info("trips", TensorProto.INT64, [])],
-     [HY], [M64])
+     [HY], [WM])
 
 scan_body = helper.make_graph(
-    [helper.make_node("MatMul", ["x_t", "M64"], ["xm"], name="scan_matmul"),
+    [helper.make_node("MatMul", ["x_t", "Wm"], ["xm"], name="scan_matmul"),
      helper.make_node("Add", ["xm", "s_in"], ["sum"], name="scan_add"),
      helper.make_node("Relu", ["sum"], ["s_out"], name="scan_relu"),
      helper.make_node("Identity", ["s_out"], ["y_t"], name="scan_copy")],
     "scan_body",
-    [helper.make_tensor_value_info("s_in", F, [1, 64]),
-     helper.make_tensor_value_info("x_t", F, [1, 64])],
-    [helper.make_tensor_value_info("s_out", F, [1, 64]),
-     helper.make_tensor_value_info("y_t", F, [1, 64])])
+    [helper.make_tensor_value_info("s_in", F, [1, 32]),
+     helper.make_tensor_value_info("x_t", F, [1, 32])],
+    [helper.make_tensor_value_info("s_out", F, [1, 32]),
+     helper.make_tensor_value_info("y_t", F, [1, 32])])
 save("scan",
      [helper.make_node("Scan", ["h", "xs"], ["hy", "ys"], name="scan", body=scan_body,
                        num_scan_inputs=1)],
-     [H, helper.make_tensor_value_info("xs", F, [7, 1, 64])],
-     [HY, helper.make_tensor_value_info("ys", F, [7, 1, 64])], [M64])
+     [H, helper.make_tensor_value_info("xs", F, [7, 1, 32])],
+     [HY, helper.make_tensor_value_info("ys", F, [7, 1, 32])], [WM])
+
+br = conv_relu("then")
+save("branch", list(br.node), [XN], [helper.make_tensor_value_info("then_y", F, ANY4)], [W])
+save("body", list(loop_body().node)[:2], [helper.make_tensor_value_info("h_in", F, [1, 32])],
+     [helper.make_tensor_value_info("h_out", F, [1, 32])], [WM])
