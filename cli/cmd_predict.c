@@ -160,10 +160,12 @@ static double pick_total(const popts *p, const oc_estimate *e)
 
 /* The kernels of e that run, in run order, appended to arr.  `inside`:
  * the control-flow node whose subgraph e is, or NULL.  An If the runtime
- * inlines has no kernel: its branch's kernels stand in its place; an If,
- * Loop or Scan it keeps lists what runs inside it (per run) under
- * "kernels", with "times" the runs per inference. */
-static void kernels_into(json_t *arr, const oc_estimate *e, const char *inside)
+ * inlines has no kernel: its branch's kernels stand in its place, named
+ * as the runtime renames them (names: their names, NULL outside inlined
+ * branches); an If, Loop or Scan it keeps lists what runs inside it (per
+ * run) under "kernels", with "times" the runs per inference. */
+static void kernels_into(json_t *arr, const oc_estimate *e, const char *inside,
+                         const oc_inline_names *names)
 {
     const oc_graph *g = oc_analysis_graph(e->analysis);
     for (size_t q = 0; q < e->plan.n_kernels; q++) {
@@ -172,7 +174,9 @@ static void kernels_into(json_t *arr, const oc_estimate *e, const char *inside)
             continue;
         const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[q] : NULL;
         if (k->inlined && sub) {
-            kernels_into(arr, sub, g->nodes[k->main].name);
+            oc_inline_names in;
+            oc_inline_names_init(&in, names, g, k->main, oc_analysis_graph(sub->analysis));
+            kernels_into(arr, sub, g->nodes[k->main].name, &in);
             continue;
         }
         char buf[512];
@@ -184,8 +188,9 @@ static void kernels_into(json_t *arr, const oc_estimate *e, const char *inside)
                 json_array_append_new(nodes, json_string(g->nodes[k->fused[f]].name));
         }
         json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:f, s:f}", "name",
-                              oc_kernel_name(g, k, buf, sizeof buf), "op", k->op, "nodes", nodes,
-                              "time_us", us, "time_us_low", lo, "time_us_high", hi);
+                              oc_inline_kernel_name(names, g, k, buf, sizeof buf), "op", k->op,
+                              "nodes", nodes, "time_us", us, "time_us_low", lo, "time_us_high",
+                              hi);
         if (inside)
             json_object_set_new(o, "subgraph_of", json_string(inside));
         if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
@@ -199,7 +204,7 @@ static void kernels_into(json_t *arr, const oc_estimate *e, const char *inside)
             json_object_set_new(o, "extrapolated", json_string(e->node_outside[k->main]));
         if (sub) {
             json_t *inner = json_array();
-            kernels_into(inner, sub, g->nodes[k->main].name);
+            kernels_into(inner, sub, g->nodes[k->main].name, NULL);
             json_object_set_new(o, "times", json_integer((json_int_t)e->kernel_times[q]));
             json_object_set_new(o, "kernels", inner);
         }
@@ -224,7 +229,7 @@ size_t cli_kernel_entries(const oc_estimate *e, size_t k)
 json_t *cli_kernels_json(const oc_estimate *e)
 {
     json_t *arr = json_array();
-    kernels_into(arr, e, NULL);
+    kernels_into(arr, e, NULL, NULL);
     return arr;
 }
 
@@ -319,6 +324,7 @@ static int by_time(const void *x, const void *y)
 typedef struct krow {
     const oc_estimate *e;
     size_t q;
+    const oc_inline_names *names; /* an inlined branch's, or NULL */
 } krow;
 
 static double krow_us(const krow *r)
@@ -334,18 +340,34 @@ static int by_kernel_time(const void *x, const void *y)
 }
 
 /* The kernels of e that run, an inlined If's branch in its place; *n
- * rows so far, rows has room for cap. */
-static void krows_of(const oc_estimate *e, krow *rows, size_t cap, size_t *n)
+ * rows so far, rows has room for cap; the names of inlined branches go to
+ * names[*nn] (room for cap too). */
+static void krows_of(const oc_estimate *e, const oc_inline_names *outer, krow *rows,
+                     oc_inline_names *names, size_t cap, size_t *n, size_t *nn)
 {
+    const oc_graph *g = oc_analysis_graph(e->analysis);
     for (size_t q = 0; q < e->plan.n_kernels; q++) {
         const oc_kernel *k = &e->plan.kernels[q];
         if (k->kind != OC_KERNEL_RUN)
             continue;
-        if (k->inlined && e->kernel_sub[q])
-            krows_of(e->kernel_sub[q], rows, cap, n);
-        else if (*n < cap)
-            rows[(*n)++] = (krow){e, q};
+        const oc_estimate *sub = e->kernel_sub[q];
+        if (k->inlined && sub && *nn < cap) {
+            oc_inline_names *in = &names[(*nn)++];
+            oc_inline_names_init(in, outer, g, k->main, oc_analysis_graph(sub->analysis));
+            krows_of(sub, in, rows, names, cap, n, nn);
+        } else if (*n < cap) {
+            rows[(*n)++] = (krow){e, q, outer};
+        }
     }
+}
+
+static size_t inlined_count(const oc_estimate *e)
+{
+    size_t n = 0;
+    for (size_t q = 0; q < e->plan.n_kernels; q++)
+        if (e->plan.kernels[q].inlined && e->kernel_sub[q])
+            n += 1 + inlined_count(e->kernel_sub[q]);
+    return n;
 }
 
 static size_t krows_count(const oc_estimate *e)
@@ -360,11 +382,15 @@ static size_t krows_count(const oc_estimate *e)
  * or Scan it keeps is one row, with the time of what runs inside it. */
 static void kernel_rows(const oc_estimate *e, const popts *p, double total)
 {
-    size_t cap = krows_count(e), n = 0;
+    size_t cap = krows_count(e) + inlined_count(e), n = 0, nn = 0;
     krow *rows = malloc((cap + 1) * sizeof *rows);
-    if (!rows)
+    oc_inline_names *names = malloc((cap + 1) * sizeof *names);
+    if (!rows || !names) {
+        free(rows);
+        free(names);
         return;
-    krows_of(e, rows, cap, &n);
+    }
+    krows_of(e, NULL, rows, names, cap, &n, &nn);
     qsort(rows, n, sizeof *rows, by_kernel_time);
     printf("%-34s %-22s %6s %10s %20s %7s\n", "kernel", "op", "nodes", "time", "range",
            "share");
@@ -383,12 +409,13 @@ static void kernel_rows(const oc_estimate *e, const popts *p, double total)
         else
             snprintf(op, sizeof op, "%s", k->op);
         printf("%-34.34s %-22.22s %6zu %10s %20s %6.1f%%\n",
-               cli_tail(oc_kernel_name(g, k, nb, sizeof nb), 34), op,
+               cli_tail(oc_inline_kernel_name(rows[r].names, g, k, nb, sizeof nb), 34), op,
                ins ? (size_t)0 : 1 + k->n_fused,
                ins ? "(in op)" : cli_time(us, b1, sizeof b1), ins ? "" : range,
                total > 0 ? 100 * us / total : 0);
     }
     free(rows);
+    free(names);
 }
 
 static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estimate *e,

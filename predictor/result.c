@@ -21,6 +21,59 @@ const char *oc_kernel_name(const oc_graph *g, const oc_kernel *k, char *buf, siz
     return buf;
 }
 
+void oc_inline_names_init(oc_inline_names *n, const oc_inline_names *outer,
+                          const oc_graph *parent, size_t if_node, const oc_graph *branch)
+{
+    const oc_node *nd = &parent->nodes[if_node];
+    const oc_attr *then = oc_node_attr(nd, "then_branch");
+    char name[512];
+    n->outer = outer;
+    n->parent = parent;
+    n->if_node = if_node;
+    n->g = branch;
+    snprintf(n->prefix, sizeof n->prefix, "%.480s%s_",
+             oc_inline_node_name(outer, parent, if_node, name, sizeof name),
+             then && then->g == branch ? "then_branch" : "else_branch");
+}
+
+const char *oc_inline_node_name(const oc_inline_names *n, const oc_graph *g, size_t node,
+                                char *buf, size_t size)
+{
+    if (!n)
+        return g->nodes[node].name;
+    snprintf(buf, size, "%s%s", n->prefix, n->g->nodes[node].name);
+    return buf;
+}
+
+const char *oc_inline_value_name(const oc_inline_names *n, const oc_graph *g, int v, char *buf,
+                                 size_t size)
+{
+    if (!n)
+        return g->values[v].name;
+    const oc_value *val = &n->g->values[v];
+    for (size_t i = 0; i < n->g->n_outputs; i++) {
+        const oc_node *nd = &n->parent->nodes[n->if_node];
+        if (n->g->outputs[i] == v && i < nd->n_outputs && nd->outputs[i] >= 0)
+            return oc_inline_value_name(n->outer, n->parent, nd->outputs[i], buf, size);
+    }
+    if (val->is_outer)
+        return val->name;
+    snprintf(buf, size, "%s%s", n->prefix, val->name);
+    return buf;
+}
+
+const char *oc_inline_kernel_name(const oc_inline_names *n, const oc_graph *g,
+                                  const oc_kernel *k, char *buf, size_t size)
+{
+    if (k->main == OC_PLAN_INSERTED)
+        return k->op;
+    if (k->value < 0)
+        return oc_inline_node_name(n, g, k->main, buf, size);
+    char v[512];
+    snprintf(buf, size, "%s_nchwc", oc_inline_value_name(n, g, k->value, v, sizeof v));
+    return buf;
+}
+
 const char *oc_node_kernel_note(const oc_graph *g, const oc_estimate *e, size_t i)
 {
     const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];

@@ -31,8 +31,10 @@ d = sys.argv[1]
 L = lambda n: json.load(open(d + '/' + n))
 c, b = L('if_const'), L('branch')
 # inlined: no If kernel, the branch's kernels in its place, with their nodes
-assert [(k['op'], k['nodes'], k.get('subgraph_of')) for k in c['kernels']] == \
-    [('Conv', ['then_conv', 'then_relu'], 'if'), ('ReorderOutput', [], 'if')], c['kernels']
+# named as ORT renames them: the branch's output takes the If's name, Y
+assert [(k['name'], k['op'], k['nodes'], k.get('subgraph_of')) for k in c['kernels']] == \
+    [('Y_nchwc', 'Conv', ['then_conv', 'then_relu'], 'if'),
+     ('ReorderOutput', 'ReorderOutput', [], 'if')], c['kernels']
 assert c['totals']['kernels'] == 2 == b['totals']['kernels']
 # the same time as the branch alone as a model
 assert abs(c['totals']['time_ms'] - b['totals']['time_ms']) < 1e-12, (c['totals'], b['totals'])
@@ -91,7 +93,11 @@ assert '(removed)' in body['body_cond'], body
 E" "annotate: the Loop and the nodes of its body"
 "$BIN" predict --by kernel "$M/loop_const.onnx" >"$TMP/t" 2>/dev/null
 "$BIN" predict --by kernel "$M/if_const.onnx" >"$TMP/t2" 2>/dev/null
-ok "grep -q '^loop  *Loop x5 ' '$TMP/t' && grep -q '^then_y_nchwc  *Conv ' '$TMP/t2' &&
+"$BIN" predict --nchwc-block 0 --format json "$M/if_const.onnx" >"$TMP/n0" 2>/dev/null
+ok "$PY -c \"import json; k = json.load(open('$TMP/n0'))['kernels']
+assert [(x['name'], x['op']) for x in k] == [('ifthen_branch_then_conv', 'FusedConv')], k\"" \
+    "inlined If without NCHWc: the FusedConv named '<If>then_branch_<node>'"
+ok "grep -q '^loop  *Loop x5 ' '$TMP/t' && grep -q '^Y_nchwc  *Conv ' '$TMP/t2' &&
     ! grep -q '^if ' '$TMP/t2' && grep -q ', 11 kernels for 1 nodes' '$TMP/t'" \
     "predict --by kernel: the Loop's row; the inlined If's branch kernels"
 echo "control_test: $pass passed, $fail failed"

@@ -2,6 +2,7 @@
 #include "harness.h"
 #include "onnx/build.h"
 #include "predictor/plan.h"
+#include "predictor/result.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -904,8 +905,47 @@ static ctl_plan plan_control(const char *file, int64_t batch)
     return c;
 }
 
+/* The names ORT gives an inlined branch (Graph::InlineIfSubgraph,
+ * onnxruntime/core/graph/graph.cc): "<If><then_branch>_<name>", the
+ * branch's outputs renamed to the If's. */
+static void inline_names_rule(void)
+{
+    char path[512], b1[600], b2[600];
+    snprintf(path, sizeof path, "%s/data/control/if_const.onnx", OC_TESTS_DIR);
+    oc_model *m = NULL;
+    oc_analysis *a = NULL;
+    oc_error e;
+    CHECK_EQ_INT(oc_model_load_file(path, &m, &e), OC_OK);
+    oc_analyze_opts o = {.batch = 1};
+    CHECK_EQ_INT(m ? oc_analyze(m, &o, &a, &e) : OC_ERR_INPUT, OC_OK);
+    const oc_analysis *sub = a ? oc_analysis_sub(a, 0, NULL) : NULL;
+    CHECK(sub != NULL);
+    if (sub) {
+        const oc_graph *g = oc_model_graph(m), *br = oc_analysis_graph(sub);
+        oc_inline_names n;
+        oc_inline_names_init(&n, NULL, g, 0, br);
+        CHECK_EQ_STR(n.prefix, "ifthen_branch_");
+        CHECK_EQ_STR(oc_inline_node_name(&n, br, 0, b1, sizeof b1), "ifthen_branch_then_conv");
+        CHECK_EQ_STR(oc_inline_value_name(&n, br, oc_graph_find(br, "then_c"), b1, sizeof b1),
+                     "ifthen_branch_then_c");
+        CHECK_EQ_STR(oc_inline_value_name(&n, br, oc_graph_find(br, "then_y"), b1, sizeof b1),
+                     "Y");
+        CHECK_EQ_STR(oc_inline_value_name(&n, br, oc_graph_find(br, "W"), b1, sizeof b1), "W");
+        /* prefixes compose: an If at node 0 of the branch (the Conv stands
+         * in for one; with no then_branch it is the else branch) starts
+         * from its own inlined name */
+        oc_inline_names inner;
+        oc_inline_names_init(&inner, &n, br, 0, br);
+        CHECK_EQ_STR(inner.prefix, "ifthen_branch_then_convelse_branch_");
+        CHECK_EQ_STR(oc_inline_node_name(NULL, g, 0, b2, sizeof b2), "if");
+    }
+    oc_analysis_free(a);
+    oc_model_free(m);
+}
+
 static void control_rules(void)
 {
+    inline_names_rule();
     /* constant condition: inlined, the then-branch's Conv+Relu runs as
      * one FusedConv */
     ctl_plan c = plan_control("if_const.onnx", 1);
