@@ -52,9 +52,14 @@ static const char predict_help[] =
     "profile). The range is the spread of the model's ensemble. A node whose\n"
     "shapes stay unknown (data-dependent sizes: NonZero, NonMaxSuppression,\n"
     "Unique; operators without a shape rule) is not counted: the rest is\n"
-    "predicted and the node marked ('unknown' in JSON). Training memory\n"
-    "is the weights, their gradients, the optimizer's state and the\n"
-    "activations kept for the backward pass (an estimate from the graph).\n";
+    "predicted and the node marked ('unknown' in JSON). An If, Loop or Scan\n"
+    "runs its subgraph's kernels: an If whose condition is constant when the\n"
+    "session is created is replaced by its branch (its kernels listed in its\n"
+    "place), a kept If, Loop or Scan lists them under its own 'kernels' with\n"
+    "'times' (the trip count); an unknown branch or trip count is not\n"
+    "counted. Training memory is the weights, their gradients, the\n"
+    "optimizer's state and the activations kept for the backward pass (an\n"
+    "estimate from the graph).\n";
 
 typedef struct popts {
     analyze_args aa;
@@ -256,6 +261,13 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
         const oc_kernel *kn = &e->plan.kernels[e->plan.kernel_of[i]];
         if (kn->main == i && kn->as_op)
             json_object_set_new(o, "runs_as", json_string(kn->as_op));
+        if (kn->main == i && e->kernel_sub[e->plan.kernel_of[i]]) {
+            /* its time is what runs inside it: the subgraph's kernels */
+            json_object_set_new(o, "subgraph_runs",
+                                json_integer((json_int_t)e->kernel_times[e->plan.kernel_of[i]]));
+            if (kn->inlined)
+                json_object_set_new(o, "kernel", json_string("inlined"));
+        }
         if (e->node_unknown[i])
             json_object_set_new(o, "unknown", json_string(e->node_unknown[i]));
         if (e->node_outside[i])

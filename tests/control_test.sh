@@ -39,6 +39,7 @@ assert c['totals']['kernels'] == 2 == b['totals']['kernels']
 # the same time as the branch alone as a model
 assert abs(c['totals']['time_ms'] - b['totals']['time_ms']) < 1e-12, (c['totals'], b['totals'])
 node = {n['name']: n for n in c['nodes']}['if']
+assert node['kernel'] == 'inlined' and node['subgraph_runs'] == 1, node
 assert abs(node['time_us'] - sum(k['time_us'] for k in b['kernels'])) < 1e-9
 E" "If on a constant: inlined, the branch's kernels and time"
 ok "$PY - '$TMP' <<'E'
@@ -63,6 +64,7 @@ lp, b, s = L('loop'), L('body'), L('scan')
 (k,) = lp['kernels']
 assert k['op'] == 'Loop' and k['times'] == 5
 assert lp['totals']['kernels'] == 1 + 5 * 2
+assert lp['nodes'][0]['subgraph_runs'] == 5 and lp['nodes'][0]['time_us'] == k['time_us']
 assert [i['nodes'] for i in k['kernels']] == [['body_matmul'], ['body_relu']], k['kernels']
 bt = sum(i['time_us'] for i in b['kernels'])
 assert abs(k['time_us'] - 5 * bt) < 1e-9 and bt > 0, (k['time_us'], bt)
