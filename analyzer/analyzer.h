@@ -129,6 +129,9 @@ const oc_graph *oc_analysis_graph(const oc_analysis *a);
  * how many times is unknown.  The view belongs to `a`: never pass it to
  * oc_analysis_free. */
 const oc_analysis *oc_analysis_sub(const oc_analysis *a, size_t node, int64_t *times);
+/* The same for subgraph g of the node, whenever it was inferred (an If
+ * whose condition is unknown infers both branches): NULL when it was not. */
+const oc_analysis *oc_analysis_sub_graph(const oc_analysis *a, size_t node, const oc_graph *g);
 
 typedef enum oc_weight_kind {
     OC_NOT_WEIGHT = 0,

@@ -13,15 +13,16 @@
 
 struct grun;
 
-/* What ran inside one node of a graph run: the last subgraph inferred for
- * it, whether more than one graph was (an If with both branches), and how
- * many times the operator runs it (-1: unknown). */
+/* What ran inside one node of a graph run: the subgraphs inferred for it
+ * (an If whose condition is unknown: both branches), the last inference
+ * of each, which came last, and how many times the operator runs it (-1:
+ * unknown). */
 typedef struct subrec {
-    const struct grun *run;
-    const struct oc_graph *first;
-    bool several;
+    const struct oc_graph *g[2];
+    const struct grun *run[2];
+    struct oc_analysis *view[2]; /* made once, by oc_analysis_sub */
+    int last;
     int64_t times;
-    struct oc_analysis *view; /* oc_analysis_sub's, made once */
 } subrec;
 
 typedef struct grun {
@@ -711,10 +712,12 @@ oc_status oc_ctx_infer_subgraph(oc_op_ctx *c, const struct oc_graph *g,
     for (size_t i = 0; i < n_out; i++)
         outs[i] = i < g->n_outputs ? &r->info[g->outputs[i]] : NULL;
     subrec *rec = &c->run->subs[c->node - c->run->g->nodes];
-    if (!rec->first)
-        rec->first = g;
-    rec->several |= rec->first != g;
-    rec->run = r;
+    int k = rec->g[0] == g || !rec->g[0] ? 0 : 1;
+    if (!rec->g[k] || rec->g[k] == g) {
+        rec->g[k] = g;
+        rec->run[k] = r;
+        rec->last = k;
+    }
     if (c->sub) {
         c->sub->macs += sum.macs;
         c->sub->flops += sum.flops;
@@ -1061,28 +1064,47 @@ const oc_node_cost *oc_analysis_node_cost(const oc_analysis *a, size_t node)
 const oc_totals *oc_analysis_totals(const oc_analysis *a) { return &a->totals; }
 const oc_graph *oc_analysis_graph(const oc_analysis *a) { return a->main.g; }
 
+/* The view of subgraph run k of node `node`, made once. */
+static const oc_analysis *sub_view(const oc_analysis *a, size_t node, int k)
+{
+    subrec *rec = &a->main.subs[node];
+    if (!rec->view[k]) {
+        oc_analysis *v = oc_arena_alloc(a->arena, sizeof *v);
+        if (!v)
+            return NULL;
+        *v = *a;
+        v->main = *rec->run[k];
+        v->costs = rec->run[k]->costs;
+        rec->view[k] = v;
+    }
+    return rec->view[k];
+}
+
 const oc_analysis *oc_analysis_sub(const oc_analysis *a, size_t node, int64_t *times)
 {
     if (times)
         *times = -1;
     if (node >= a->main.g->n_nodes)
         return NULL;
-    subrec *rec = &a->main.subs[node];
-    if (!rec->run || rec->several || rec->times < 0)
+    const subrec *rec = &a->main.subs[node];
+    if (!rec->run[0] || rec->g[1] || rec->times < 0)
         return NULL;
     if (times)
         *times = rec->times;
-    if (!rec->view) {
-        oc_analysis *v = oc_arena_alloc(a->arena, sizeof *v);
-        if (!v)
-            return NULL;
-        *v = *a;
-        v->main = *rec->run;
-        v->costs = rec->run->costs;
-        rec->view = v;
-    }
-    return rec->view;
+    return sub_view(a, node, 0);
 }
+
+const oc_analysis *oc_analysis_sub_graph(const oc_analysis *a, size_t node, const oc_graph *g)
+{
+    if (node >= a->main.g->n_nodes)
+        return NULL;
+    const subrec *rec = &a->main.subs[node];
+    for (int k = 0; k < 2; k++)
+        if (rec->g[k] && rec->g[k] == g)
+            return sub_view(a, node, k);
+    return NULL;
+}
+
 oc_weight_kind oc_analysis_weight(const oc_analysis *a, int v)
 {
     return v >= 0 && (size_t)v < a->main.g->n_values ? (oc_weight_kind)a->main.weight[v]

@@ -169,9 +169,10 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     const oc_analysis *sub = oc_analysis_sub(a, m, &times);
     if (!sub)
         return mark_unknown(out, m, control_unknown(a, m));
-    /* what folds in the subgraph: the session's view of it, when the
-     * session knows which subgraph runs */
-    const oc_analysis *ss = session ? oc_analysis_sub(session, m, NULL) : NULL;
+    /* what folds in the subgraph: the session's view of it (ORT optimises
+     * a subgraph when it creates the session, before any dim is bound) */
+    const oc_analysis *ss =
+        session ? oc_analysis_sub_graph(session, m, oc_analysis_graph(sub)) : NULL;
     oc_estimate *se = oc_arena_calloc(arena, 1, sizeof *se);
     if (!se)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");

@@ -74,6 +74,10 @@ assert k['op'] == 'Scan' and k['times'] == 7 and k['kernels'][0]['nodes'] == ['s
 assert abs(k['time_us'] - 7 * sum(i['time_us'] for i in k['kernels'])) < 1e-9
 assert 'extrapolated' not in k
 E" "Loop x5 and Scan x7: the body's kernels once per trip"
+j "$M/if_shape.onnx" --batch 2 >"$TMP/if_shape"
+ok "$PY -c \"import json; k = json.load(open('$TMP/if_shape'))['kernels'][-1]
+assert [(i['name'], i['op']) for i in k['kernels']] == [('then_shape', 'Shape'), ('then_cast', 'Cast')], k\"" \
+    "a kept If's branch planned as at session creation: Shape of X[N,...] runs"
 for m in if_input loop_input; do
     j "$M/$m.onnx" >"$TMP/$m"
     ok "[ \$? -eq 0 ] && grep -q 'not counted' '$TMP/err' && $PY -c \"

@@ -9,6 +9,11 @@ inside are known.
   if_rank.onnx   X[N,3,16,16]; If(Equal(Size(Shape(X)), 3))
                  then: Relu; else: Conv + Relu  -> the else branch runs,
                  known only once N is bound (the If stays a kernel)
+  if_shape.onnx  X[N,3,16,16]; If(Equal(Gather(Shape(X), 0), 2)): N == 2
+                 then: Cast(Shape(X)) to float; else: Cast(Shape(Shape(X)))
+                 -> at --batch 2 the then branch; its Shape folds once N is
+                 bound, but ORT optimises the branch at session creation,
+                 where the condition is unknown too: Shape runs
   if_input.onnx  X[1,3,16,16], c: bool input; If(c)          -> unknown
   loop_const.onnx  h[1,32]; Loop M=5 (initializer), no condition;
                  body: h = Relu(MatMul(h, W))   -> 5 x (MatMul, Relu)
@@ -71,6 +76,26 @@ save("if_rank",
       helper.make_node("Size", ["s"], ["r"], name="size"),
       helper.make_node("Equal", ["r", "three"], ["cond"], name="equal"),
       if_node("cond", relu("then"), conv_relu("else"))], [XN], [Y], [W, three])
+two = numpy_helper.from_array(np.array(2, dtype=np.int64), "two")
+zero = numpy_helper.from_array(np.array(0, dtype=np.int64), "zero")
+
+
+def shape_cast(tag, twice):
+    nodes = [helper.make_node("Shape", ["X"], [tag + "_s"], name=tag + "_shape")]
+    if twice:
+        nodes.append(helper.make_node("Shape", [tag + "_s"], [tag + "_s2"], name=tag + "_shape2"))
+    nodes.append(helper.make_node("Cast", [nodes[-1].output[0]], [tag + "_y"], name=tag + "_cast",
+                                  to=F))
+    return helper.make_graph(nodes, tag, [], [helper.make_tensor_value_info(tag + "_y", F, ["k"])])
+
+
+save("if_shape",
+     [helper.make_node("Shape", ["X"], ["s"], name="shape"),
+      helper.make_node("Gather", ["s", "zero"], ["n"], name="gather", axis=0),
+      helper.make_node("Equal", ["n", "two"], ["cond"], name="equal"),
+      helper.make_node("If", ["cond"], ["Y"], name="if", then_branch=shape_cast("then", False),
+                       else_branch=shape_cast("else", True))],
+     [XN], [helper.make_tensor_value_info("Y", F, ["k"])], [two, zero])
 save("if_input", [if_node("c", conv_relu("then"), relu("else"))],
      [X1, helper.make_tensor_value_info("c", TensorProto.BOOL, [])], [Y], [W])
 
