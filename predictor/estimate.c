@@ -122,8 +122,24 @@ static oc_status inserted_row(const oc_analysis *a, const oc_target *tgt, const 
 }
 
 static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *const *sessions,
-                               size_t n, const oc_tmodel *tm, const oc_overhead *ov,
-                               oc_estimate *out, oc_arena *arena, oc_error *err);
+                               const bool *outer_constant, size_t n, const oc_tmodel *tm,
+                               const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
+                               oc_error *err);
+
+/* Per value of subgraph sg of a node of graph g: an outer-scope value
+ * that g's plan knows at session creation.  NULL when out of memory. */
+static const bool *outer_constants(const oc_graph *g, const oc_plan *plan, const oc_graph *sg,
+                                   oc_arena *arena)
+{
+    bool *c = oc_arena_calloc(arena, sg->n_values + 1, sizeof *c);
+    for (size_t v = 0; c && v < sg->n_values; v++) {
+        if (!sg->values[v].is_outer)
+            continue;
+        int pv = oc_graph_find(g, sg->values[v].name);
+        c[v] = pv >= 0 && plan->constant && plan->constant[pv];
+    }
+    return c;
+}
 
 static bool is_control(oc_op_id op)
 {
@@ -177,7 +193,11 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     if (!se)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     const oc_analysis *sess = ss ? ss : sub;
-    oc_status st = estimate_many(&sub, &sess, 1, tm, ov, se, arena, err);
+    const bool *oc = outer_constants(oc_analysis_graph(a), &out->plan, oc_analysis_graph(sub),
+                                     arena);
+    if (!oc)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    oc_status st = estimate_many(&sub, &sess, oc, 1, tm, ov, se, arena, err);
     if (st)
         return st;
     out->kernel_sub[k] = se;
@@ -395,10 +415,12 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
 }
 
 /* The estimates of n analyses, each planned with what folds in sessions[i]
- * (NULL: the analysis itself). */
+ * (NULL: the analysis itself); outer_constant: for a subgraph (n == 1),
+ * its outer-scope values the enclosing plan folds, or NULL. */
 static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *const *sessions,
-                               size_t n, const oc_tmodel *tm, const oc_overhead *ov,
-                               oc_estimate *out, oc_arena *arena, oc_error *err)
+                               const bool *outer_constant, size_t n, const oc_tmodel *tm,
+                               const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
+                               oc_error *err)
 {
     oc_target tgt;
     oc_tmodel_target(tm, &tgt);
@@ -408,7 +430,7 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
         out[i].analysis = a[i];
         const oc_graph *g = oc_analysis_graph(a[i]);
         oc_plan_opts po = {.target = tgt.name, .nchwc_block = tgt.nchwc_block,
-                           .session = sessions[i]};
+                           .session = sessions[i], .outer_constant = outer_constant};
         oc_status st = oc_plan_build(a[i], &po, &out[i].plan, arena, err);
         if (st)
             return st;
@@ -487,7 +509,7 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
     }
     for (size_t i = 0; i < n; i++)
         sessions[i] = own;
-    oc_status st = estimate_many(a, sessions, n, tm, ov, out, arena, err);
+    oc_status st = estimate_many(a, sessions, NULL, n, tm, ov, out, arena, err);
     oc_analysis_free(own);
     return st;
 }

@@ -2655,7 +2655,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         p.buf[v] = (int)v;
         p.tk_head[v] = -1;
         p.constant[v] = g->values[v].is_initializer ||
-                        (g->values[v].constant && g->values[v].producer < 0);
+                        (g->values[v].constant && g->values[v].producer < 0) ||
+                        (opts && opts->outer_constant && opts->outer_constant[v]);
     }
     for (size_t t = 0; t < p.nn; t++)
         p.rank[g->topo[t]] = t;
@@ -2723,6 +2724,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
             }
         }
     }
+    out->constant = p.constant;
     for (size_t q = 0; q < out->n_kernels; q++) {
         oc_kernel *k = &out->kernels[q];
         if (k->kind == OC_KERNEL_RUN && !k->inlined) {

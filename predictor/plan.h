@@ -95,6 +95,8 @@ typedef struct oc_plan {
     size_t *kernel_of;     /* per graph node: the kernel that runs it */
     size_t n_run;          /* kernels of kind OC_KERNEL_RUN, inlined Ifs
                               left out */
+    bool *constant;        /* per value: known when the session is created
+                              (initializers, what folds) */
 } oc_plan;
 
 typedef struct oc_plan_opts {
@@ -105,6 +107,11 @@ typedef struct oc_plan_opts {
      * any dim is bound (symbolic dims stay symbolic): what folds.  NULL:
      * the analysis itself. */
     const oc_analysis *session;
+    /* Planning a subgraph (oc_analysis_sub): per value of it, whether it
+     * is an outer-scope value the enclosing graph's plan folds (ORT folds
+     * the nodes before an If or Loop before it optimises its subgraphs,
+     * constant_folding.cc), or NULL. */
+    const bool *outer_constant;
 } oc_plan_opts;
 
 /* Plan the main graph of `a`.  "ort-*": the rules above; "torch-*" (eager

@@ -78,6 +78,10 @@ j "$M/if_shape.onnx" --batch 2 >"$TMP/if_shape"
 ok "$PY -c \"import json; k = json.load(open('$TMP/if_shape'))['kernels'][-1]
 assert [(i['name'], i['op']) for i in k['kernels']] == [('then_shape', 'Shape'), ('then_cast', 'Cast')], k\"" \
     "a kept If's branch planned as at session creation: Shape of X[N,...] runs"
+j "$M/if_outer.onnx" >"$TMP/if_outer"
+ok "$PY -c \"import json; k = json.load(open('$TMP/if_outer'))['kernels']
+assert [(i['name'], i['op'], i['nodes']) for i in k] == [('ifthen_branch_then_add', 'Add', ['then_add'])], k\"" \
+    "an inlined branch folds what reads only values its enclosing graph folds"
 for m in if_input loop_input; do
     j "$M/$m.onnx" >"$TMP/$m"
     ok "[ \$? -eq 0 ] && grep -q 'not counted' '$TMP/err' && $PY -c \"

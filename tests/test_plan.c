@@ -884,9 +884,16 @@ static ctl_plan plan_control(const char *file, int64_t batch)
             const oc_analysis *sub = oc_analysis_sub(a, kn->main, &c.times);
             if (!sub)
                 continue;
+            /* outer-scope values the main plan folds are constants there */
+            const oc_graph *sg0 = oc_analysis_graph(sub);
+            bool *oconst = oc_arena_calloc(ar, sg0->n_values + 1, sizeof *oconst);
+            for (size_t v = 0; oconst && v < sg0->n_values; v++) {
+                int pv = sg0->values[v].is_outer ? oc_graph_find(g, sg0->values[v].name) : -1;
+                oconst[v] = pv >= 0 && p.constant[pv];
+            }
             oc_plan_opts so = {.target = "ort-cpu",
-                               .session = oc_analysis_sub_graph(s, kn->main,
-                                                                oc_analysis_graph(sub))};
+                               .session = oc_analysis_sub_graph(s, kn->main, sg0),
+                               .outer_constant = oconst};
             if (oc_plan_build(sub, &so, &sp, ar, &e) != OC_OK)
                 continue;
             const oc_graph *sg = oc_analysis_graph(sub);
@@ -974,6 +981,12 @@ static void control_rules(void)
     CHECK_EQ_INT(c.inlined, 0);
     CHECK_EQ_INT(c.sub_run, 2);
     CHECK_EQ_STR(c.sub_first, "then_shape");
+    /* ORT folds the nodes before an If before it optimises the branch
+     * (constant_folding.cc): Mul(c, c) of the folded c folds too */
+    c = plan_control("if_outer.onnx", 1);
+    CHECK_EQ_INT(c.inlined, 1);
+    CHECK_EQ_INT(c.sub_run, 1);
+    CHECK_EQ_STR(c.sub_first, "then_add");
     /* a condition from an input: which branch runs is unknown */
     c = plan_control("if_input.onnx", 1);
     CHECK_EQ_INT(c.inlined, 0);

@@ -14,6 +14,9 @@ inside are known.
                  -> at --batch 2 the then branch; its Shape folds once N is
                  bound, but ORT optimises the branch at session creation,
                  where the condition is unknown too: Shape runs
+  if_outer.onnx  X[1,8]; c = Add(a, b) of initializers (folds); If(cond:
+                 initializer true) then: Y = Add(X, Mul(c, c)); else: Relu
+                 -> the Mul of the folded outer c folds too: one Add runs
   if_input.onnx  X[1,3,16,16], c: bool input; If(c)          -> unknown
   loop_const.onnx  h[1,32]; Loop M=5 (initializer), no condition;
                  body: h = Relu(MatMul(h, W))   -> 5 x (MatMul, Relu)
@@ -96,6 +99,21 @@ save("if_shape",
       helper.make_node("If", ["cond"], ["Y"], name="if", then_branch=shape_cast("then", False),
                        else_branch=shape_cast("else", True))],
      [XN], [helper.make_tensor_value_info("Y", F, ["k"])], [two, zero])
+A8 = numpy_helper.from_array(np.ones(8, np.float32), "a")
+B8 = numpy_helper.from_array(np.full(8, 2, np.float32), "b")
+outer_then = helper.make_graph(
+    [helper.make_node("Mul", ["c", "c"], ["cc"], name="then_mul"),
+     helper.make_node("Add", ["X", "cc"], ["then_y"], name="then_add")],
+    "then", [], [helper.make_tensor_value_info("then_y", F, [1, 8])])
+outer_else = helper.make_graph(
+    [helper.make_node("Relu", ["X"], ["else_y"], name="else_relu")],
+    "else", [], [helper.make_tensor_value_info("else_y", F, [1, 8])])
+save("if_outer",
+     [helper.make_node("Add", ["a", "b"], ["c"], name="fold_add"),
+      helper.make_node("If", ["cond"], ["Y"], name="if", then_branch=outer_then,
+                       else_branch=outer_else)],
+     [helper.make_tensor_value_info("X", F, [1, 8])],
+     [helper.make_tensor_value_info("Y", F, [1, 8])], [A8, B8, true])
 save("if_input", [if_node("c", conv_relu("then"), relu("else"))],
      [X1, helper.make_tensor_value_info("c", TensorProto.BOOL, [])], [Y], [W])
 
