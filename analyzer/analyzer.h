@@ -117,6 +117,21 @@ const oc_model *oc_analysis_model(const oc_analysis *a);
 const oc_tinfo *oc_analysis_value(const oc_analysis *a, int v);
 const oc_node_cost *oc_analysis_node_cost(const oc_analysis *a, size_t node);
 const oc_totals *oc_analysis_totals(const oc_analysis *a);
+/* The graph the analysis is of: the model's main graph, or for a view
+ * from oc_analysis_sub the subgraph. */
+const oc_graph *oc_analysis_graph(const oc_analysis *a);
+/* What runs inside control-flow node `node` (If: the branch taken; Loop,
+ * Scan: the body with its final shapes), as an analysis of that subgraph:
+ * its values, node costs and own subgraphs, read with the same functions.
+ * *times (may be NULL): how many times one run of the node runs it (1 for
+ * an If, the trip count of a Loop, the sequence length of a Scan).  NULL
+ * (and *times -1) when the node has no subgraph, or which branch runs or
+ * how many times is unknown.  The view belongs to `a`: never pass it to
+ * oc_analysis_free. */
+const oc_analysis *oc_analysis_sub(const oc_analysis *a, size_t node, int64_t *times);
+/* The same for subgraph g of the node, whenever it was inferred (an If
+ * whose condition is unknown infers both branches): NULL when it was not. */
+const oc_analysis *oc_analysis_sub_graph(const oc_analysis *a, size_t node, const oc_graph *g);
 
 typedef enum oc_weight_kind {
     OC_NOT_WEIGHT = 0,

@@ -11,11 +11,27 @@
 
 /* ---- analysis state ---- */
 
+struct grun;
+
+/* What ran inside one node of a graph run: the subgraphs inferred for it
+ * (an If whose condition is unknown: both branches), the last inference
+ * of each, which came last, and how many times the operator runs it (-1:
+ * unknown). */
+typedef struct subrec {
+    const struct oc_graph *g[2];
+    const struct grun *run[2];
+    struct oc_analysis *view[2]; /* made once, by oc_analysis_sub */
+    int last;
+    int64_t times;
+} subrec;
+
 typedef struct grun {
     const oc_graph *g;
     oc_tinfo *info;        /* one per value of g */
     unsigned char *weight; /* oc_weight_kind per value of g */
     const struct grun *parent;
+    oc_node_cost *costs;   /* per node of g */
+    subrec *subs;          /* per node of g */
 } grun;
 
 struct oc_analysis {
@@ -520,8 +536,12 @@ static oc_status grun_init(oc_analysis *a, grun *r, const oc_graph *g,
     r->parent = parent;
     r->info = oc_arena_alloc(a->arena, (g->n_values + 1) * sizeof *r->info);
     r->weight = oc_arena_calloc(a->arena, g->n_values + 1, 1);
-    if (!r->info || !r->weight)
+    r->costs = parent ? oc_arena_calloc(a->arena, g->n_nodes + 1, sizeof *r->costs) : a->costs;
+    r->subs = oc_arena_calloc(a->arena, g->n_nodes + 1, sizeof *r->subs);
+    if (!r->info || !r->weight || !r->costs || !r->subs)
         return nomem(a, err);
+    for (size_t i = 0; i < g->n_nodes; i++)
+        r->subs[i].times = -1;
     for (size_t i = 0; i < g->n_values; i++) {
         const oc_value *v = &g->values[i];
         oc_tinfo *t = &r->info[i];
@@ -627,9 +647,8 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
         const oc_op_desc *d = oc_op_lookup(n->domain, n->op);
         oc_cost sub = {0, 0};
         oc_op_ctx c = {a, r, n, err, &sub};
-        oc_node_cost local;
-        memset(&local, 0, sizeof local);
-        oc_node_cost *nc = (r == &a->main) ? &a->costs[ni] : &local;
+        oc_node_cost *nc = &r->costs[ni];
+        memset(nc, 0, sizeof *nc);
         nc->op = d ? d->id : OC_OPID_UNKNOWN;
         if (!d) {
             char msg[200];
@@ -692,6 +711,13 @@ oc_status oc_ctx_infer_subgraph(oc_op_ctx *c, const struct oc_graph *g,
         return st;
     for (size_t i = 0; i < n_out; i++)
         outs[i] = i < g->n_outputs ? &r->info[g->outputs[i]] : NULL;
+    subrec *rec = &c->run->subs[c->node - c->run->g->nodes];
+    int k = rec->g[0] == g || !rec->g[0] ? 0 : 1;
+    if (!rec->g[k] || rec->g[k] == g) {
+        rec->g[k] = g;
+        rec->run[k] = r;
+        rec->last = k;
+    }
     if (c->sub) {
         c->sub->macs += sum.macs;
         c->sub->flops += sum.flops;
@@ -701,6 +727,11 @@ oc_status oc_ctx_infer_subgraph(oc_op_ctx *c, const struct oc_graph *g,
         cost->flops += sum.flops;
     }
     return OC_OK;
+}
+
+void oc_ctx_set_trips(oc_op_ctx *c, int64_t times)
+{
+    c->run->subs[c->node - c->run->g->nodes].times = times;
 }
 
 /* ---- the whole analysis ---- */
@@ -1031,6 +1062,49 @@ const oc_node_cost *oc_analysis_node_cost(const oc_analysis *a, size_t node)
     return node < a->main.g->n_nodes ? &a->costs[node] : NULL;
 }
 const oc_totals *oc_analysis_totals(const oc_analysis *a) { return &a->totals; }
+const oc_graph *oc_analysis_graph(const oc_analysis *a) { return a->main.g; }
+
+/* The view of subgraph run k of node `node`, made once. */
+static const oc_analysis *sub_view(const oc_analysis *a, size_t node, int k)
+{
+    subrec *rec = &a->main.subs[node];
+    if (!rec->view[k]) {
+        oc_analysis *v = oc_arena_alloc(a->arena, sizeof *v);
+        if (!v)
+            return NULL;
+        *v = *a;
+        v->main = *rec->run[k];
+        v->costs = rec->run[k]->costs;
+        rec->view[k] = v;
+    }
+    return rec->view[k];
+}
+
+const oc_analysis *oc_analysis_sub(const oc_analysis *a, size_t node, int64_t *times)
+{
+    if (times)
+        *times = -1;
+    if (node >= a->main.g->n_nodes)
+        return NULL;
+    const subrec *rec = &a->main.subs[node];
+    if (!rec->run[0] || rec->g[1] || rec->times < 0)
+        return NULL;
+    if (times)
+        *times = rec->times;
+    return sub_view(a, node, 0);
+}
+
+const oc_analysis *oc_analysis_sub_graph(const oc_analysis *a, size_t node, const oc_graph *g)
+{
+    if (node >= a->main.g->n_nodes)
+        return NULL;
+    const subrec *rec = &a->main.subs[node];
+    for (int k = 0; k < 2; k++)
+        if (rec->g[k] && rec->g[k] == g)
+            return sub_view(a, node, k);
+    return NULL;
+}
+
 oc_weight_kind oc_analysis_weight(const oc_analysis *a, int v)
 {
     return v >= 0 && (size_t)v < a->main.g->n_values ? (oc_weight_kind)a->main.weight[v]

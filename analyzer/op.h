@@ -49,6 +49,10 @@ oc_tinfo *oc_ctx_out(oc_op_ctx *c, size_t i);
 /* Whether the analysis infers as a runtime does at load time
  * (oc_analyze_opts.session_view). */
 bool oc_ctx_session_view(const oc_op_ctx *c);
+/* How many times the node runs the subgraph it inferred last (If: 1 for
+ * the branch taken; Loop: the trip count; Scan: the sequence length);
+ * unset, it is unknown (oc_analysis_sub). */
+void oc_ctx_set_trips(oc_op_ctx *c, int64_t times);
 /* The constant behind input i (initializer/Constant), or NULL. */
 const oc_tensor *oc_ctx_in_const(const oc_op_ctx *c, size_t i);
 /* True if input i is an initializer (a weight). */

@@ -68,9 +68,13 @@ struct onnxcost_prediction {
     oc_optimizer optimizer;
     oc_arena *ar;
     oc_estimate e;
-    size_t *run;         /* the indices of the kernels that run, in run order */
-    size_t n_run;
-    const char **kname;  /* per run kernel: its profiler name */
+    /* the kernels that run, in run order (an If the runtime inlines: its
+     * branch's kernels in its place): each one's estimate and index in
+     * its plan, and its profiler name */
+    const oc_estimate **run_e;
+    size_t *run;
+    size_t n_run, cap_run;
+    const char **kname;
 };
 
 /* ---- errors ---- */
@@ -571,6 +575,46 @@ const char *onnxcost_predictor_warning(const onnxcost_predictor *p, size_t i)
 
 /* ---- predictions ---- */
 
+/* Kernels that run in e, an inlined If's branch counted in its place. */
+static size_t count_kernels(const oc_estimate *e)
+{
+    size_t n = 0;
+    for (size_t q = 0; q < e->plan.n_kernels; q++) {
+        const oc_kernel *k = &e->plan.kernels[q];
+        if (k->kind == OC_KERNEL_RUN)
+            n += k->inlined && e->kernel_sub[q] ? count_kernels(e->kernel_sub[q]) : 1;
+    }
+    return n;
+}
+
+/* Append e's kernels that run to r (names: an inlined branch's, or NULL);
+ * false when out of memory. */
+static bool list_kernels(onnxcost_prediction *r, const oc_estimate *e,
+                         const oc_inline_names *names)
+{
+    const oc_graph *g = oc_analysis_graph(e->analysis);
+    for (size_t q = 0; q < e->plan.n_kernels; q++) {
+        const oc_kernel *k = &e->plan.kernels[q];
+        if (k->kind != OC_KERNEL_RUN)
+            continue;
+        if (k->inlined && e->kernel_sub[q]) {
+            oc_inline_names in;
+            oc_inline_names_init(&in, names, g, k->main,
+                                 oc_analysis_graph(e->kernel_sub[q]->analysis));
+            if (!list_kernels(r, e->kernel_sub[q], &in))
+                return false;
+            continue;
+        }
+        char buf[512];
+        const char *nm = oc_inline_kernel_name(names, g, k, buf, sizeof buf);
+        if (r->n_run >= r->cap_run || !(r->kname[r->n_run] = oc_arena_strdup(r->ar, nm)))
+            return false;
+        r->run_e[r->n_run] = e;
+        r->run[r->n_run++] = q;
+    }
+    return true;
+}
+
 onnxcost_status onnxcost_predict(const onnxcost_predictor *p, const onnxcost_analysis *a,
                                  onnxcost_prediction **out)
 {
@@ -593,25 +637,13 @@ onnxcost_status onnxcost_predict(const onnxcost_predictor *p, const onnxcost_ana
     }
     r->an = a;
     r->optimizer = oc_tmodel_get_info(p->tm)->optimizer;
-    const oc_graph *g = oc_model_graph(a->model->m);
-    const oc_plan *plan = &r->e.plan;
-    r->run = oc_arena_calloc(r->ar, plan->n_kernels + 1, sizeof *r->run);
-    r->kname = oc_arena_calloc(r->ar, plan->n_kernels + 1, sizeof *r->kname);
-    if (!r->run || !r->kname) {
+    r->cap_run = count_kernels(&r->e);
+    r->run = oc_arena_calloc(r->ar, r->cap_run + 1, sizeof *r->run);
+    r->run_e = oc_arena_calloc(r->ar, r->cap_run + 1, sizeof *r->run_e);
+    r->kname = oc_arena_calloc(r->ar, r->cap_run + 1, sizeof *r->kname);
+    if (!r->run || !r->run_e || !r->kname || !list_kernels(r, &r->e, NULL)) {
         onnxcost_prediction_free(r);
         return NOMEM();
-    }
-    for (size_t q = 0; q < plan->n_kernels; q++) {
-        const oc_kernel *k = &plan->kernels[q];
-        if (k->kind != OC_KERNEL_RUN)
-            continue;
-        char buf[512];
-        const char *nm = oc_kernel_name(g, k, buf, sizeof buf);
-        if (!(r->kname[r->n_run] = oc_arena_strdup(r->ar, nm))) {
-            onnxcost_prediction_free(r);
-            return NOMEM();
-        }
-        r->run[r->n_run++] = q;
     }
     *out = r;
     return ONNXCOST_OK;
@@ -651,7 +683,7 @@ void onnxcost_prediction_summary(const onnxcost_prediction *r, onnxcost_summary 
         out->optimizer_state_bytes = mem.optimizer_state;
         out->activations_bytes = mem.activations;
     }
-    out->kernels = e->plan.n_run;
+    out->kernels = e->plan.n_run + e->n_inner_run;
     out->uncounted_nodes = e->n_uncounted_nodes;
     out->extrapolated_kernels = e->n_outside;
     out->extrapolated_ms = e->outside_us / 1e3;
@@ -695,7 +727,7 @@ onnxcost_status onnxcost_prediction_kernel(const onnxcost_prediction *r, size_t 
                  i, r->n_run);
         return ONNXCOST_ERR_USAGE;
     }
-    const oc_estimate *e = &r->e;
+    const oc_estimate *e = r->run_e[i];
     const oc_kernel *k = &e->plan.kernels[r->run[i]];
     bool ins = k->main == OC_PLAN_INSERTED;
     *out = (onnxcost_kernel_time){
@@ -714,10 +746,10 @@ const char *onnxcost_prediction_kernel_node(const onnxcost_prediction *r, size_t
 {
     if (i >= r->n_run)
         return NULL;
-    const oc_kernel *k = &r->e.plan.kernels[r->run[i]];
+    const oc_kernel *k = &r->run_e[i]->plan.kernels[r->run[i]];
     if (k->main == OC_PLAN_INSERTED || j > k->n_fused)
         return NULL;
-    const oc_graph *g = oc_model_graph(r->an->model->m);
+    const oc_graph *g = oc_analysis_graph(r->run_e[i]->analysis);
     return g->nodes[j == 0 ? k->main : k->fused[j - 1]].name;
 }
 

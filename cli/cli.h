@@ -192,7 +192,11 @@ int cli_parse_nchwc_block(const char *arg, int64_t *out);
 /* The kernels of an estimate that run, in run order: name (as ONNX
  * Runtime names them), op (as its profiler does), nodes, times. */
 struct oc_estimate;
-json_t *cli_kernels_json(const oc_graph *g, const struct oc_estimate *e);
+json_t *cli_kernels_json(const struct oc_estimate *e);
+/* How many entries of cli_kernels_json plan kernel k is: 0 when it does
+ * not run, the kernels of its branch for an If the runtime inlines, else
+ * 1. */
+size_t cli_kernel_entries(const struct oc_estimate *e, size_t k);
 /* The times an ONNX Runtime profile (Chrome-trace JSON) measured for the
  * kernels of e: meas[k] for plan kernel k, its median over the profile's
  * runs, or -1 when the profile did not run it.  A profile of another model,

@@ -694,7 +694,7 @@ int cli_profile_kernel_times(const char *model_path, const char *prof_path, cons
 {
     profile pf;
     int rc = profile_load(prof_path, &pf);
-    json_t *kj = rc ? NULL : cli_kernels_json(g, e);
+    json_t *kj = rc ? NULL : cli_kernels_json(e);
     size_t np = json_array_size(kj);
     planned *pl = kj ? calloc(np + 1, sizeof *pl) : NULL;
     if (!rc && (!kj || !pl)) {
@@ -719,14 +719,15 @@ int cli_profile_kernel_times(const char *model_path, const char *prof_path, cons
                   prof_path, model_path, found, pf.n);
         rc = EXIT_INPUT;
     }
-    /* planned kernel q is the q-th kernel of the plan that runs */
+    /* plan kernel k is the next cli_kernel_entries entries (an inlined
+     * If: the kernels of its branch, measured when all of them are) */
     for (size_t k = 0, q = 0; !rc && k < e->plan.n_kernels; k++) {
-        meas[k] = -1;
-        if (e->plan.kernels[k].kind != OC_KERNEL_RUN)
-            continue;
-        if (q < np && pl[q].match >= 0)
-            meas[k] = pf.k[pl[q].match].us;
-        q++;
+        size_t n = cli_kernel_entries(e, k);
+        meas[k] = n ? 0 : -1;
+        for (size_t r = q; r < q + n; r++)
+            meas[k] = r < np && pl[r].match >= 0 && meas[k] >= 0 ? meas[k] + pf.k[pl[r].match].us
+                                                              : -1;
+        q += n;
     }
     free(pl);
     json_decref(kj);
@@ -778,7 +779,7 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
     }
     const oc_graph *g = oc_model_graph(m);
-    kj = cli_kernels_json(g, &e);
+    kj = cli_kernels_json(&e);
     size_t np = json_array_size(kj);
     pl = calloc(np + 1, sizeof *pl);
     if (!kj || !pl) {

@@ -52,9 +52,14 @@ static const char predict_help[] =
     "profile). The range is the spread of the model's ensemble. A node whose\n"
     "shapes stay unknown (data-dependent sizes: NonZero, NonMaxSuppression,\n"
     "Unique; operators without a shape rule) is not counted: the rest is\n"
-    "predicted and the node marked ('unknown' in JSON). Training memory\n"
-    "is the weights, their gradients, the optimizer's state and the\n"
-    "activations kept for the backward pass (an estimate from the graph).\n";
+    "predicted and the node marked ('unknown' in JSON). An If, Loop or Scan\n"
+    "runs its subgraph's kernels: an If whose condition is constant when the\n"
+    "session is created is replaced by its branch (its kernels listed in its\n"
+    "place), a kept If, Loop or Scan lists them under its own 'kernels' with\n"
+    "'times' (the trip count); an unknown branch or trip count is not\n"
+    "counted. Training memory is the weights, their gradients, the\n"
+    "optimizer's state and the activations kept for the backward pass (an\n"
+    "estimate from the graph).\n";
 
 typedef struct popts {
     analyze_args aa;
@@ -158,13 +163,27 @@ static double pick_total(const popts *p, const oc_estimate *e)
     return e->total_us;
 }
 
-json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
+/* The kernels of e that run, in run order, appended to arr.  `inside`:
+ * the control-flow node whose subgraph e is, or NULL.  An If the runtime
+ * inlines has no kernel: its branch's kernels stand in its place, named
+ * as the runtime renames them (names: their names, NULL outside inlined
+ * branches); an If, Loop or Scan it keeps lists what runs inside it (per
+ * run) under "kernels", with "times" the runs per inference. */
+static void kernels_into(json_t *arr, const oc_estimate *e, const char *inside,
+                         const oc_inline_names *names)
 {
-    json_t *arr = json_array();
+    const oc_graph *g = oc_analysis_graph(e->analysis);
     for (size_t q = 0; q < e->plan.n_kernels; q++) {
         const oc_kernel *k = &e->plan.kernels[q];
         if (k->kind != OC_KERNEL_RUN)
             continue;
+        const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[q] : NULL;
+        if (k->inlined && sub) {
+            oc_inline_names in;
+            oc_inline_names_init(&in, names, g, k->main, oc_analysis_graph(sub->analysis));
+            kernels_into(arr, sub, g->nodes[k->main].name, &in);
+            continue;
+        }
         char buf[512];
         json_t *nodes = json_array();
         double us = e->kernel_us[q], lo = e->kernel_low_us[q], hi = e->kernel_high_us[q];
@@ -174,8 +193,11 @@ json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
                 json_array_append_new(nodes, json_string(g->nodes[k->fused[f]].name));
         }
         json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:f, s:f}", "name",
-                              oc_kernel_name(g, k, buf, sizeof buf), "op", k->op, "nodes", nodes,
-                              "time_us", us, "time_us_low", lo, "time_us_high", hi);
+                              oc_inline_kernel_name(names, g, k, buf, sizeof buf), "op", k->op,
+                              "nodes", nodes, "time_us", us, "time_us_low", lo, "time_us_high",
+                              hi);
+        if (inside)
+            json_object_set_new(o, "subgraph_of", json_string(inside));
         if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
             json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
             json_object_set_new(o, "costed_as", json_string("Transpose"));
@@ -184,8 +206,34 @@ json_t *cli_kernels_json(const oc_graph *g, const oc_estimate *e)
             json_object_set_new(o, "unknown", json_string(e->node_unknown[k->main]));
         if (k->main != OC_PLAN_INSERTED && e->node_outside[k->main])
             json_object_set_new(o, "extrapolated", json_string(e->node_outside[k->main]));
+        if (sub) {
+            json_t *inner = json_array();
+            kernels_into(inner, sub, g->nodes[k->main].name, NULL);
+            json_object_set_new(o, "times", json_integer((json_int_t)e->kernel_times[q]));
+            json_object_set_new(o, "kernels", inner);
+        }
         json_array_append_new(arr, o);
     }
+}
+
+size_t cli_kernel_entries(const oc_estimate *e, size_t k)
+{
+    const oc_kernel *kn = &e->plan.kernels[k];
+    if (kn->kind != OC_KERNEL_RUN)
+        return 0;
+    const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[k] : NULL;
+    if (!kn->inlined || !sub)
+        return 1;
+    size_t n = 0;
+    for (size_t q = 0; q < sub->plan.n_kernels; q++)
+        n += cli_kernel_entries(sub, q);
+    return n;
+}
+
+json_t *cli_kernels_json(const oc_estimate *e)
+{
+    json_t *arr = json_array();
+    kernels_into(arr, e, NULL, NULL);
     return arr;
 }
 
@@ -212,6 +260,13 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
         const oc_kernel *kn = &e->plan.kernels[e->plan.kernel_of[i]];
         if (kn->main == i && kn->as_op)
             json_object_set_new(o, "runs_as", json_string(kn->as_op));
+        if (kn->main == i && e->kernel_sub[e->plan.kernel_of[i]]) {
+            /* its time is what runs inside it: the subgraph's kernels */
+            json_object_set_new(o, "subgraph_runs",
+                                json_integer((json_int_t)e->kernel_times[e->plan.kernel_of[i]]));
+            if (kn->inlined)
+                json_object_set_new(o, "kernel", json_string("inlined"));
+        }
         if (e->node_unknown[i])
             json_object_set_new(o, "unknown", json_string(e->node_unknown[i]));
         if (e->node_outside[i])
@@ -223,11 +278,11 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "time_ms", json_real(total / 1e3));
     json_object_set_new(t, "time_ms_low", json_real((sub ? total : e->total_low_us) / 1e3));
     json_object_set_new(t, "time_ms_high", json_real((sub ? total : e->total_high_us) / 1e3));
-    json_object_set_new(t, "kernels", json_integer((json_int_t)e->plan.n_run));
+    json_object_set_new(t, "kernels", json_integer((json_int_t)(e->plan.n_run + e->n_inner_run)));
     json_object_set_new(t, "uncounted_nodes", json_integer((json_int_t)e->n_uncounted_nodes));
     json_object_set_new(t, "extrapolated_kernels", json_integer((json_int_t)e->n_outside));
     json_object_set_new(t, "extrapolated_ms", json_real(e->outside_us / 1e3));
-    json_object_set_new(j, "kernels", cli_kernels_json(g, e));
+    json_object_set_new(j, "kernels", cli_kernels_json(e));
     json_object_set_new(t, "inserted_kernels", json_integer((json_int_t)e->n_inserted));
     json_object_set_new(t, "inserted_ms", json_real(e->inserted_us / 1e3));
     json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
@@ -277,43 +332,103 @@ static int by_time(const void *x, const void *y)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
+/* A row of --by kernel: kernel q of estimate e (the main graph's, or the
+ * branch of an If the runtime inlined). */
+typedef struct krow {
+    const oc_estimate *e;
+    size_t q;
+    const oc_inline_names *names; /* an inlined branch's, or NULL */
+} krow;
+
+static double krow_us(const krow *r)
+{
+    const oc_kernel *k = &r->e->plan.kernels[r->q];
+    return k->main == OC_PLAN_INSERTED ? 0 : r->e->node_us[k->main];
+}
+
 static int by_kernel_time(const void *x, const void *y)
 {
-    const oc_kernel *a = &sort_e->plan.kernels[*(const size_t *)x];
-    const oc_kernel *b = &sort_e->plan.kernels[*(const size_t *)y];
-    double ta = a->main == OC_PLAN_INSERTED ? 0 : sort_e->node_us[a->main];
-    double tb = b->main == OC_PLAN_INSERTED ? 0 : sort_e->node_us[b->main];
+    double ta = krow_us(x), tb = krow_us(y);
     return ta < tb ? 1 : ta > tb ? -1 : 0;
 }
 
-/* --by kernel: the kernels the runtime runs, slowest first. */
-static void kernel_rows(const oc_graph *g, const oc_estimate *e, const popts *p, double total)
+/* The kernels of e that run, an inlined If's branch in its place; *n
+ * rows so far, rows has room for cap; the names of inlined branches go to
+ * names[*nn] (room for cap too). */
+static void krows_of(const oc_estimate *e, const oc_inline_names *outer, krow *rows,
+                     oc_inline_names *names, size_t cap, size_t *n, size_t *nn)
 {
-    size_t *order = malloc((e->plan.n_kernels + 1) * sizeof *order), n = 0;
-    if (!order)
-        return;
+    const oc_graph *g = oc_analysis_graph(e->analysis);
+    for (size_t q = 0; q < e->plan.n_kernels; q++) {
+        const oc_kernel *k = &e->plan.kernels[q];
+        if (k->kind != OC_KERNEL_RUN)
+            continue;
+        const oc_estimate *sub = e->kernel_sub[q];
+        if (k->inlined && sub && *nn < cap) {
+            oc_inline_names *in = &names[(*nn)++];
+            oc_inline_names_init(in, outer, g, k->main, oc_analysis_graph(sub->analysis));
+            krows_of(sub, in, rows, names, cap, n, nn);
+        } else if (*n < cap) {
+            rows[(*n)++] = (krow){e, q, outer};
+        }
+    }
+}
+
+static size_t inlined_count(const oc_estimate *e)
+{
+    size_t n = 0;
     for (size_t q = 0; q < e->plan.n_kernels; q++)
-        if (e->plan.kernels[q].kind == OC_KERNEL_RUN)
-            order[n++] = q;
-    sort_e = e;
-    qsort(order, n, sizeof *order, by_kernel_time);
+        if (e->plan.kernels[q].inlined && e->kernel_sub[q])
+            n += 1 + inlined_count(e->kernel_sub[q]);
+    return n;
+}
+
+static size_t krows_count(const oc_estimate *e)
+{
+    size_t n = 0;
+    for (size_t q = 0; q < e->plan.n_kernels; q++)
+        n += e->plan.kernels[q].inlined && e->kernel_sub[q] ? krows_count(e->kernel_sub[q]) : 1;
+    return n;
+}
+
+/* --by kernel: the kernels the runtime runs, slowest first; an If, Loop
+ * or Scan it keeps is one row, with the time of what runs inside it. */
+static void kernel_rows(const oc_estimate *e, const popts *p, double total)
+{
+    size_t cap = krows_count(e) + inlined_count(e), n = 0, nn = 0;
+    krow *rows = malloc((cap + 1) * sizeof *rows);
+    oc_inline_names *names = malloc((cap + 1) * sizeof *names);
+    if (!rows || !names) {
+        free(rows);
+        free(names);
+        return;
+    }
+    krows_of(e, NULL, rows, names, cap, &n, &nn);
+    qsort(rows, n, sizeof *rows, by_kernel_time);
     printf("%-34s %-22s %6s %10s %20s %7s\n", "kernel", "op", "nodes", "time", "range",
            "share");
     for (size_t r = 0; r < n && r < (size_t)p->top; r++) {
-        const oc_kernel *k = &e->plan.kernels[order[r]];
-        char nb[512], b1[32], b2[32], b3[32], range[80];
+        const oc_estimate *ke = rows[r].e;
+        const oc_graph *g = oc_analysis_graph(ke->analysis);
+        const oc_kernel *k = &ke->plan.kernels[rows[r].q];
+        char nb[512], b1[32], b2[32], b3[32], range[80], op[64];
         bool ins = k->main == OC_PLAN_INSERTED;
-        double us = ins ? 0 : e->node_us[k->main];
+        double us = krow_us(&rows[r]);
         snprintf(range, sizeof range, "%s-%s",
-                 cli_time(ins ? 0 : e->node_low_us[k->main], b2, sizeof b2),
-                 cli_time(ins ? 0 : e->node_high_us[k->main], b3, sizeof b3));
+                 cli_time(ins ? 0 : ke->node_low_us[k->main], b2, sizeof b2),
+                 cli_time(ins ? 0 : ke->node_high_us[k->main], b3, sizeof b3));
+        if (ke->kernel_sub[rows[r].q])
+            snprintf(op, sizeof op, "%s x%lld", k->op, (long long)ke->kernel_times[rows[r].q]);
+        else
+            snprintf(op, sizeof op, "%s", k->op);
         printf("%-34.34s %-22.22s %6zu %10s %20s %6.1f%%\n",
-               cli_tail(oc_kernel_name(g, k, nb, sizeof nb), 34), k->op,
+               cli_tail(oc_inline_kernel_name(rows[r].names, g, k, nb, sizeof nb), 34), op,
                ins ? (size_t)0 : 1 + k->n_fused,
                ins ? "(in op)" : cli_time(us, b1, sizeof b1), ins ? "" : range,
                total > 0 ? 100 * us / total : 0);
     }
-    free(order);
+    free(rows);
+    free(names);
 }
 
 static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
@@ -334,7 +449,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     if (p->baseline)
         printf("showing the %s baseline, not the timing model\n", p->baseline);
     if (p->by_kernel)
-        kernel_rows(g, e, p, total);
+        kernel_rows(e, p, total);
     else
         printf("%-34s %-18s %-20s %10s %20s %7s\n", "node", "op", "output", "time",
                "range", "share");
@@ -377,12 +492,13 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     }
     const oc_totals *t = oc_analysis_totals(a);
     int64_t batch = oc_analysis_batch(a);
-    printf("\n%s %lld: %s (range %s to %s), %zu kernels for %llu nodes, "
+    printf("\n%s %lld: %s (range %s to %s), %llu kernels for %llu nodes, "
            "overhead %s\n",
            p->mode.training ? "training step, batch" : "batch", (long long)batch,
            cli_time(total, b1, sizeof b1),
            cli_time(e->total_low_us, b2, sizeof b2), cli_time(e->total_high_us, b3, sizeof b3),
-           e->plan.n_run, (unsigned long long)t->nodes, cli_time(e->overhead_us, b4, sizeof b4));
+           (unsigned long long)(e->plan.n_run + e->n_inner_run), (unsigned long long)t->nodes,
+           cli_time(e->overhead_us, b4, sizeof b4));
     if (e->output_us > 0)
         printf("of which handing back the outputs (%s): %s\n",
                cli_bytes((double)e->output_bytes, b1, sizeof b1),
@@ -470,7 +586,7 @@ static int predict_compare(const popts *p, const char *path)
                 json_object_set_new(o, "throughput_per_s",
                                     json_real(total > 0 ? batch * 1e6 / total : 0));
                 json_object_set_new(o, "memory_bytes", json_integer((json_int_t)mem));
-                json_object_set_new(o, "kernels", json_integer((json_int_t)e.plan.n_run));
+                json_object_set_new(o, "kernels", json_integer((json_int_t)(e.plan.n_run + e.n_inner_run)));
                 json_object_set_new(o, "uncounted_nodes",
                                     json_integer((json_int_t)e.n_uncounted_nodes));
                 json_array_append_new(arr, o);

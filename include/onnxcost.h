@@ -265,7 +265,8 @@ typedef struct onnxcost_summary {
     uint64_t memory_bytes;
     /* training only (0 for inference) */
     uint64_t weights_bytes, gradients_bytes, optimizer_state_bytes, activations_bytes;
-    size_t kernels;         /* kernels the runtime runs */
+    size_t kernels;         /* kernels the runtime runs per inference (those
+                               inside a Loop or Scan once per trip) */
     size_t uncounted_nodes; /* nodes whose shapes are unknown: not in the time */
     /* kernels predicted beyond the timing model's data (an operator it has
      * no sample of, or over 10x its largest), and their share of time_ms */
@@ -305,6 +306,10 @@ ONNXCOST_API void onnxcost_prediction_summary(const onnxcost_prediction *r,
 /* Nodes in topological order, as onnxcost_analysis_node. */
 ONNXCOST_API onnxcost_status onnxcost_prediction_node(const onnxcost_prediction *r, size_t i,
                                                       onnxcost_node_time *out);
+/* The kernels in run order: an If the runtime inlines (its condition
+ * folds at session creation) is its branch's kernels, named as the
+ * runtime renames them; a kept If, a Loop or a Scan is one kernel whose
+ * time is all that runs inside it. */
 ONNXCOST_API size_t onnxcost_prediction_n_kernels(const onnxcost_prediction *r);
 ONNXCOST_API onnxcost_status onnxcost_prediction_kernel(const onnxcost_prediction *r, size_t i,
                                                         onnxcost_kernel_time *out);

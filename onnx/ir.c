@@ -692,6 +692,7 @@ static oc_status build_graph(oc_model *m, const Onnx__GraphProto *gp,
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     g->name = gp->name ? gp->name : "";
     g->parent = parent;
+    g->proto_ = gp;
     gbuild b = {.m = m, .g = g, .idx = ix, .err = err, .depth = depth};
     g->index_ = ix;
     oc_status st = OC_OK;

@@ -150,6 +150,8 @@ typedef struct oc_graph {
     const int *topo;    /* node indices in a topological order */
     /* A hash index of value names; use oc_graph_find(). */
     void *index_;
+    /* The graph's message in the model, for annotations (save.c). */
+    const void *proto_;
 } oc_graph;
 
 typedef struct oc_opset {
@@ -240,6 +242,12 @@ oc_status oc_model_node_append_doc(oc_model *m, size_t node, const char *line,
  * encoded even though the proto the code is generated from predates it). */
 oc_status oc_model_node_set_meta(oc_model *m, size_t node, const char *key,
                                  const char *value, oc_error *err);
+/* The same two for node `node` of g, m's main graph or one of its
+ * subgraphs (an If's branch, a Loop's body). */
+oc_status oc_model_graph_node_append_doc(oc_model *m, const oc_graph *g, size_t node,
+                                         const char *line, oc_error *err);
+oc_status oc_model_graph_node_set_meta(oc_model *m, const oc_graph *g, size_t node,
+                                       const char *key, const char *value, oc_error *err);
 /* Set a key/value in ModelProto.metadata_props (replaces an equal key). */
 oc_status oc_model_set_meta(oc_model *m, const char *key, const char *value,
                             oc_error *err);

@@ -19,10 +19,12 @@ static oc_status nomem(oc_error *err)
     return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
 }
 
-static oc_status node_at(oc_model *m, size_t node, Onnx__NodeProto **out,
+/* Node `node` of graph ir (NULL: the main graph); the IR is built from the
+ * model's messages, which the model owns and annotations edit. */
+static oc_status node_at(oc_model *m, const oc_graph *ir, size_t node, Onnx__NodeProto **out,
                          oc_error *err)
 {
-    Onnx__GraphProto *g = m->proto->graph;
+    Onnx__GraphProto *g = ir && ir->proto_ ? (Onnx__GraphProto *)ir->proto_ : m->proto->graph;
     if (node >= g->n_node)
         return oc_error_set(err, OC_ERR_INTERNAL, NULL, "node %zu out of range",
                             node);
@@ -33,8 +35,14 @@ static oc_status node_at(oc_model *m, size_t node, Onnx__NodeProto **out,
 oc_status oc_model_node_append_doc(oc_model *m, size_t node, const char *line,
                                    oc_error *err)
 {
+    return oc_model_graph_node_append_doc(m, NULL, node, line, err);
+}
+
+oc_status oc_model_graph_node_append_doc(oc_model *m, const oc_graph *ir, size_t node,
+                                         const char *line, oc_error *err)
+{
     Onnx__NodeProto *n = NULL;
-    oc_status st = node_at(m, node, &n, err);
+    oc_status st = node_at(m, ir, node, &n, err);
     if (st)
         return st;
     const char *old = n->doc_string ? n->doc_string : "";
@@ -101,8 +109,14 @@ enum { NODE_METADATA_PROPS = 9 };
 oc_status oc_model_node_set_meta(oc_model *m, size_t node, const char *key,
                                  const char *value, oc_error *err)
 {
+    return oc_model_graph_node_set_meta(m, NULL, node, key, value, err);
+}
+
+oc_status oc_model_graph_node_set_meta(oc_model *m, const oc_graph *ir, size_t node,
+                                       const char *key, const char *value, oc_error *err)
+{
     Onnx__NodeProto *n = NULL;
-    oc_status st = node_at(m, node, &n, err);
+    oc_status st = node_at(m, ir, node, &n, err);
     if (st)
         return st;
     size_t len;

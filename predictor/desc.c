@@ -134,7 +134,7 @@ static void fuse_after(oc_node_desc *d, const char *op)
 static oc_status as_onnx_op(const oc_analysis *a, size_t node, oc_node_desc *d,
                             oc_arena *arena, oc_error *err)
 {
-    const oc_node *n = &oc_model_graph(oc_analysis_model(a))->nodes[node];
+    const oc_node *n = &oc_analysis_graph(a)->nodes[node];
     oc_op_id id = oc_analysis_node_cost(a, node)->op;
     const char *as = NULL;
     bool sum = false, act = false; /* a Sum input, an activation attribute */
@@ -206,7 +206,7 @@ oc_status oc_node_desc_from_analysis(const oc_analysis *a, size_t node, oc_node_
                                      oc_arena *arena, oc_error *err)
 {
     memset(out, 0, sizeof *out);
-    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    const oc_graph *g = oc_analysis_graph(a);
     if (node >= g->n_nodes)
         return oc_error_set(err, OC_ERR_USAGE, NULL, "node %zu out of range (%zu nodes)",
                             node, g->n_nodes);
@@ -263,7 +263,7 @@ oc_status oc_node_desc_fused_op(const oc_analysis *a, const char *op, int x, int
                                 oc_error *err)
 {
     memset(out, 0, sizeof *out);
-    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    const oc_graph *g = oc_analysis_graph(a);
     bool ln = strcmp(op, "LayerNormalization") == 0;
     size_t n_in = ln ? 3 : 1;
     oc_desc_value *in = oc_arena_calloc(arena, n_in, sizeof *in);
@@ -302,7 +302,7 @@ oc_status oc_node_desc_fused_op(const oc_analysis *a, const char *op, int x, int
 oc_status oc_node_desc_add_fused(oc_node_desc *d, const oc_analysis *a, size_t node,
                                  oc_arena *arena, oc_error *err)
 {
-    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    const oc_graph *g = oc_analysis_graph(a);
     if (node >= g->n_nodes)
         return oc_error_set(err, OC_ERR_USAGE, NULL, "node %zu out of range (%zu nodes)",
                             node, g->n_nodes);

@@ -38,7 +38,7 @@ static int kernel_exit(const oc_graph *g, const oc_kernel *k)
  * tensor that is not a graph input), with nothing fused into it. */
 static bool is_small(const oc_analysis *a, const oc_kernel *k)
 {
-    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    const oc_graph *g = oc_analysis_graph(a);
     const oc_node *n = &g->nodes[k->main];
     if (k->n_fused || n->domain[0])
         return false;
@@ -74,7 +74,7 @@ static bool is_small(const oc_analysis *a, const oc_kernel *k)
  * then fused) without a shape rule, or with a value of unknown shape. */
 static const char *unknown_reason(const oc_analysis *a, const oc_kernel *k, oc_arena *arena)
 {
-    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    const oc_graph *g = oc_analysis_graph(a);
     for (size_t f = 0; f <= k->n_fused; f++) {
         const oc_node *n = &g->nodes[kernel_node(k, f)];
         if (!oc_analysis_node_cost(a, kernel_node(k, f))->supported)
@@ -124,15 +124,127 @@ static oc_status layout_row(const oc_analysis *a, const oc_target *tgt, int v, f
     return oc_features_from_desc(&d, tgt, xrow, &ignored) == OC_OK ? OC_OK : OC_ERR_INPUT;
 }
 
+static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *const *sessions,
+                               const bool *outer_constant, size_t n, const oc_tmodel *tm,
+                               const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
+                               oc_error *err);
+
+/* Per value of subgraph sg of a node of graph g: an outer-scope value
+ * that g's plan knows at session creation.  NULL when out of memory. */
+static const bool *outer_constants(const oc_graph *g, const oc_plan *plan, const oc_graph *sg,
+                                   oc_arena *arena)
+{
+    bool *c = oc_arena_calloc(arena, sg->n_values + 1, sizeof *c);
+    for (size_t v = 0; c && v < sg->n_values; v++) {
+        if (!sg->values[v].is_outer)
+            continue;
+        int pv = oc_graph_find(g, sg->values[v].name);
+        c[v] = pv >= 0 && plan->constant && plan->constant[pv];
+    }
+    return c;
+}
+
+static bool is_control(oc_op_id op)
+{
+    return op == OC_OPID_If || op == OC_OPID_Loop || op == OC_OPID_Scan;
+}
+
+/* Why control-flow node m of `a` runs nothing the estimate can see. */
+static const char *control_unknown(const oc_analysis *a, size_t m)
+{
+    switch (oc_analysis_node_cost(a, m)->op) {
+    case OC_OPID_If:
+        return "which branch runs is unknown (its condition depends on the "
+               "values of the inputs)";
+    case OC_OPID_Loop:
+        return "its trip count is unknown (no constant trip count, or a "
+               "condition that may stop it early)";
+    default:
+        return "its sequence length is unknown";
+    }
+}
+
+/* Control-flow node m is not counted, for reason `why`. */
+static oc_status mark_unknown(oc_estimate *out, size_t m, const char *why)
+{
+    out->node_unknown[m] = why;
+    if (!out->n_uncounted)
+        out->first_uncounted = m;
+    out->n_uncounted++;
+    out->n_uncounted_nodes++;
+    return OC_OK;
+}
+
+/* A control-flow kernel k (main node m): its subgraph estimated on its
+ * own (with the same timing model), times the runs.  When the subgraph,
+ * its runs or anything in it is unknown, the node is marked like a node of
+ * unknown shapes and the rest predicted. */
+static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session,
+                                const oc_tmodel *tm, const oc_overhead *ov, oc_estimate *out,
+                                size_t k, oc_arena *arena, oc_error *err)
+{
+    size_t m = out->plan.kernels[k].main;
+    int64_t times;
+    const oc_analysis *sub = oc_analysis_sub(a, m, &times);
+    if (!sub)
+        return mark_unknown(out, m, control_unknown(a, m));
+    /* what folds in the subgraph: the session's view of it (ORT optimises
+     * a subgraph when it creates the session, before any dim is bound) */
+    const oc_analysis *ss =
+        session ? oc_analysis_sub_graph(session, m, oc_analysis_graph(sub)) : NULL;
+    oc_estimate *se = oc_arena_calloc(arena, 1, sizeof *se);
+    if (!se)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    const oc_analysis *sess = ss ? ss : sub;
+    const bool *oc = outer_constants(oc_analysis_graph(a), &out->plan, oc_analysis_graph(sub),
+                                     arena);
+    if (!oc)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    oc_status st = estimate_many(&sub, &sess, oc, 1, tm, ov, se, arena, err);
+    if (st)
+        return st;
+    out->kernel_sub[k] = se;
+    out->kernel_times[k] = times;
+    if (se->n_uncounted) {
+        /* part of what runs inside is unknown: the node is not counted */
+        const oc_node *n = &oc_analysis_graph(sub)->nodes[se->first_uncounted];
+        const char *why = oc_arena_printf(arena, "in its subgraph, node '%s' (%s): %s",
+                                          n->name, n->op, se->node_unknown[se->first_uncounted]);
+        if (!why)
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        return mark_unknown(out, m, why);
+    }
+    double t = (double)times;
+    double scale = se->kernels_raw_us > 0 ? se->kernels_us / se->kernels_raw_us : 1.0;
+    out->node_us[m] = out->kernel_us[k] = t * se->kernels_raw_us;
+    out->node_low_us[m] = out->kernel_low_us[k] = t * se->kernels_low_us / scale;
+    out->node_high_us[m] = out->kernel_high_us[k] = t * se->kernels_high_us / scale;
+    out->node_linear_us[m] = t * se->linear_us;
+    out->node_roofline_us[m] = t * se->roofline_us;
+    out->linear_us += t * se->linear_us;
+    out->roofline_us += t * se->roofline_us;
+    out->inner_us += out->kernel_us[k];
+    out->inner_low_us += out->kernel_low_us[k];
+    out->inner_high_us += out->kernel_high_us[k];
+    out->inner_overhead_us += t * se->overhead_us;
+    out->n_inner_run += (uint64_t)times * (se->plan.n_run + se->n_inner_run);
+    out->outside_us += t * se->outside_us / scale; /* scaled with the rest */
+    if (se->n_outside) {
+        out->node_outside[m] = "some kernels of its subgraph are outside the timing model's data";
+        out->n_outside++;
+    }
+    return OC_OK;
+}
+
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
  * room for every kernel. */
-static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_target *tgt,
-                        const oc_overhead *ov, oc_estimate *out, float *x, size_t *run,
-                        size_t *kidx, oc_arena *arena, oc_error *err)
+static oc_status gather(const oc_analysis *a, const oc_analysis *session, const oc_tmodel *tm,
+                        const oc_target *tgt, const oc_overhead *ov, oc_estimate *out,
+                        float *x, size_t *run, size_t *kidx, oc_arena *arena, oc_error *err)
 {
-    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    const oc_graph *g = oc_analysis_graph(a);
     for (size_t k = 0; k < out->plan.n_kernels; k++) {
         const oc_kernel *kn = &out->plan.kernels[k];
         if (kn->kind != OC_KERNEL_RUN)
@@ -159,6 +271,12 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
             } else if (st != OC_ERR_INPUT) {
                 return st;
             }
+            continue;
+        }
+        if (is_control(mid) && !g->nodes[kn->main].domain[0]) {
+            oc_status st = control_kernel(a, session, tm, ov, out, k, arena, err);
+            if (st)
+                return st;
             continue;
         }
         if (ov && ov->small_kernel_us > 0 && is_small(a, kn)) {
@@ -236,7 +354,7 @@ static oc_status gather(const oc_analysis *a, const oc_tmodel *tm, const oc_targ
 /* Bytes of the graph's outputs whose sizes are known. */
 static uint64_t output_bytes(const oc_analysis *a)
 {
-    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    const oc_graph *g = oc_analysis_graph(a);
     uint64_t sum = 0;
     for (size_t i = 0; i < g->n_outputs; i++) {
         const oc_tinfo *t = oc_analysis_value(a, g->outputs[i]);
@@ -252,9 +370,9 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
                     const double *us, const double *lo, const double *hi,
                     const oc_overhead *ov)
 {
-    out->kernels_us += out->small_us;
-    out->kernels_low_us += out->small_us;
-    out->kernels_high_us += out->small_us;
+    out->kernels_us += out->small_us + out->inner_us;
+    out->kernels_low_us += out->small_us + out->inner_low_us;
+    out->kernels_high_us += out->small_us + out->inner_high_us;
     for (size_t r = 0; r < out->n_run; r++) {
         size_t m = run[r], k = out->x_kernel[r];
         out->kernel_us[k] = us[r];
@@ -272,13 +390,14 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     for (size_t r = 0; r < out->n_run; r++)
         if (run[r] != SIZE_MAX && out->node_outside[run[r]])
             out->outside_us += us[r];
+
     double scale = ov && ov->kernel_scale > 0 ? ov->kernel_scale : 1.0;
     out->outside_us *= scale;
     out->kernels_raw_us = out->kernels_us;
     out->kernels_us *= scale;
     out->kernels_low_us *= scale;
     out->kernels_high_us *= scale;
-    size_t n_nodes = oc_model_graph(oc_analysis_model(a))->n_nodes;
+    size_t n_nodes = oc_analysis_graph(a)->n_nodes;
     for (size_t i = 0; i < n_nodes; i++) {
         out->node_us[i] *= scale;
         out->node_low_us[i] *= scale;
@@ -295,7 +414,8 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
         out->kernel_high_us[k] *= scale;
     }
     /* every kernel that runs, those the runtime inserts included */
-    out->overhead_us = ov ? ov->per_kernel_us * (double)out->plan.n_run : 0;
+    out->overhead_us = (ov ? ov->per_kernel_us * (double)out->plan.n_run : 0) +
+                       out->inner_overhead_us;
     out->output_bytes = output_bytes(a);
     out->output_us = ov ? ov->output_us_per_mb * (double)out->output_bytes / 1e6 : 0;
     double fixed = out->overhead_us + out->output_us;
@@ -304,34 +424,26 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     out->total_high_us = out->kernels_high_us + fixed;
 }
 
-oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_tmodel *tm,
+/* The estimates of n analyses, each planned with what folds in sessions[i]
+ * (NULL: the analysis itself); outer_constant: for a subgraph (n == 1),
+ * its outer-scope values the enclosing plan folds, or NULL. */
+static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *const *sessions,
+                               const bool *outer_constant, size_t n, const oc_tmodel *tm,
                                const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
                                oc_error *err)
 {
     oc_target tgt;
     oc_tmodel_target(tm, &tgt);
     size_t total = 1;
-    /* What folds is decided on the model as the runtime loads it, before
-     * any dim is bound: analyse it once more unbound when it has
-     * symbolic input dims. */
-    oc_analysis *own = NULL;
-    const oc_analysis *session = NULL;
-    if (n > 0) {
-        oc_error ignored;
-        oc_analyze_opts so = {.session_view = true};
-        if (oc_analyze(oc_analysis_model(a[0]), &so, &own, &ignored) == OC_OK)
-            session = own; /* else: plan on the bound analysis */
-    }
     for (size_t i = 0; i < n; i++) {
         memset(&out[i], 0, sizeof out[i]);
-        const oc_graph *g = oc_model_graph(oc_analysis_model(a[i]));
+        out[i].analysis = a[i];
+        const oc_graph *g = oc_analysis_graph(a[i]);
         oc_plan_opts po = {.target = tgt.name, .nchwc_block = tgt.nchwc_block,
-                           .session = session};
+                           .session = sessions[i], .outer_constant = outer_constant};
         oc_status st = oc_plan_build(a[i], &po, &out[i].plan, arena, err);
-        if (st) {
-            oc_analysis_free(own);
+        if (st)
             return st;
-        }
         size_t nn = g->n_nodes + 1;
         out[i].node_us = oc_arena_calloc(arena, nn, sizeof(double));
         out[i].node_low_us = oc_arena_calloc(arena, nn, sizeof(double));
@@ -344,17 +456,16 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
         out[i].kernel_us = oc_arena_calloc(arena, nk, sizeof(double));
         out[i].kernel_low_us = oc_arena_calloc(arena, nk, sizeof(double));
         out[i].kernel_high_us = oc_arena_calloc(arena, nk, sizeof(double));
+        out[i].kernel_sub = oc_arena_calloc(arena, nk, sizeof(*out[i].kernel_sub));
+        out[i].kernel_times = oc_arena_calloc(arena, nk, sizeof(int64_t));
         out[i].first_uncounted = SIZE_MAX;
         if (!out[i].node_us || !out[i].node_low_us || !out[i].node_high_us ||
             !out[i].node_linear_us || !out[i].node_roofline_us || !out[i].node_unknown ||
             !out[i].node_outside || !out[i].kernel_us || !out[i].kernel_low_us ||
-            !out[i].kernel_high_us) {
-            oc_analysis_free(own);
+            !out[i].kernel_high_us || !out[i].kernel_sub || !out[i].kernel_times)
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
-        }
         total += out[i].plan.n_kernels;
     }
-    oc_analysis_free(own);
     /* Every kernel's features first, then one pass of the ensemble over
      * all of them: a batched forward is an sgemm per layer, not one per
      * kernel or per analysis. */
@@ -366,8 +477,8 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     size_t rows = 0;
     for (size_t i = 0; i < n; i++) {
-        oc_status st = gather(a[i], tm, &tgt, ov, &out[i], x + rows * OC_N_FEATURES,
-                              run + rows, kidx + rows, arena, err);
+        oc_status st = gather(a[i], sessions[i], tm, &tgt, ov, &out[i],
+                              x + rows * OC_N_FEATURES, run + rows, kidx + rows, arena, err);
         if (st)
             return st;
         rows += out[i].n_run;
@@ -385,6 +496,32 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
         scatter(a[i], &out[i], run + r, us + r, us + total + r, us + 2 * total + r, ov);
     }
     return OC_OK;
+}
+
+oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_tmodel *tm,
+                               const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
+                               oc_error *err)
+{
+    /* What folds is decided on the model as the runtime loads it, before
+     * any dim is bound: analyse it once more unbound when it has
+     * symbolic input dims. */
+    oc_analysis *own = NULL;
+    if (n > 0) {
+        oc_error ignored;
+        oc_analyze_opts so = {.session_view = true};
+        if (oc_analyze(oc_analysis_model(a[0]), &so, &own, &ignored) != OC_OK)
+            own = NULL; /* plan on the bound analysis */
+    }
+    const oc_analysis **sessions = oc_arena_alloc(arena, (n + 1) * sizeof *sessions);
+    if (!sessions) {
+        oc_analysis_free(own);
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        sessions[i] = own;
+    oc_status st = estimate_many(a, sessions, NULL, n, tm, ov, out, arena, err);
+    oc_analysis_free(own);
+    return st;
 }
 
 oc_status oc_estimate_run(const oc_analysis *a, const oc_tmodel *tm,

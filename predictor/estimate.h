@@ -30,6 +30,8 @@ typedef struct oc_overhead {
 } oc_overhead;
 
 typedef struct oc_estimate {
+    const oc_analysis *analysis; /* the analysis estimated (for a
+                                    subgraph's estimate: its view) */
     oc_plan plan;
     /* per graph node: the time of the kernel it is the main node of (0 for
      * nodes fused into another, folded or removed) */
@@ -45,6 +47,19 @@ typedef struct oc_estimate {
     size_t n_inserted;          /* predicted kernels of no graph node: the
                                    reorders and Transposes the plan inserts */
     double inserted_us;         /* their sum (in kernels_us, in no node_us) */
+    /* Control flow: an If, Loop or Scan kernel runs the kernels of its
+     * subgraph (the If's branch taken, the body once per trip); per plan
+     * kernel, that subgraph's own estimate (NULL for other kernels) and
+     * how many times one inference runs it.  The kernel's time is
+     * times x the subgraph's kernels; an If, Loop or Scan whose branch or
+     * trip count is unknown is not predicted (node_unknown says why). */
+    const struct oc_estimate **kernel_sub;
+    int64_t *kernel_times;
+    double inner_us, inner_low_us, inner_high_us; /* those kernels' time
+                                                     (as timed alone) */
+    double inner_overhead_us;   /* their per-kernel overhead */
+    uint64_t n_inner_run;       /* how many kernels run inside them per
+                                   inference (plan.n_run + this: all) */
     double kernels_raw_us;      /* sum of the kernels as timed alone */
     double kernels_us, kernels_low_us, kernels_high_us; /* scaled */
     double overhead_us;

@@ -2682,6 +2682,27 @@ static void conv_add_act(pctx *p)
     }
 }
 
+/* ---- control flow ---- */
+
+/* ORT's ConstantFolding inlines an If whose condition is a constant
+ * initializer once the nodes before it have folded (its condition folds
+ * at session creation): Graph::InlineIfSubgraph puts the branch's nodes in
+ * the If's place (onnxruntime/core/optimizer/constant_folding.cc,
+ * onnxruntime/core/graph/graph.cc).  The If is then no kernel; its branch
+ * is planned on its own (oc_analysis_sub), so fusions across the If's
+ * boundary are not replayed. */
+static void mark_inlined_ifs(pctx *p)
+{
+    for (size_t i = 0; i < p->nn; i++) {
+        const oc_node *n = &p->g->nodes[i];
+        int c = in(p, i, 0);
+        if (!live(p, i) || !is_op(p, n, OC_OPID_If) || c < 0 || !p->constant[c])
+            continue;
+        p->nk[i].inlined = true;
+        p->nk[i].why = "inlined: its branch runs in its place";
+    }
+}
+
 /* ---- assembling the plan ---- */
 
 const char *oc_kernel_op(const oc_kernel *k)
@@ -2692,7 +2713,7 @@ const char *oc_kernel_op(const oc_kernel *k)
 oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan *out,
                         oc_arena *arena, oc_error *err)
 {
-    const oc_graph *g = oc_model_graph(oc_analysis_model(a));
+    const oc_graph *g = oc_analysis_graph(a);
     const char *target = opts && opts->target ? opts->target : "";
     pctx p = {.a = a, .s = opts && opts->session ? opts->session : a, .g = g, .ar = arena,
               .nv = g->n_values, .nn = g->n_nodes};
@@ -2734,7 +2755,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         p.buf[v] = (int)v;
         p.tk_head[v] = -1;
         p.constant[v] = g->values[v].is_initializer ||
-                        (g->values[v].constant && g->values[v].producer < 0);
+                        (g->values[v].constant && g->values[v].producer < 0) ||
+                        (opts && opts->outer_constant && opts->outer_constant[v]);
     }
     for (size_t t = 0; t < p.nn; t++)
         p.rank[g->topo[t]] = t;
@@ -2750,6 +2772,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.block = ort && opts && opts->nchwc_block > 1 ? opts->nchwc_block : 0;
     if (ort || eager)
         pass_remove(&p, eager);
+    if (ort)
+        mark_inlined_ifs(&p);
     if (!count_uses(&p) || (ort && not_where(&p) && !count_uses(&p)))
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (ort) {
@@ -2804,9 +2828,10 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
             }
         }
     }
+    out->constant = p.constant;
     for (size_t q = 0; q < out->n_kernels; q++) {
         oc_kernel *k = &out->kernels[q];
-        if (k->kind == OC_KERNEL_RUN) {
+        if (k->kind == OC_KERNEL_RUN && !k->inlined) {
             out->n_run++;
             k->why = NULL;
         }

@@ -81,6 +81,11 @@ typedef struct oc_kernel {
                              whose shape sizes them; kernels moved to the
                              NCHWc layout: the output they are named after
                              ("<output>_nchwc"); -1 otherwise */
+    bool inlined;         /* an If whose condition is constant when the
+                             session is created: the runtime puts the
+                             branch's nodes in its place, so it is no
+                             kernel of its own (the estimate runs the
+                             branch's kernels, oc_analysis_sub) */
     size_t n_fused;       /* absorbed nodes, in order */
     size_t fused[OC_PLAN_MAX_NODES];
 } oc_kernel;
@@ -89,7 +94,10 @@ typedef struct oc_plan {
     size_t n_kernels;
     oc_kernel *kernels;    /* in run order */
     size_t *kernel_of;     /* per graph node: the kernel that runs it */
-    size_t n_run;          /* kernels of kind OC_KERNEL_RUN */
+    size_t n_run;          /* kernels of kind OC_KERNEL_RUN, inlined Ifs
+                              left out */
+    bool *constant;        /* per value: known when the session is created
+                              (initializers, what folds) */
 } oc_plan;
 
 typedef struct oc_plan_opts {
@@ -100,6 +108,11 @@ typedef struct oc_plan_opts {
      * any dim is bound (symbolic dims stay symbolic): what folds.  NULL:
      * the analysis itself. */
     const oc_analysis *session;
+    /* Planning a subgraph (oc_analysis_sub): per value of it, whether it
+     * is an outer-scope value the enclosing graph's plan folds (ORT folds
+     * the nodes before an If or Loop before it optimises its subgraphs,
+     * constant_folding.cc), or NULL. */
+    const bool *outer_constant;
 } oc_plan_opts;
 
 /* Plan the main graph of `a`.  "ort-*": the rules above; "torch-*" (eager

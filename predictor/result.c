@@ -21,6 +21,59 @@ const char *oc_kernel_name(const oc_graph *g, const oc_kernel *k, char *buf, siz
     return buf;
 }
 
+void oc_inline_names_init(oc_inline_names *n, const oc_inline_names *outer,
+                          const oc_graph *parent, size_t if_node, const oc_graph *branch)
+{
+    const oc_node *nd = &parent->nodes[if_node];
+    const oc_attr *then = oc_node_attr(nd, "then_branch");
+    char name[512];
+    n->outer = outer;
+    n->parent = parent;
+    n->if_node = if_node;
+    n->g = branch;
+    snprintf(n->prefix, sizeof n->prefix, "%.480s%s_",
+             oc_inline_node_name(outer, parent, if_node, name, sizeof name),
+             then && then->g == branch ? "then_branch" : "else_branch");
+}
+
+const char *oc_inline_node_name(const oc_inline_names *n, const oc_graph *g, size_t node,
+                                char *buf, size_t size)
+{
+    if (!n)
+        return g->nodes[node].name;
+    snprintf(buf, size, "%s%s", n->prefix, n->g->nodes[node].name);
+    return buf;
+}
+
+const char *oc_inline_value_name(const oc_inline_names *n, const oc_graph *g, int v, char *buf,
+                                 size_t size)
+{
+    if (!n)
+        return g->values[v].name;
+    const oc_value *val = &n->g->values[v];
+    for (size_t i = 0; i < n->g->n_outputs; i++) {
+        const oc_node *nd = &n->parent->nodes[n->if_node];
+        if (n->g->outputs[i] == v && i < nd->n_outputs && nd->outputs[i] >= 0)
+            return oc_inline_value_name(n->outer, n->parent, nd->outputs[i], buf, size);
+    }
+    if (val->is_outer)
+        return val->name;
+    snprintf(buf, size, "%s%s", n->prefix, val->name);
+    return buf;
+}
+
+const char *oc_inline_kernel_name(const oc_inline_names *n, const oc_graph *g,
+                                  const oc_kernel *k, char *buf, size_t size)
+{
+    if (k->main == OC_PLAN_INSERTED)
+        return k->op;
+    if (k->value < 0)
+        return oc_inline_node_name(n, g, k->main, buf, size);
+    char v[512];
+    snprintf(buf, size, "%s_nchwc", oc_inline_value_name(n, g, k->value, v, sizeof v));
+    return buf;
+}
+
 const char *oc_node_kernel_note(const oc_graph *g, const oc_estimate *e, size_t i)
 {
     const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];
@@ -64,56 +117,77 @@ void oc_target_line(const oc_tmodel *tm, const char *label, char *buf, size_t n)
              info->optimizer != OC_OPT_NONE ? oc_optimizer_name(info->optimizer) : "", label);
 }
 
-static oc_status meta_u64(oc_model *m, size_t node, const char *key, uint64_t v,
-                          oc_error *err)
+static oc_status meta_u64(oc_model *m, const oc_graph *g, size_t node, const char *key,
+                          uint64_t v, oc_error *err)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%" PRIu64, v);
-    return oc_model_node_set_meta(m, node, key, buf, err);
+    return oc_model_graph_node_set_meta(m, g, node, key, buf, err);
 }
 
-oc_status oc_annotate_model(oc_model *m, const oc_analysis *a, const oc_estimate *e,
-                            const char *target_line, oc_error *err)
+/* The nodes of e's graph (e->analysis's: the main graph, or the subgraph
+ * a control-flow node runs), then those of the subgraphs its If, Loop and
+ * Scan nodes run.  `inside`: the node whose subgraph this is (NULL for
+ * the main graph), `times` its runs; the times are per run. */
+static oc_status annotate_graph(oc_model *m, const oc_estimate *e, const char *inside,
+                                int64_t times, oc_error *err)
 {
-    const oc_graph *g = oc_model_graph(m);
+    const oc_analysis *a = e->analysis;
+    const oc_graph *g = oc_analysis_graph(a);
     oc_status st = OC_OK;
-    char buf[512];
+    char buf[512], where[256] = "";
+    if (inside && times == 1)
+        snprintf(where, sizeof where, " (in '%s')", inside);
+    else if (inside)
+        snprintf(where, sizeof where, " (per run of '%s', %" PRId64 " runs)", inside, times);
     for (size_t i = 0; i < g->n_nodes && !st; i++) {
         const oc_node_cost *c = oc_analysis_node_cost(a, i);
-        const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];
+        size_t q = e->plan.kernel_of[i];
+        const oc_kernel *k = &e->plan.kernels[q];
         uint64_t bytes = c->bytes_read + c->bytes_written;
         const char *how = k->kind == OC_KERNEL_FOLDED    ? " (folded)"
                           : k->kind == OC_KERNEL_REMOVED ? " (removed)"
+                          : k->inlined                   ? " (inlined: its branch runs)"
                           : k->main != i                 ? " (fused)"
                                                          : "";
         if (e->node_unknown[i]) {
             /* no time: not a zero */
             snprintf(buf, sizeof buf, "onnxcost: not counted: %s", e->node_unknown[i]);
-            st = oc_model_node_append_doc(m, i, buf, err);
+            st = oc_model_graph_node_append_doc(m, g, i, buf, err);
             if (!st)
-                st = oc_model_node_set_meta(m, i, "onnxcost.unknown", e->node_unknown[i], err);
-            continue;
+                st = oc_model_graph_node_set_meta(m, g, i, "onnxcost.unknown",
+                                                  e->node_unknown[i], err);
+        } else {
+            snprintf(buf, sizeof buf,
+                     "onnxcost: time_us=%.3f macs=%" PRIu64 " flops=%" PRIu64
+                     " bytes=%" PRIu64 " params=%" PRIu64 "%s%s",
+                     e->node_us[i], c->macs, c->flops, bytes, c->params, how, where);
+            st = oc_model_graph_node_append_doc(m, g, i, buf, err);
+            snprintf(buf, sizeof buf, "%.3f", e->node_us[i]);
+            if (!st)
+                st = oc_model_graph_node_set_meta(m, g, i, "onnxcost.time_us", buf, err);
+            if (!st)
+                st = meta_u64(m, g, i, "onnxcost.macs", c->macs, err);
+            if (!st)
+                st = meta_u64(m, g, i, "onnxcost.flops", c->flops, err);
+            if (!st)
+                st = meta_u64(m, g, i, "onnxcost.bytes", bytes, err);
+            if (!st)
+                st = meta_u64(m, g, i, "onnxcost.params", c->params, err);
+            if (!st && k->main != i)
+                st = oc_model_graph_node_set_meta(m, g, i, "onnxcost.fused_into",
+                                                  g->nodes[k->main].name, err);
         }
-        snprintf(buf, sizeof buf,
-                 "onnxcost: time_us=%.3f macs=%" PRIu64 " flops=%" PRIu64
-                 " bytes=%" PRIu64 " params=%" PRIu64 "%s",
-                 e->node_us[i], c->macs, c->flops, bytes, c->params, how);
-        st = oc_model_node_append_doc(m, i, buf, err);
-        snprintf(buf, sizeof buf, "%.3f", e->node_us[i]);
-        if (!st)
-            st = oc_model_node_set_meta(m, i, "onnxcost.time_us", buf, err);
-        if (!st)
-            st = meta_u64(m, i, "onnxcost.macs", c->macs, err);
-        if (!st)
-            st = meta_u64(m, i, "onnxcost.flops", c->flops, err);
-        if (!st)
-            st = meta_u64(m, i, "onnxcost.bytes", bytes, err);
-        if (!st)
-            st = meta_u64(m, i, "onnxcost.params", c->params, err);
-        if (!st && k->main != i)
-            st = oc_model_node_set_meta(m, i, "onnxcost.fused_into",
-                                        g->nodes[k->main].name, err);
+        if (!st && k->main == i && e->kernel_sub && e->kernel_sub[q])
+            st = annotate_graph(m, e->kernel_sub[q], g->nodes[i].name, e->kernel_times[q], err);
     }
+    return st;
+}
+
+oc_status oc_annotate_model(oc_model *m, const oc_analysis *a, const oc_estimate *e,
+                            const char *target_line, oc_error *err)
+{
+    oc_status st = annotate_graph(m, e, NULL, 1, err);
     if (st)
         return st;
     const oc_totals *t = oc_analysis_totals(a);

@@ -14,13 +14,42 @@
  * after their op; other kernels keep their main node's name.  The result
  * is buf or a string of g or k. */
 const char *oc_kernel_name(const oc_graph *g, const oc_kernel *k, char *buf, size_t size);
+/* The names ONNX Runtime gives the nodes and values of an If's branch when
+ * its constant folding inlines it (Graph::InlineIfSubgraph,
+ * onnxruntime/core/graph/graph.cc): the branch's outputs take the If's
+ * output names; other nodes and values get the prefix "<If's
+ * name><then_branch|else_branch>_" (the If's name as inlined itself when
+ * it sat in an inlined branch); outer-scope values keep theirs. */
+typedef struct oc_inline_names {
+    const struct oc_inline_names *outer; /* the If's own graph's, or NULL
+                                            for the main graph */
+    const oc_graph *parent;              /* the graph of the If */
+    size_t if_node;                      /* its index there */
+    const oc_graph *g;                   /* the branch */
+    char prefix[512];
+} oc_inline_names;
+
+void oc_inline_names_init(oc_inline_names *n, const oc_inline_names *outer,
+                          const oc_graph *parent, size_t if_node, const oc_graph *branch);
+/* Node `node` and value v of n->g as inlined; n NULL: g's own names
+ * (g is then the graph they are of).  The result is buf or a string of
+ * the graph. */
+const char *oc_inline_node_name(const oc_inline_names *n, const oc_graph *g, size_t node,
+                                char *buf, size_t size);
+const char *oc_inline_value_name(const oc_inline_names *n, const oc_graph *g, int v, char *buf,
+                                 size_t size);
+/* oc_kernel_name of a kernel of n->g, with the inlined names. */
+const char *oc_inline_kernel_name(const oc_inline_names *n, const oc_graph *g,
+                                  const oc_kernel *k, char *buf, size_t size);
 /* How node i runs: "folded", "removed", the name of the node whose kernel
  * runs it (fused), or NULL when it runs its own kernel. */
 const char *oc_node_kernel_note(const oc_graph *g, const oc_estimate *e, size_t i);
 
 /* Write the prediction into m (the model a analysed, e predicted): a
  * line "onnxcost: time_us=... macs=..." appended to each node's
- * doc_string, the same as node metadata "onnxcost.*", the totals in the
+ * doc_string (the nodes of the subgraph an If, Loop or Scan runs too,
+ * with their time per run), the same as node metadata "onnxcost.*", the
+ * totals in the
  * model's metadata ("onnxcost.time_ms", "onnxcost.target" = target_line,
  * ...).  A node not counted says why instead. */
 oc_status oc_annotate_model(oc_model *m, const oc_analysis *a, const oc_estimate *e,

@@ -349,6 +349,49 @@ static void test_warnings(void)
     unsetenv("ONNXCOST_MACHINE");
 }
 
+/* An If on a constant condition is its branch's kernels, named as ORT's
+ * Graph::InlineIfSubgraph renames them; a Loop is one kernel, its body's
+ * run once per trip in the count (tests/data/control, gen_control.py). */
+static void test_control(void)
+{
+    onnxcost_model *m = NULL, *lm = NULL;
+    onnxcost_analysis *a = NULL, *la = NULL;
+    onnxcost_predictor *p = NULL;
+    onnxcost_prediction *r = NULL, *lr = NULL;
+    CHECK_EQ_INT(onnxcost_model_load(OC_TESTS_DIR "/data/control/if_const.onnx", &m), ONNXCOST_OK);
+    CHECK_EQ_INT(onnxcost_model_load(OC_TESTS_DIR "/data/control/loop_const.onnx", &lm),
+                 ONNXCOST_OK);
+    CHECK_EQ_INT(onnxcost_predictor_open("ort-cpu", ONNXCOST_INFERENCE, 1, &p), ONNXCOST_OK);
+    if (m && lm && p && onnxcost_analyze(m, NULL, &a) == ONNXCOST_OK &&
+        onnxcost_analyze(lm, NULL, &la) == ONNXCOST_OK &&
+        onnxcost_predict(p, a, &r) == ONNXCOST_OK && onnxcost_predict(p, la, &lr) == ONNXCOST_OK) {
+        onnxcost_kernel_time kt;
+        CHECK(onnxcost_prediction_n_kernels(r) >= 1);
+        CHECK_EQ_INT(onnxcost_prediction_kernel(r, 0, &kt), ONNXCOST_OK);
+        CHECK(strstr(kt.op, "Conv") != NULL && kt.time_us > 0);
+        /* blocked (NCHWc): named after the If's output; else the node */
+        CHECK(!strcmp(kt.name, "Y_nchwc") || !strcmp(kt.name, "ifthen_branch_then_conv"));
+        CHECK_EQ_STR(onnxcost_prediction_kernel_node(r, 0, 0), "then_conv");
+        onnxcost_summary s;
+        onnxcost_prediction_summary(r, &s);
+        CHECK_EQ_INT(s.kernels, onnxcost_prediction_n_kernels(r));
+        CHECK_EQ_INT(onnxcost_prediction_n_kernels(lr), 1);
+        CHECK_EQ_INT(onnxcost_prediction_kernel(lr, 0, &kt), ONNXCOST_OK);
+        CHECK_EQ_STR(kt.op, "Loop");
+        onnxcost_prediction_summary(lr, &s);
+        CHECK_EQ_INT(s.kernels, 1 + 5 * 2);
+    } else {
+        t_failed++;
+    }
+    onnxcost_prediction_free(lr);
+    onnxcost_prediction_free(r);
+    onnxcost_analysis_free(la);
+    onnxcost_analysis_free(a);
+    onnxcost_predictor_free(p);
+    onnxcost_model_free(lm);
+    onnxcost_model_free(m);
+}
+
 int main(void)
 {
     setenv("XDG_CACHE_HOME", "/nonexistent-oc-cache", 1);
@@ -356,5 +399,6 @@ int main(void)
     test_analyze();
     test_predict();
     test_warnings();
+    test_control();
     return t_report("api");
 }

@@ -2,6 +2,7 @@
 #include "harness.h"
 #include "onnx/build.h"
 #include "predictor/plan.h"
+#include "predictor/result.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -991,9 +992,177 @@ static void rules(void)
     CHECK_EQ_INT(count_of(&n0, "Conv"), 1);
 }
 
+/* Control flow (tests/data/control, gen_control.py).  ORT's
+ * ConstantFolding inlines an If whose condition folds at session creation
+ * (onnxruntime/core/optimizer/constant_folding.cc, Graph::InlineIfSubgraph
+ * in onnxruntime/core/graph/graph.cc): no If kernel; the branch taken is
+ * planned on its own.  An If whose condition is known only once the dims
+ * are bound stays a kernel. */
+typedef struct ctl_plan {
+    size_t run, inlined;  /* kernels of the main graph */
+    int64_t times;        /* oc_analysis_sub of the control node */
+    size_t sub_run;       /* kernels of its subgraph that run */
+    char sub_first[64];   /* the first one's main node */
+    char sub_first_op[32];
+} ctl_plan;
+
+static ctl_plan plan_control(const char *file, int64_t batch)
+{
+    ctl_plan c = {0};
+    c.times = -2;
+    char path[512];
+    snprintf(path, sizeof path, "%s/data/control/%s", OC_TESTS_DIR, file);
+    oc_model *m = NULL;
+    oc_analysis *a = NULL, *s = NULL;
+    oc_error e;
+    if (oc_model_load_file(path, &m, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        t_failed++;
+        return c;
+    }
+    oc_analyze_opts o = {.batch = batch}, sv = {.session_view = true};
+    CHECK_EQ_INT(oc_analyze(m, &o, &a, &e), OC_OK);
+    CHECK_EQ_INT(oc_analyze(m, &sv, &s, &e), OC_OK);
+    oc_arena *ar = oc_arena_new();
+    oc_plan p, sp;
+    oc_plan_opts po = {.target = "ort-cpu", .session = s};
+    const oc_graph *g = oc_model_graph(m);
+    if (a && s && oc_plan_build(a, &po, &p, ar, &e) == OC_OK) {
+        c.run = p.n_run;
+        for (size_t k = 0; k < p.n_kernels; k++) {
+            const oc_kernel *kn = &p.kernels[k];
+            c.inlined += kn->inlined;
+            if (kn->main == OC_PLAN_INSERTED || kn->kind != OC_KERNEL_RUN ||
+                g->nodes[kn->main].n_attrs == 0 || strcmp(g->nodes[kn->main].op, "Shape") == 0)
+                continue;
+            const oc_analysis *sub = oc_analysis_sub(a, kn->main, &c.times);
+            if (!sub)
+                continue;
+            /* outer-scope values the main plan folds are constants there */
+            const oc_graph *sg0 = oc_analysis_graph(sub);
+            bool *oconst = oc_arena_calloc(ar, sg0->n_values + 1, sizeof *oconst);
+            for (size_t v = 0; oconst && v < sg0->n_values; v++) {
+                int pv = sg0->values[v].is_outer ? oc_graph_find(g, sg0->values[v].name) : -1;
+                oconst[v] = pv >= 0 && p.constant[pv];
+            }
+            oc_plan_opts so = {.target = "ort-cpu",
+                               .session = oc_analysis_sub_graph(s, kn->main, sg0),
+                               .outer_constant = oconst};
+            if (oc_plan_build(sub, &so, &sp, ar, &e) != OC_OK)
+                continue;
+            const oc_graph *sg = oc_analysis_graph(sub);
+            CHECK(sg != g && sg->parent == g);
+            c.sub_run = sp.n_run;
+            for (size_t q = 0; q < sp.n_kernels && !c.sub_first[0]; q++)
+                if (sp.kernels[q].kind == OC_KERNEL_RUN) {
+                    snprintf(c.sub_first, sizeof c.sub_first, "%s",
+                             sg->nodes[sp.kernels[q].main].name);
+                    snprintf(c.sub_first_op, sizeof c.sub_first_op, "%s", sp.kernels[q].op);
+                }
+        }
+    } else {
+        t_failed++;
+    }
+    oc_arena_free(ar);
+    oc_analysis_free(s);
+    oc_analysis_free(a);
+    oc_model_free(m);
+    return c;
+}
+
+/* The names ORT gives an inlined branch (Graph::InlineIfSubgraph,
+ * onnxruntime/core/graph/graph.cc): "<If><then_branch>_<name>", the
+ * branch's outputs renamed to the If's. */
+static void inline_names_rule(void)
+{
+    char path[512], b1[600], b2[600];
+    snprintf(path, sizeof path, "%s/data/control/if_const.onnx", OC_TESTS_DIR);
+    oc_model *m = NULL;
+    oc_analysis *a = NULL;
+    oc_error e;
+    CHECK_EQ_INT(oc_model_load_file(path, &m, &e), OC_OK);
+    oc_analyze_opts o = {.batch = 1};
+    CHECK_EQ_INT(m ? oc_analyze(m, &o, &a, &e) : OC_ERR_INPUT, OC_OK);
+    const oc_analysis *sub = a ? oc_analysis_sub(a, 0, NULL) : NULL;
+    CHECK(sub != NULL);
+    if (sub) {
+        const oc_graph *g = oc_model_graph(m), *br = oc_analysis_graph(sub);
+        oc_inline_names n;
+        oc_inline_names_init(&n, NULL, g, 0, br);
+        CHECK_EQ_STR(n.prefix, "ifthen_branch_");
+        CHECK_EQ_STR(oc_inline_node_name(&n, br, 0, b1, sizeof b1), "ifthen_branch_then_conv");
+        CHECK_EQ_STR(oc_inline_value_name(&n, br, oc_graph_find(br, "then_c"), b1, sizeof b1),
+                     "ifthen_branch_then_c");
+        CHECK_EQ_STR(oc_inline_value_name(&n, br, oc_graph_find(br, "then_y"), b1, sizeof b1),
+                     "Y");
+        CHECK_EQ_STR(oc_inline_value_name(&n, br, oc_graph_find(br, "W"), b1, sizeof b1), "W");
+        /* prefixes compose: an If at node 0 of the branch (the Conv stands
+         * in for one; with no then_branch it is the else branch) starts
+         * from its own inlined name */
+        oc_inline_names inner;
+        oc_inline_names_init(&inner, &n, br, 0, br);
+        CHECK_EQ_STR(inner.prefix, "ifthen_branch_then_convelse_branch_");
+        CHECK_EQ_STR(oc_inline_node_name(NULL, g, 0, b2, sizeof b2), "if");
+    }
+    oc_analysis_free(a);
+    oc_model_free(m);
+}
+
+static void control_rules(void)
+{
+    inline_names_rule();
+    /* constant condition: inlined, the then-branch's Conv+Relu runs as
+     * one FusedConv */
+    ctl_plan c = plan_control("if_const.onnx", 1);
+    CHECK_EQ_INT(c.inlined, 1);
+    CHECK_EQ_INT(c.run, 0);
+    CHECK_EQ_INT(c.times, 1);
+    CHECK_EQ_INT(c.sub_run, 1);
+    CHECK_EQ_STR(c.sub_first, "then_conv");
+    CHECK_EQ_STR(c.sub_first_op, "FusedConv");
+    /* Equal(Size(Shape(X)), 3) with X[N,...]: Shape does not fold at
+     * session creation, so the If stays (Shape, Size, Equal, If run); the
+     * bound analysis knows the rank, 4: the else branch runs */
+    c = plan_control("if_rank.onnx", 2);
+    CHECK_EQ_INT(c.inlined, 0);
+    CHECK_EQ_INT(c.run, 4);
+    CHECK_EQ_INT(c.times, 1);
+    CHECK_EQ_STR(c.sub_first, "else_conv");
+    /* the branch a kept If runs is planned as ORT optimises it, at
+     * session creation: Shape of X[N,...] does not fold there, though the
+     * bound analysis knows it (Shape and Cast run) */
+    c = plan_control("if_shape.onnx", 2);
+    CHECK_EQ_INT(c.inlined, 0);
+    CHECK_EQ_INT(c.sub_run, 2);
+    CHECK_EQ_STR(c.sub_first, "then_shape");
+    /* ORT folds the nodes before an If before it optimises the branch
+     * (constant_folding.cc): Mul(c, c) of the folded c folds too */
+    c = plan_control("if_outer.onnx", 1);
+    CHECK_EQ_INT(c.inlined, 1);
+    CHECK_EQ_INT(c.sub_run, 1);
+    CHECK_EQ_STR(c.sub_first, "then_add");
+    /* a condition from an input: which branch runs is unknown */
+    c = plan_control("if_input.onnx", 1);
+    CHECK_EQ_INT(c.inlined, 0);
+    CHECK_EQ_INT(c.run, 1);
+    CHECK_EQ_INT(c.times, -1);
+    /* Loop: a constant trip count, 5; from an input: unknown */
+    c = plan_control("loop_const.onnx", 1);
+    CHECK_EQ_INT(c.times, 5);
+    CHECK_EQ_INT(c.sub_run, 2); /* MatMul, Relu; the condition's Identity goes */
+    CHECK_EQ_STR(c.sub_first, "body_matmul");
+    c = plan_control("loop_input.onnx", 1);
+    CHECK_EQ_INT(c.times, -1);
+    /* Scan: the sequence length, 7 */
+    c = plan_control("scan.onnx", 1);
+    CHECK_EQ_INT(c.times, 7);
+    CHECK_EQ_STR(c.sub_first, "scan_matmul");
+}
+
 int main(void)
 {
     rules();
+    control_rules();
     shape_rules();
     layout_rules();
     /* resnet50: 53 convs, 49 followed by Relu (the rest feed the residual

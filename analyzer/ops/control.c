@@ -159,6 +159,7 @@ oc_status oc_if_infer(oc_op_ctx *c)
         for (size_t i = 0; i < n; i++)
             if ((s = set_out(c, i, a[i])) != OC_OK)
                 return s;
+        oc_ctx_set_trips(c, 1);
         return OC_OK;
     }
     if (tg->n_outputs != n || eg->n_outputs != n)
@@ -282,6 +283,7 @@ oc_status oc_loop_infer(oc_op_ctx *c)
         if ((s = set_out(c, i, carried[i])) != OC_OK)
             return s;
     int64_t trips = loop_trips(c, &lr);
+    oc_ctx_set_trips(c, trips);
     for (size_t k = 0; k < lr.n_scan; k++)
         if ((s = loop_scan_out(c, lr.n_carried + k,
                                lr.outs[1 + lr.n_carried + k], trips)) !=
@@ -504,6 +506,7 @@ oc_status oc_scan_infer(oc_op_ctx *c)
         }
     }
     const oc_dim *b = sr.batch_axes ? &batch : NULL;
+    oc_ctx_set_trips(c, oc_dim_cost(sr.len));
     for (size_t i = 0; i < sr.n_state; i++)
         if ((s = out_with(c, i, sr.ins[i] ? sr.ins[i] : sr.outs[i], -1,
                           OC_DIM_UNKNOWN, b)) != OC_OK)

@@ -1,0 +1,114 @@
+#!/bin/bash
+# control_test.sh ONNXCOST SRCDIR - control flow in the prediction (issue
+# 16, deliverable 2): an If runs its branch's kernels (inlined when its
+# condition folds at session creation), a Loop and a Scan their body's once
+# per trip, and an unknown branch or trip count is marked, never a silent 1.
+# Models: tests/data/control/ (gen_control.py), regenerated here into a
+# temporary folder so that the script and the files cannot drift.
+set -u
+BIN=$1 SRC=$2
+PY=/usr/bin/python3
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+ok() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2"; fi; }
+"$PY" "$SRC/tests/data/gen_control.py" "$TMP/m" || { echo "FAIL: gen_control.py"; exit 1; }
+for f in "$SRC"/tests/data/control/*.onnx; do
+    ok "cmp -s '$f' '$TMP/m/$(basename "$f")'" "$(basename "$f") is what gen_control.py writes"
+done
+M=$TMP/m
+j() { "$BIN" predict --format json "$@" 2>"$TMP/err"; }
+j "$M/if_const.onnx" >"$TMP/if_const"
+j "$M/branch.onnx" >"$TMP/branch"
+j "$M/if_rank.onnx" --batch 2 >"$TMP/if_rank"
+j "$M/branch.onnx" --batch 2 >"$TMP/branch2"
+j "$M/loop_const.onnx" >"$TMP/loop"
+j "$M/body.onnx" >"$TMP/body"
+j "$M/scan.onnx" >"$TMP/scan"
+ok "$PY - '$TMP' <<'E'
+import json, sys
+d = sys.argv[1]
+L = lambda n: json.load(open(d + '/' + n))
+c, b = L('if_const'), L('branch')
+# inlined: no If kernel, the branch's kernels in its place, with their nodes
+# named as ORT renames them: the branch's output takes the If's name, Y
+assert [(k['name'], k['op'], k['nodes'], k.get('subgraph_of')) for k in c['kernels']] == \
+    [('Y_nchwc', 'Conv', ['then_conv', 'then_relu'], 'if'),
+     ('ReorderOutput', 'ReorderOutput', [], 'if')], c['kernels']
+assert c['totals']['kernels'] == 2 == b['totals']['kernels']
+# the same time as the branch alone as a model
+assert abs(c['totals']['time_ms'] - b['totals']['time_ms']) < 1e-12, (c['totals'], b['totals'])
+node = {n['name']: n for n in c['nodes']}['if']
+assert node['kernel'] == 'inlined' and node['subgraph_runs'] == 1, node
+assert abs(node['time_us'] - sum(k['time_us'] for k in b['kernels'])) < 1e-9
+E" "If on a constant: inlined, the branch's kernels and time"
+ok "$PY - '$TMP' <<'E'
+import json, sys
+d = sys.argv[1]
+L = lambda n: json.load(open(d + '/' + n))
+r, b = L('if_rank'), L('branch2')
+ks = r['kernels']
+assert [k['op'] for k in ks] == ['Shape', 'Size', 'Equal', 'If'], ks
+inner = ks[3]
+assert inner['times'] == 1 and [k['nodes'] for k in inner['kernels']] == [['else_conv', 'else_relu'], []]
+assert all(k['subgraph_of'] == 'if' for k in inner['kernels'])
+bt = sum(k['time_us'] for k in b['kernels'])
+assert abs(inner['time_us'] - bt) < 1e-9 and bt > 0, (inner['time_us'], bt)
+assert {n['name']: n for n in r['nodes']}['if']['time_us'] == inner['time_us']
+E" "If on the input's rank: kept, the else branch at batch 2 runs inside it"
+ok "$PY - '$TMP' <<'E'
+import json, sys
+d = sys.argv[1]
+L = lambda n: json.load(open(d + '/' + n))
+lp, b, s = L('loop'), L('body'), L('scan')
+(k,) = lp['kernels']
+assert k['op'] == 'Loop' and k['times'] == 5
+assert lp['totals']['kernels'] == 1 + 5 * 2
+assert lp['nodes'][0]['subgraph_runs'] == 5 and lp['nodes'][0]['time_us'] == k['time_us']
+assert [i['nodes'] for i in k['kernels']] == [['body_matmul'], ['body_relu']], k['kernels']
+bt = sum(i['time_us'] for i in b['kernels'])
+assert abs(k['time_us'] - 5 * bt) < 1e-9 and bt > 0, (k['time_us'], bt)
+assert abs(sum(i['time_us'] for i in k['kernels']) - bt) < 1e-9
+(k,) = s['kernels']
+assert k['op'] == 'Scan' and k['times'] == 7 and k['kernels'][0]['nodes'] == ['scan_matmul']
+assert abs(k['time_us'] - 7 * sum(i['time_us'] for i in k['kernels'])) < 1e-9
+assert 'extrapolated' not in k
+E" "Loop x5 and Scan x7: the body's kernels once per trip"
+j "$M/if_shape.onnx" --batch 2 >"$TMP/if_shape"
+ok "$PY -c \"import json; k = json.load(open('$TMP/if_shape'))['kernels'][-1]
+assert [(i['name'], i['op']) for i in k['kernels']] == [('then_shape', 'Shape'), ('then_cast', 'Cast')], k\"" \
+    "a kept If's branch planned as at session creation: Shape of X[N,...] runs"
+j "$M/if_outer.onnx" >"$TMP/if_outer"
+ok "$PY -c \"import json; k = json.load(open('$TMP/if_outer'))['kernels']
+assert [(i['name'], i['op'], i['nodes']) for i in k] == [('ifthen_branch_then_add', 'Add', ['then_add'])], k\"" \
+    "an inlined branch folds what reads only values its enclosing graph folds"
+for m in if_input loop_input; do
+    j "$M/$m.onnx" >"$TMP/$m"
+    ok "[ \$? -eq 0 ] && grep -q 'not counted' '$TMP/err' && $PY -c \"
+import json; j = json.load(open('$TMP/$m'))
+n = j['nodes'][-1]
+assert n['time_us'] == 0 and j['totals']['uncounted_nodes'] == 1, n
+assert ('which branch runs is unknown' if '$m' == 'if_input' else 'trip count is unknown') in n['unknown']
+\"" "$m: not counted, with the reason"
+done
+"$BIN" annotate "$M/loop_const.onnx" -o "$TMP/a.onnx" 2>/dev/null
+ok "[ \$? -eq 0 ] && $PY - '$TMP/a.onnx' <<'E'
+import sys, onnx
+m = onnx.load(sys.argv[1])
+loop = m.graph.node[0]
+assert 'time_us=' in loop.doc_string
+body = {n.name: n.doc_string for n in loop.attribute[0].g.node}
+assert \"time_us=\" in body['body_matmul'] and \"(per run of 'loop', 5 runs)\" in body['body_matmul'], body
+assert '(removed)' in body['body_cond'], body
+E" "annotate: the Loop and the nodes of its body"
+"$BIN" predict --by kernel "$M/loop_const.onnx" >"$TMP/t" 2>/dev/null
+"$BIN" predict --by kernel "$M/if_const.onnx" >"$TMP/t2" 2>/dev/null
+"$BIN" predict --nchwc-block 0 --format json "$M/if_const.onnx" >"$TMP/n0" 2>/dev/null
+ok "$PY -c \"import json; k = json.load(open('$TMP/n0'))['kernels']
+assert [(x['name'], x['op']) for x in k] == [('ifthen_branch_then_conv', 'FusedConv')], k\"" \
+    "inlined If without NCHWc: the FusedConv named '<If>then_branch_<node>'"
+ok "grep -q '^loop  *Loop x5 ' '$TMP/t' && grep -q '^Y_nchwc  *Conv ' '$TMP/t2' &&
+    ! grep -q '^if ' '$TMP/t2' && grep -q ', 11 kernels for 1 nodes' '$TMP/t'" \
+    "predict --by kernel: the Loop's row; the inlined If's branch kernels"
+echo "control_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
