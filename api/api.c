@@ -576,42 +576,17 @@ const char *onnxcost_predictor_warning(const onnxcost_predictor *p, size_t i)
 /* ---- predictions ---- */
 
 /* Kernels that run in e, an inlined If's branch counted in its place. */
-static size_t count_kernels(const oc_estimate *e)
-{
-    size_t n = 0;
-    for (size_t q = 0; q < e->plan.n_kernels; q++) {
-        const oc_kernel *k = &e->plan.kernels[q];
-        if (k->kind == OC_KERNEL_RUN)
-            n += k->inlined && e->kernel_sub[q] ? count_kernels(e->kernel_sub[q]) : 1;
-    }
-    return n;
-}
-
-/* Append e's kernels that run to r (names: an inlined branch's, or NULL);
+/* One kernel that runs, appended to the prediction (oc_estimate_each_kernel);
  * false when out of memory. */
-static bool list_kernels(onnxcost_prediction *r, const oc_estimate *e,
-                         const oc_inline_names *names)
+static bool add_kernel(const oc_estimate *e, size_t q, const char *name, const char *from,
+                       void *ud)
 {
-    const oc_graph *g = oc_analysis_graph(e->analysis);
-    for (size_t q = 0; q < e->plan.n_kernels; q++) {
-        const oc_kernel *k = &e->plan.kernels[q];
-        if (k->kind != OC_KERNEL_RUN)
-            continue;
-        if (k->inlined && e->kernel_sub[q]) {
-            oc_inline_names in;
-            oc_inline_names_init(&in, names, g, k->main,
-                                 oc_analysis_graph(e->kernel_sub[q]->analysis));
-            if (!list_kernels(r, e->kernel_sub[q], &in))
-                return false;
-            continue;
-        }
-        char buf[512];
-        const char *nm = oc_inline_kernel_name(names, g, k, buf, sizeof buf);
-        if (r->n_run >= r->cap_run || !(r->kname[r->n_run] = oc_arena_strdup(r->ar, nm)))
-            return false;
-        r->run_e[r->n_run] = e;
-        r->run[r->n_run++] = q;
-    }
+    onnxcost_prediction *r = ud;
+    (void)from;
+    if (r->n_run >= r->cap_run || !(r->kname[r->n_run] = oc_arena_strdup(r->ar, name)))
+        return false;
+    r->run_e[r->n_run] = e;
+    r->run[r->n_run++] = q;
     return true;
 }
 
@@ -637,11 +612,11 @@ onnxcost_status onnxcost_predict(const onnxcost_predictor *p, const onnxcost_ana
     }
     r->an = a;
     r->optimizer = oc_tmodel_get_info(p->tm)->optimizer;
-    r->cap_run = count_kernels(&r->e);
+    r->cap_run = oc_estimate_n_kernels(&r->e);
     r->run = oc_arena_calloc(r->ar, r->cap_run + 1, sizeof *r->run);
     r->run_e = oc_arena_calloc(r->ar, r->cap_run + 1, sizeof *r->run_e);
     r->kname = oc_arena_calloc(r->ar, r->cap_run + 1, sizeof *r->kname);
-    if (!r->run || !r->run_e || !r->kname || !list_kernels(r, &r->e, NULL)) {
+    if (!r->run || !r->run_e || !r->kname || !oc_estimate_each_kernel(&r->e, add_kernel, r)) {
         onnxcost_prediction_free(r);
         return NOMEM();
     }

@@ -163,57 +163,50 @@ static double pick_total(const popts *p, const oc_estimate *e)
     return e->total_us;
 }
 
-/* The kernels of e that run, in run order, appended to arr.  `inside`:
- * the control-flow node whose subgraph e is, or NULL.  An If the runtime
- * inlines has no kernel: its branch's kernels stand in its place, named
- * as the runtime renames them (names: their names, NULL outside inlined
- * branches); an If, Loop or Scan it keeps lists what runs inside it (per
- * run) under "kernels", with "times" the runs per inference. */
-static void kernels_into(json_t *arr, const oc_estimate *e, const char *inside,
-                         const oc_inline_names *names)
+/* The kernels of e that run, in run order (oc_estimate_each_kernel),
+ * appended to arr; "subgraph_of" names the If whose inlined branch a
+ * kernel came from, or, for what runs inside an If, Loop or Scan the
+ * runtime keeps, that node: such a kernel lists its subgraph's kernels
+ * (per run) under "kernels", with "times" the runs per inference. */
+typedef struct kernels_ctx {
+    json_t *arr;
+    const char *inside; /* the kept control-flow node e runs in, or NULL */
+} kernels_ctx;
+
+static bool kernel_into(const oc_estimate *e, size_t q, const char *name, const char *from,
+                        void *ud)
 {
+    kernels_ctx *c = ud;
     const oc_graph *g = oc_analysis_graph(e->analysis);
-    for (size_t q = 0; q < e->plan.n_kernels; q++) {
-        const oc_kernel *k = &e->plan.kernels[q];
-        if (k->kind != OC_KERNEL_RUN)
-            continue;
-        const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[q] : NULL;
-        if (k->inlined && sub) {
-            oc_inline_names in;
-            oc_inline_names_init(&in, names, g, k->main, oc_analysis_graph(sub->analysis));
-            kernels_into(arr, sub, g->nodes[k->main].name, &in);
-            continue;
-        }
-        char buf[512];
-        json_t *nodes = json_array();
-        double us = e->kernel_us[q], lo = e->kernel_low_us[q], hi = e->kernel_high_us[q];
-        if (k->main != OC_PLAN_INSERTED) {
-            json_array_append_new(nodes, json_string(g->nodes[k->main].name));
-            for (size_t f = 0; f < k->n_fused; f++)
-                json_array_append_new(nodes, json_string(g->nodes[k->fused[f]].name));
-        }
-        json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:f, s:f}", "name",
-                              oc_inline_kernel_name(names, g, k, buf, sizeof buf), "op", k->op,
-                              "nodes", nodes, "time_us", us, "time_us_low", lo, "time_us_high",
-                              hi);
-        if (inside)
-            json_object_set_new(o, "subgraph_of", json_string(inside));
-        if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
-            json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
-            json_object_set_new(o, "costed_as", json_string("Transpose"));
-        }
-        if (k->main != OC_PLAN_INSERTED && e->node_unknown[k->main])
-            json_object_set_new(o, "unknown", json_string(e->node_unknown[k->main]));
-        if (k->main != OC_PLAN_INSERTED && e->node_outside[k->main])
-            json_object_set_new(o, "extrapolated", json_string(e->node_outside[k->main]));
-        if (sub) {
-            json_t *inner = json_array();
-            kernels_into(inner, sub, g->nodes[k->main].name, NULL);
-            json_object_set_new(o, "times", json_integer((json_int_t)e->kernel_times[q]));
-            json_object_set_new(o, "kernels", inner);
-        }
-        json_array_append_new(arr, o);
+    const oc_kernel *k = &e->plan.kernels[q];
+    const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[q] : NULL;
+    json_t *nodes = json_array();
+    double us = e->kernel_us[q], lo = e->kernel_low_us[q], hi = e->kernel_high_us[q];
+    if (k->main != OC_PLAN_INSERTED) {
+        json_array_append_new(nodes, json_string(g->nodes[k->main].name));
+        for (size_t f = 0; f < k->n_fused; f++)
+            json_array_append_new(nodes, json_string(g->nodes[k->fused[f]].name));
     }
+    json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:f, s:f}", "name", name, "op", k->op,
+                          "nodes", nodes, "time_us", us, "time_us_low", lo, "time_us_high", hi);
+    if (from || c->inside)
+        json_object_set_new(o, "subgraph_of", json_string(from ? from : c->inside));
+    if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
+        json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
+        json_object_set_new(o, "costed_as", json_string("Transpose"));
+    }
+    if (k->main != OC_PLAN_INSERTED && e->node_unknown[k->main])
+        json_object_set_new(o, "unknown", json_string(e->node_unknown[k->main]));
+    if (k->main != OC_PLAN_INSERTED && e->node_outside[k->main])
+        json_object_set_new(o, "extrapolated", json_string(e->node_outside[k->main]));
+    if (sub) {
+        kernels_ctx inner = {json_array(), g->nodes[k->main].name};
+        oc_estimate_each_kernel(sub, kernel_into, &inner);
+        json_object_set_new(o, "times", json_integer((json_int_t)e->kernel_times[q]));
+        json_object_set_new(o, "kernels", inner.arr);
+    }
+    json_array_append_new(c->arr, o);
+    return true;
 }
 
 size_t cli_kernel_entries(const oc_estimate *e, size_t k)
@@ -222,19 +215,14 @@ size_t cli_kernel_entries(const oc_estimate *e, size_t k)
     if (kn->kind != OC_KERNEL_RUN)
         return 0;
     const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[k] : NULL;
-    if (!kn->inlined || !sub)
-        return 1;
-    size_t n = 0;
-    for (size_t q = 0; q < sub->plan.n_kernels; q++)
-        n += cli_kernel_entries(sub, q);
-    return n;
+    return kn->inlined && sub ? oc_estimate_n_kernels(sub) : 1;
 }
 
 json_t *cli_kernels_json(const oc_estimate *e)
 {
-    json_t *arr = json_array();
-    kernels_into(arr, e, NULL, NULL);
-    return arr;
+    kernels_ctx c = {json_array(), NULL};
+    oc_estimate_each_kernel(e, kernel_into, &c);
+    return c.arr;
 }
 
 static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estimate *e,

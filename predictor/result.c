@@ -74,6 +74,49 @@ const char *oc_inline_kernel_name(const oc_inline_names *n, const oc_graph *g,
     return buf;
 }
 
+static bool each_kernel(const oc_estimate *e, const oc_inline_names *names, const char *from,
+                        oc_kernel_visit fn, void *ud)
+{
+    const oc_graph *g = oc_analysis_graph(e->analysis);
+    for (size_t q = 0; q < e->plan.n_kernels; q++) {
+        const oc_kernel *k = &e->plan.kernels[q];
+        if (k->kind != OC_KERNEL_RUN)
+            continue;
+        const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[q] : NULL;
+        if (k->inlined && sub) {
+            oc_inline_names in;
+            oc_inline_names_init(&in, names, g, k->main, oc_analysis_graph(sub->analysis));
+            if (!each_kernel(sub, &in, g->nodes[k->main].name, fn, ud))
+                return false;
+            continue;
+        }
+        char buf[512];
+        if (!fn(e, q, oc_inline_kernel_name(names, g, k, buf, sizeof buf), from, ud))
+            return false;
+    }
+    return true;
+}
+
+bool oc_estimate_each_kernel(const oc_estimate *e, oc_kernel_visit fn, void *ud)
+{
+    return each_kernel(e, NULL, NULL, fn, ud);
+}
+
+static bool count_one(const oc_estimate *e, size_t k, const char *name, const char *from,
+                      void *ud)
+{
+    (void)e, (void)k, (void)name, (void)from;
+    ++*(size_t *)ud;
+    return true;
+}
+
+size_t oc_estimate_n_kernels(const oc_estimate *e)
+{
+    size_t n = 0;
+    oc_estimate_each_kernel(e, count_one, &n);
+    return n;
+}
+
 const char *oc_node_kernel_note(const oc_graph *g, const oc_estimate *e, size_t i)
 {
     const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];

@@ -41,6 +41,19 @@ const char *oc_inline_value_name(const oc_inline_names *n, const oc_graph *g, in
 /* oc_kernel_name of a kernel of n->g, with the inlined names. */
 const char *oc_inline_kernel_name(const oc_inline_names *n, const oc_graph *g,
                                   const oc_kernel *k, char *buf, size_t size);
+/* The kernels of e that run, in run order, as the runtime lists them: an
+ * If it inlines has no kernel of its own, its branch's kernels stand in
+ * its place (recursively), named as the runtime renames them.  fn gets
+ * the estimate the kernel is of, its index in that plan, its name, and
+ * the name of the If whose branch it came from (NULL in e itself); the
+ * walk stops when fn returns false, and returns whether it went through.
+ * An If, Loop or Scan the runtime keeps is one kernel here (its subgraph
+ * is e->kernel_sub[k], walked on its own). */
+typedef bool (*oc_kernel_visit)(const oc_estimate *e, size_t k, const char *name,
+                                const char *inlined_from, void *ud);
+bool oc_estimate_each_kernel(const oc_estimate *e, oc_kernel_visit fn, void *ud);
+/* How many kernels oc_estimate_each_kernel visits. */
+size_t oc_estimate_n_kernels(const oc_estimate *e);
 /* How node i runs: "folded", "removed", the name of the node whose kernel
  * runs it (fused), or NULL when it runs its own kernel. */
 const char *oc_node_kernel_note(const oc_graph *g, const oc_estimate *e, size_t i);
