@@ -341,7 +341,7 @@ static int profile_load(const char *path, profile *p)
 typedef struct planned {
     const char *name, *op;
     double us;
-    bool inserted; /* a reorder the runtime inserts: costed in the blocked op */
+    bool inserted; /* a reorder the runtime inserts: matched by op (its name is ORT's) */
     long match;    /* index of the profiled kernel, -1 none */
     bool by_op;
 } planned;
@@ -590,12 +590,12 @@ static int compare_table(const result *r, const oc_tmodel *tm, const cli_target 
         const planned *k = &r->pl[order[i]];
         double meas = pf->k[k->match].us;
         char ratio[32];
-        if (k->inserted || meas <= 0)
+        if (meas <= 0)
             snprintf(ratio, sizeof ratio, "-");
         else
             snprintf(ratio, sizeof ratio, "%.2f", k->us / meas);
         printf("%-34.34s %-18.18s %10s %10s %7s\n", cli_tail(k->name, 34), k->op,
-               k->inserted ? "(in op)" : cli_time(k->us, b1, sizeof b1),
+               cli_time(k->us, b1, sizeof b1),
                cli_time(meas, b2, sizeof b2), ratio);
     }
     if (n > (size_t)r->o->top)
