@@ -1695,8 +1695,12 @@ static void fuse_conv(pctx *p, size_t m)
             nj->n_outputs == 1) {
             for (size_t q = 1; q < nj->n_inputs; q++)
                 params &= in(p, (size_t)j, q) >= 0 && p->constant[in(p, (size_t)j, q)];
-        } else if ((is_op(p, nj, OC_OPID_Add) || is_op(p, nj, OC_OPID_Mul)) && nj->n_inputs == 2) {
-            int other = in(p, (size_t)j, 1 - slot_of(p, out0(p, last), (size_t)j));
+        } else if ((is_op(p, nj, OC_OPID_Add) || is_op(p, nj, OC_OPID_Mul)) && nj->n_inputs == 2 &&
+                   slot_of(p, out0(p, last), (size_t)j) == 0) {
+            /* ConvAddFusion / ConvMulFusion read the constant as the second
+             * input (conv_add_fusion.cc, conv_mul_fusion.cc; ORT 1.30 keeps
+             * s * conv(x) apart, checked with a one-Conv model) */
+            int other = in(p, (size_t)j, 1);
             int64_t ne = const_numel(p, other);
             params = ne > 0 && (ne == cout || ne == 1) && sinfo(p, other)->rank <= 4 &&
                      sinfo(p, other)->rank >= 1;
@@ -2528,6 +2532,33 @@ static void nchwc_resize(pctx *p, size_t i)
     run_blocked(p, i, p->nchwc_ch[x]);
 }
 
+/* A Mul of a blocked tensor by a constant per-channel scale ([C,1,1] or
+ * [1,C,1,1]) that no Conv took (ConvMulFusion reads only a second-input
+ * constant) runs on the blocked layout as an NCHWc Conv kernel (ORT 1.30,
+ * checked: "<output>_mul_nchwc", op Conv, no reorders around it).  The
+ * slot of the constant, or -1. */
+static int channel_scale(const pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    if (n->n_inputs != 2)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        int c = in(p, i, (size_t)k), v = in(p, i, (size_t)(1 - k));
+        const oc_tinfo *t = sinfo(p, c), *vt = sinfo(p, v);
+        if (c < 0 || v < 0 || !p->constant[c] || p->nchwc[v] < 0 || !t || !vt ||
+            vt->rank != 4 || (t->rank != 3 && t->rank != 4))
+            continue;
+        int first = t->rank - 3; /* the channel axis of the constant */
+        bool ok = t->rank == 3 || (oc_dim_is_known(t->dims[0]) && t->dims[0].v == 1);
+        ok = ok && oc_dim_is_known(t->dims[first]) && t->dims[first].v == p->nchwc_ch[v];
+        for (int d = first + 1; ok && d < t->rank; d++)
+            ok = oc_dim_is_known(t->dims[d]) && t->dims[d].v == 1;
+        if (ok)
+            return k;
+    }
+    return -1;
+}
+
 static void nchwc_pass(pctx *p)
 {
     const oc_graph *g = p->g;
@@ -2558,6 +2589,11 @@ static void nchwc_pass(pctx *p)
                    p->nchwc_ch[x] % p->block == 0 && global_pool_blocked(p, x)) {
             p->nchwc_left[x]--;
             run_blocked(p, i, p->nchwc_ch[x]);
+        } else if (is_op(p, n, OC_OPID_Mul) && channel_scale(p, i) >= 0) {
+            int v = in(p, i, 1 - channel_scale(p, i));
+            p->nchwc_left[v]--;
+            set_kernel(&p->nk[i], OC_OPID_Conv);
+            run_blocked(p, i, p->nchwc_ch[v]);
         } else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sum) ||
                     is_op(p, n, OC_OPID_Mul)) && n->n_inputs >= 2) {
             bool all = true;

@@ -266,6 +266,23 @@ static oc_builder *two_convs(void)
     return b;
 }
 
+/* Conv (16 -> 16, 1x1) of X [1, 16, 8, 8] scaled by a constant S of
+ * shape s (rank s_rank) on side `first` (S * C) or second (C * S), then
+ * added to X. */
+static oc_builder *scaled_conv(int s_rank, const int64_t *s, bool first, const char *op)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {1, 16, 8, 8}, w[] = {16, 16, 1, 1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
+    oc_builder_random(b, "W", OC_DT_FLOAT, 4, w, -1, 1, 1);
+    oc_builder_random(b, "S", OC_DT_FLOAT, s_rank, s, -1, 1, 2);
+    oc_builder_node(b, "Conv", "c", "X,W", "C");
+    oc_builder_node(b, op, "m", first ? "S,C" : "C,S", "M");
+    oc_builder_node(b, "Add", "a", "M,X", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* S = Shape(X) of X [N, 4] (runs: N is symbolic), multiplied twice by -1
  * held in two initializers. */
 static oc_builder *negated_shapes(void)
@@ -938,6 +955,29 @@ static void rules(void)
     CHECK_EQ_INT(count_of(&n16, "ReorderOutput"), 1);
     CHECK_EQ_INT(count_of(&n16, "ReorderInput"), 0);
     CHECK_EQ_INT(n16.inserted, 1);
+    /* ConvMulFusion / ConvAddFusion take a constant second input only
+     * (conv_mul_fusion.cc, conv_add_fusion.cc; ORT 1.30 runs exactly these
+     * kernels for the same one-Conv models): C * S folds into the Conv;
+     * S * C with S per channel stays and runs blocked as an NCHWc Conv
+     * kernel; S * C with a scalar S, and S + C, run unblocked after the
+     * ReorderOutput */
+    int64_t c11[] = {16, 1, 1}, c1111[] = {1, 16, 1, 1};
+    opcount ms = plan_built(scaled_conv(3, c11, false, "Mul"), 16, NULL);
+    CHECK_EQ_INT(count_of(&ms, "Conv"), 1);
+    CHECK_EQ_INT(count_of(&ms, "Mul"), 0);
+    opcount mf = plan_built(scaled_conv(3, c11, true, "Mul"), 16, NULL);
+    CHECK_EQ_INT(count_of(&mf, "Conv"), 2);
+    CHECK_EQ_INT(count_of(&mf, "Mul"), 0);
+    CHECK_EQ_INT(count_of(&mf, "ReorderOutput"), 1);
+    CHECK_EQ_INT(count_of(&mf, "ReorderInput"), 1);
+    opcount m4 = plan_built(scaled_conv(4, c1111, true, "Mul"), 16, NULL);
+    CHECK_EQ_INT(count_of(&m4, "Conv"), 2);
+    opcount m0 = plan_built(scaled_conv(0, NULL, true, "Mul"), 16, NULL);
+    CHECK_EQ_INT(count_of(&m0, "Conv"), 1);
+    CHECK_EQ_INT(count_of(&m0, "Mul"), 1);
+    opcount af = plan_built(scaled_conv(3, c11, true, "Add"), 16, NULL);
+    CHECK_EQ_INT(count_of(&af, "Conv"), 1);
+    CHECK_EQ_INT(count_of(&af, "Add"), 2);
     /* TransposeOptimizer before LayerNormFusion: between two Transposes
      * that cancel, every node of the LayerNorm takes the first one through
      * (their outputs lead to the second), its axes become 1 and nothing
