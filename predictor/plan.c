@@ -2536,8 +2536,8 @@ static void nchwc_resize(pctx *p, size_t i)
  * [1,C,1,1]) that no Conv took (ConvMulFusion reads only a second-input
  * constant) runs on the blocked layout as an NCHWc Conv kernel (ORT 1.30,
  * checked: "<output>_mul_nchwc", op Conv, no reorders around it).  The
- * slot of the constant, or -1. */
-static int channel_scale(const pctx *p, size_t i)
+ * blocked value it scales, or -1. */
+static int channel_scaled(const pctx *p, size_t i)
 {
     const oc_node *n = &p->g->nodes[i];
     if (n->n_inputs != 2)
@@ -2554,7 +2554,7 @@ static int channel_scale(const pctx *p, size_t i)
         for (int d = first + 1; ok && d < t->rank; d++)
             ok = oc_dim_is_known(t->dims[d]) && t->dims[d].v == 1;
         if (ok)
-            return k;
+            return v;
     }
     return -1;
 }
@@ -2575,6 +2575,7 @@ static void nchwc_pass(pctx *p)
         if (x < 0)
             continue;
         bool xb = p->nchwc[x] >= 0;
+        int scaled = is_op(p, n, OC_OPID_Mul) ? channel_scaled(p, i) : -1;
         if (is_op(p, n, OC_OPID_MaxPool) || is_op(p, n, OC_OPID_AveragePool)) {
             const oc_tinfo *xt = sinfo(p, x);
             int64_t ch = channels(p, x);
@@ -2589,11 +2590,10 @@ static void nchwc_pass(pctx *p)
                    p->nchwc_ch[x] % p->block == 0 && global_pool_blocked(p, x)) {
             p->nchwc_left[x]--;
             run_blocked(p, i, p->nchwc_ch[x]);
-        } else if (is_op(p, n, OC_OPID_Mul) && channel_scale(p, i) >= 0) {
-            int v = in(p, i, 1 - channel_scale(p, i));
-            p->nchwc_left[v]--;
+        } else if (scaled >= 0) {
+            p->nchwc_left[scaled]--;
             set_kernel(&p->nk[i], OC_OPID_Conv);
-            run_blocked(p, i, p->nchwc_ch[v]);
+            run_blocked(p, i, p->nchwc_ch[scaled]);
         } else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sum) ||
                     is_op(p, n, OC_OPID_Mul)) && n->n_inputs >= 2) {
             bool all = true;
