@@ -205,6 +205,8 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
         return st;
     out->kernel_sub[k] = se;
     out->kernel_times[k] = times;
+    /* they run, whether or not their time is known (as in the main graph) */
+    out->n_inner_run += (uint64_t)times * (se->plan.n_run + se->n_inner_run);
     if (se->n_uncounted) {
         /* part of what runs inside is unknown: the node is not counted */
         const oc_node *n = &oc_analysis_graph(sub)->nodes[se->first_uncounted];
@@ -227,7 +229,6 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     out->inner_low_us += out->kernel_low_us[k];
     out->inner_high_us += out->kernel_high_us[k];
     out->inner_overhead_us += t * se->overhead_us;
-    out->n_inner_run += (uint64_t)times * (se->plan.n_run + se->n_inner_run);
     out->outside_us += t * se->outside_us / scale; /* scaled with the rest */
     if (se->n_outside) {
         out->node_outside[m] = "some kernels of its subgraph are outside the timing model's data";
