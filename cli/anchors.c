@@ -36,6 +36,8 @@ const char *const cli_anchor_names[CLI_N_ANCHORS] = {"squeezenet1_1", "mobilenet
 const int64_t cli_anchor_batches[CLI_N_ANCHOR_BATCHES] = {1, 4};
 const char cli_output_probe[] = "expand_output";
 const uint64_t cli_output_probe_bytes[CLI_N_OUTPUT_PROBES] = {16000000, 64000000};
+const char cli_chain_probe[] = "kernel_chain";
+const size_t cli_chain_lengths[CLI_N_CHAINS] = {8, 256};
 
 /* Where the anchors' graphs are: $ONNXCOST_ANCHORS or the source tree's. */
 static const char *anchor_dir(void)
@@ -209,6 +211,32 @@ static int output_probe(uint64_t bytes, const char *path)
     return st ? cli_fail(&err, 0) : 0;
 }
 
+/* The kernel chain of length n: Neg and Abs of 16 floats, alternating
+ * (nothing for ONNX Runtime to fold or fuse), written to `path`. */
+static int chain_probe(size_t n, const char *path)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t d[2] = {1, 16};
+    oc_error err;
+    oc_error_clear(&err);
+    if (!b) {
+        cli_error("out of memory");
+        return EXIT_IO;
+    }
+    oc_builder_input(b, "x", OC_DT_FLOAT, 2, d);
+    char in[32] = "x", out[32], name[32];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(out, sizeof out, i + 1 < n ? "t%zu" : "y", i);
+        snprintf(name, sizeof name, "k%zu", i);
+        oc_builder_node(b, i % 2 ? "Abs" : "Neg", name, in, out);
+        memcpy(in, out, sizeof in);
+    }
+    oc_builder_output(b, "y", OC_DT_FLOAT, 2, d);
+    oc_status st = oc_builder_save(b, path, &err);
+    oc_builder_free(b);
+    return st ? cli_fail(&err, 0) : 0;
+}
+
 /* The run of `id` in a driver's result lines, or a reason it has none. */
 static const char *result_of(const char *results, const char *id, double *wall_us,
                              double *spread, double *kernel_us)
@@ -302,6 +330,16 @@ static int write_manifest(const char *dir, const char *manifest)
             rc = manifest_line(mf, id, model, "x", json_pack("[i]", 1));
         }
     }
+    for (int c = 0; !rc && c < CLI_N_CHAINS; c++) {
+        char model[PATH_MAX], id[64];
+        snprintf(id, sizeof id, "chain/%zu", cli_chain_lengths[c]);
+        if (snprintf(model, sizeof model, "%s/chain%d.onnx", dir, c) >= (int)sizeof model) {
+            cli_error("calibrate: %s: path too long", dir);
+            rc = EXIT_IO;
+        } else if (!(rc = chain_probe(cli_chain_lengths[c], model))) {
+            rc = manifest_line(mf, id, model, "x", json_pack("[i, i]", 1, 16));
+        }
+    }
     if (fclose(mf) != 0 && !rc) {
         cli_error("cannot write %s: %s", manifest, strerror(errno));
         rc = EXIT_IO;
@@ -378,6 +416,24 @@ int cli_anchors_measure(int64_t threads, const char *workdir,
         char id[64];
         snprintf(id, sizeof id, "output/%" PRIu64, r->output_bytes);
         const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
+        if (why) {
+            cli_error("calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
+                      threads == 1 ? "" : "s", why, log);
+            return EXIT_IO;
+        }
+        (*n_runs)++;
+    }
+    for (int c = 0; c < CLI_N_CHAINS; c++) {
+        cli_anchor_run *r = &runs[*n_runs];
+        memset(r, 0, sizeof *r);
+        r->name = cli_chain_probe;
+        r->threads = threads;
+        r->kernels = cli_chain_lengths[c];
+        char id[64];
+        snprintf(id, sizeof id, "chain/%zu", r->kernels);
+        const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
+        if (!why && !(r->kernel_us > 0))
+            why = "no profiled kernel time";
         if (why) {
             cli_error("calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
                       threads == 1 ? "" : "s", why, log);

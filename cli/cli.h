@@ -214,24 +214,37 @@ int cli_absolute(const char *path, char *out, size_t n);
 void cli_rm_tree(const char *path);
 
 /* ---- calibrate's anchors (anchors.c): whole networks timed here ---- */
-enum { CLI_N_ANCHORS = 3, CLI_N_ANCHOR_BATCHES = 2, CLI_N_OUTPUT_PROBES = 2,
-       CLI_N_ANCHOR_RUNS = CLI_N_ANCHORS * CLI_N_ANCHOR_BATCHES + CLI_N_OUTPUT_PROBES };
+enum { CLI_N_ANCHORS = 3, CLI_N_ANCHOR_BATCHES = 2, CLI_N_OUTPUT_PROBES = 2, CLI_N_CHAINS = 2,
+       CLI_N_ANCHOR_RUNS =
+           CLI_N_ANCHORS * CLI_N_ANCHOR_BATCHES + CLI_N_OUTPUT_PROBES + CLI_N_CHAINS };
 /* The network that measures handing outputs back: Expand of one float to
  * output_bytes / 4 of them. */
 extern const char cli_output_probe[];
 extern const uint64_t cli_output_probe_bytes[CLI_N_OUTPUT_PROBES];
+/* The networks that measure what one more kernel costs in a run and in a
+ * profile: chains of cli_chain_lengths tiny kernels (Neg and Abs of 16
+ * floats, alternating). */
+extern const char cli_chain_probe[];
+extern const size_t cli_chain_lengths[CLI_N_CHAINS];
 extern const char *const cli_anchor_names[CLI_N_ANCHORS];
 extern const int64_t cli_anchor_batches[CLI_N_ANCHOR_BATCHES];
 typedef struct cli_anchor_run {
-    const char *name; /* one of cli_anchor_names, or cli_output_probe */
+    const char *name; /* one of cli_anchor_names, another network of their
+                         folder, cli_output_probe or cli_chain_probe */
     int64_t batch, threads;
     double wall_us, spread;
     uint64_t output_bytes; /* cli_output_probe: its output's size */
-    double kernel_us;      /* cli_output_probe: its kernels' time */
+    size_t kernels;        /* cli_chain_probe: its length */
+    /* the inputs' shapes when the run gives them (a reference network's
+     * sequence length, ...); else batch binds the leading dims */
+    int n_inputs;
+    oc_input_override inputs[2];
+    double kernel_us;      /* both probes: their kernels' profiled time */
 } cli_anchor_run;
 /* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */
 int cli_anchor_path(const char *name, char *buf, size_t n);
-/* Time every anchor at every anchor batch, and the output probes, with
+/* Time every anchor at every anchor batch, the output probes and the
+ * kernel chains, with
  * ONNX Runtime at `threads` (models with random weights made under
  * workdir/anchors); runs needs room for CLI_N_ANCHOR_RUNS.  0 or an exit
  * status (one line printed). */

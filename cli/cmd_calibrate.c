@@ -426,13 +426,15 @@ static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_cal
 
 /* ---- anchors: whole networks, for the in-graph scale (cli/anchors.c) ---- */
 
-enum { MAX_ANCHOR_RUNS = 64 };
+enum { MAX_ANCHOR_RUNS = 256 };
 /* The spread between passes above which an anchor run is measured again
  * (the quiet machine's whole-model runs spread 5-7%). */
 #define MAX_ANCHOR_SPREAD 0.25
 
 typedef struct anchor_set {
     cli_anchor_run r[MAX_ANCHOR_RUNS];
+    char names[MAX_ANCHOR_RUNS][64]; /* of networks other than the anchors */
+    char input_names[MAX_ANCHOR_RUNS][2][64];
     size_t n;
 } anchor_set;
 
@@ -441,15 +443,52 @@ static const char *anchor_name(const char *model)
     for (int a = 0; model && a < CLI_N_ANCHORS; a++)
         if (!strcmp(model, cli_anchor_names[a]))
             return cli_anchor_names[a];
+    if (model && !strcmp(model, cli_chain_probe))
+        return cli_chain_probe;
     return model && !strcmp(model, cli_output_probe) ? cli_output_probe : NULL;
 }
 
-static bool anchor_batch(int64_t b)
+/* A network of the anchors' folder other than the anchors (a reference
+ * network: scripts/measure_models.py's runs), its name kept in s. */
+static const char *other_network(anchor_set *s, const char *model)
 {
-    for (int i = 0; i < CLI_N_ANCHOR_BATCHES; i++)
-        if (cli_anchor_batches[i] == b)
-            return true;
-    return false;
+    char path[PATH_MAX];
+    if (!model || strlen(model) >= sizeof s->names[0] || strchr(model, '/') ||
+        cli_anchor_path(model, path, sizeof path))
+        return NULL;
+    snprintf(s->names[s->n], sizeof s->names[0], "%s", model);
+    return s->names[s->n];
+}
+
+/* r's inputs from a run's "inputs": [{"name", "shape"}, ...] (the names
+ * kept in s at slot i); false when they are not of that form or too many. */
+static bool run_inputs(anchor_set *s, size_t i, const json_t *in, cli_anchor_run *r)
+{
+    r->n_inputs = 0;
+    if (!in)
+        return true;
+    if (!json_is_array(in) || json_array_size(in) > 2)
+        return false;
+    for (size_t k = 0; k < json_array_size(in); k++) {
+        const json_t *e = json_array_get(in, k);
+        const char *name = json_string_value(json_object_get(e, "name"));
+        const json_t *sh = json_object_get(e, "shape");
+        if (!name || strlen(name) >= sizeof s->input_names[0][0] || !json_is_array(sh) ||
+            json_array_size(sh) > OC_MAX_RANK)
+            return false;
+        oc_input_override *o = &r->inputs[k];
+        snprintf(s->input_names[i][k], sizeof s->input_names[0][0], "%s", name);
+        o->name = s->input_names[i][k];
+        o->rank = (int)json_array_size(sh);
+        for (int d = 0; d < o->rank; d++) {
+            const json_t *v = json_array_get(sh, (size_t)d);
+            if (!json_is_integer(v) || json_integer_value(v) <= 0)
+                return false;
+            o->dims[d] = json_integer_value(v);
+        }
+        r->n_inputs++;
+    }
+    return true;
 }
 
 static size_t anchor_count(const anchor_set *s, int64_t threads)
@@ -460,9 +499,39 @@ static size_t anchor_count(const anchor_set *s, int64_t threads)
     return k;
 }
 
+static bool has_run(const anchor_set *s, int64_t threads, const char *name, int64_t batch,
+                    uint64_t output_bytes, size_t kernels)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const cli_anchor_run *r = &s->r[i];
+        if (r->threads == threads && r->name == name && r->batch == batch &&
+            r->output_bytes == output_bytes && r->kernels == kernels)
+            return true;
+    }
+    return false;
+}
+
+/* Whether s has every run calibrate measures at `threads`: each anchor at
+ * each anchor batch, each output probe, each kernel chain. */
+static bool has_all_runs(const anchor_set *s, int64_t threads)
+{
+    for (int a = 0; a < CLI_N_ANCHORS; a++)
+        for (int b = 0; b < CLI_N_ANCHOR_BATCHES; b++)
+            if (!has_run(s, threads, cli_anchor_names[a], cli_anchor_batches[b], 0, 0))
+                return false;
+    for (int p = 0; p < CLI_N_OUTPUT_PROBES; p++)
+        if (!has_run(s, threads, cli_output_probe, 0, cli_output_probe_bytes[p], 0))
+            return false;
+    for (int c = 0; c < CLI_N_CHAINS; c++)
+        if (!has_run(s, threads, cli_chain_probe, 0, 0, cli_chain_lengths[c]))
+            return false;
+    return true;
+}
+
 /* The anchor runs of a file (calibrate --anchors, or whole-model runs of
  * scripts/measure_models.py: lines {"model", "batch", "threads",
- * "wall_us": {"median"}}; other networks and batches are skipped).  A
+ * "wall_us": {"median"}}, at any batch, of any network whose graph is in
+ * the anchors' folder (the reference networks); others are skipped).  A
  * missing file is an empty one. */
 static int anchors_load(const char *path, const char *machine, anchor_set *s)
 {
@@ -480,33 +549,43 @@ static int anchors_load(const char *path, const char *machine, anchor_set *s)
         lineno++;
         json_error_t je;
         json_t *j = json_loads(line, 0, &je);
-        const char *name = anchor_name(json_string_value(json_object_get(j, "model")));
+        const char *model = json_string_value(json_object_get(j, "model"));
+        const char *name = anchor_name(model);
+        if (!name && s->n < MAX_ANCHOR_RUNS)
+            name = other_network(s, model);
         const char *mach = json_string_value(json_object_get(j, "machine"));
         json_t *b = json_object_get(j, "batch"), *t = json_object_get(j, "threads");
         json_t *ob = json_object_get(j, "output_bytes");
         double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
         double k = json_number_value(json_object_get(json_object_get(j, "kernel_us"), "median"));
-        bool probe = name == cli_output_probe;
+        bool probe = name == cli_output_probe, chain = name == cli_chain_probe;
+        json_t *nk = json_object_get(j, "kernels");
         if (!json_is_object(j) || !json_is_integer(t) || !(w > 0) ||
             (probe ? !json_is_integer(ob) || json_integer_value(ob) <= 0 || !(k >= 0)
-                   : !json_is_integer(b))) {
-            cli_error("%s:%d: not a whole-network run (model, batch or output_bytes, threads, "
-                      "wall_us)", path, lineno);
+             : chain ? !json_is_integer(nk) || json_integer_value(nk) <= 0 || !(k > 0)
+                     : !json_is_integer(b) || json_integer_value(b) <= 0)) {
+            cli_error("%s:%d: not a whole-network run (model, batch or output_bytes or "
+                      "kernels, threads, wall_us)", path, lineno);
             rc = EXIT_INPUT;
         } else if (mach && strcmp(mach, machine)) {
             cli_error("%s:%d: measured on %s, not %s", path, lineno, mach, machine);
             rc = EXIT_INPUT;
-        } else if (name && (probe || anchor_batch(json_integer_value(b)))) {
+        } else if (name) {
             if (s->n == MAX_ANCHOR_RUNS) {
                 cli_error("%s: more than %d anchor runs", path, MAX_ANCHOR_RUNS);
                 rc = EXIT_INPUT;
             } else {
                 double sp = json_number_value(json_object_get(j, "spread"));
-                s->r[s->n++] = (cli_anchor_run){
-                    .name = name, .batch = probe ? 0 : json_integer_value(b),
+                cli_anchor_run *run = &s->r[s->n];
+                *run = (cli_anchor_run){
+                    .name = name, .batch = probe || chain ? 0 : json_integer_value(b),
                     .threads = json_integer_value(t), .wall_us = w, .spread = sp,
                     .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
-                    .kernel_us = probe ? k : 0};
+                    .kernels = chain ? (size_t)json_integer_value(nk) : 0,
+                    .kernel_us = probe || chain ? k : 0};
+                /* a network whose inputs cannot be bound is not an anchor */
+                if (probe || chain || run_inputs(s, s->n, json_object_get(j, "inputs"), run))
+                    s->n++;
             }
         }
         json_decref(j);
@@ -530,8 +609,10 @@ static int anchors_append(const char *path, const char *machine, const cli_ancho
         json_t *j = json_pack("{s:s, s:I, s:s, s:{s:f}, s:f}", "model", r[i].name, "threads",
                               (json_int_t)r[i].threads, "machine", machine, "wall_us",
                               "median", r[i].wall_us, "spread", r[i].spread);
-        if (j && r[i].output_bytes) {
-            json_object_set_new(j, "output_bytes", json_integer((json_int_t)r[i].output_bytes));
+        if (j && (r[i].output_bytes || r[i].kernels)) {
+            json_object_set_new(j, r[i].kernels ? "kernels" : "output_bytes",
+                                json_integer((json_int_t)(r[i].kernels ? r[i].kernels
+                                                                       : r[i].output_bytes)));
             json_object_set_new(j, "kernel_us", json_pack("{s:f}", "median", r[i].kernel_us));
         } else if (j) {
             json_object_set_new(j, "batch", json_integer((json_int_t)r[i].batch));
@@ -562,7 +643,7 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
         return EXIT_IO;
     }
     int rc = o->anchors ? anchors_load(o->anchors, machine, have) : 0;
-    bool done = !rc && anchor_count(o->anchors ? have : mem, threads) >= ALL;
+    bool done = !rc && has_all_runs(o->anchors ? have : mem, threads);
     free(have);
     if (rc || done)
         return rc;
@@ -650,7 +731,8 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
     ov.per_kernel_us = 0;
     oc_calib_anchor a[MAX_ANCHOR_RUNS];
     oc_calib_output out[MAX_ANCHOR_RUNS];
-    size_t k = 0, n_out = 0;
+    oc_calib_chain chains[MAX_ANCHOR_RUNS];
+    size_t k = 0, n_out = 0, n_chains = 0;
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
         const cli_anchor_run *r = &as->r[i];
@@ -660,12 +742,18 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
             out[n_out++] = (oc_calib_output){r->wall_us, r->kernel_us, r->output_bytes};
             continue;
         }
+        if (r->name == cli_chain_probe) {
+            chains[n_chains++] = (oc_calib_chain){r->kernels, r->wall_us, r->kernel_us};
+            continue;
+        }
         char path[PATH_MAX];
         oc_model *m = NULL;
         oc_analysis *an = NULL;
         oc_arena *ar = oc_arena_new();
         oc_estimate e;
-        oc_analyze_opts ao = {.batch = r->batch};
+        oc_analyze_opts ao = {.batch = r->n_inputs ? 0 : r->batch,
+                              .overrides = r->inputs,
+                              .n_overrides = (size_t)r->n_inputs};
         if (cli_anchor_path(r->name, path, sizeof path)) {
             cli_error("calibrate: the anchor network %s is missing (set ONNXCOST_ANCHORS)",
                       path);
@@ -685,6 +773,8 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
         oc_model_free(m);
     }
     oc_tmodel_free(tm);
+    if (!rc && n_chains && oc_calib_fit_chain(f, chains, n_chains, &err) != OC_OK)
+        rc = cli_fail(&err, 0);
     if (!rc && k && oc_calib_fit_in_graph(f, a, k, &err) != OC_OK)
         rc = cli_fail(&err, 0);
     if (!rc && n_out && oc_calib_fit_output(f, out, n_out, &err) != OC_OK)
@@ -1071,6 +1161,13 @@ int cmd_calibrate(int argc, char **argv)
                 printf("in-graph scale at %d thread%s: %.2f, the timing model's (no whole "
                        "network timed)\n",
                        f->threads, f->threads == 1 ? "" : "s", f->kernel_scale);
+            if (f->n_chains)
+                printf("a kernel at %d thread%s: %.2f us in a run, %.2f us as profiled (chains "
+                       "of tiny kernels): %s %.2f us per kernel\n",
+                       f->threads, f->threads == 1 ? "" : "s", f->kernel_floor_us,
+                       f->profiled_kernel_us,
+                       f->per_kernel_us < 0 ? "predicted kernels less" : "predicted kernels plus",
+                       fabs(f->per_kernel_us));
             if (f->output_us_per_mb > 0)
                 printf("handing outputs back at %d thread%s: %.2f ms per MB\n", f->threads,
                        f->threads == 1 ? "" : "s", f->output_us_per_mb / 1e3);

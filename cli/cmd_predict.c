@@ -274,6 +274,7 @@ static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "inserted_kernels", json_integer((json_int_t)e->n_inserted));
     json_object_set_new(t, "inserted_ms", json_real(e->inserted_us / 1e3));
     json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
+    json_object_set_new(t, "profiler_ms", json_real(e->profiler_us / 1e3));
     json_object_set_new(t, "output_bytes", json_integer((json_int_t)e->output_bytes));
     json_object_set_new(t, "output_ms", json_real(e->output_us / 1e3));
     json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
@@ -487,6 +488,10 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
            cli_time(e->total_low_us, b2, sizeof b2), cli_time(e->total_high_us, b3, sizeof b3),
            (unsigned long long)(e->plan.n_run + e->n_inner_run), (unsigned long long)t->nodes,
            cli_time(e->overhead_us, b4, sizeof b4));
+    if (e->profiler_us > 0)
+        printf("kernel times as profiled, less ONNX Runtime's profiler cost per kernel, "
+               "which a run has not: %s\n",
+               cli_time(e->profiler_us, b1, sizeof b1));
     if (e->output_us > 0)
         printf("of which handing back the outputs (%s): %s\n",
                cli_bytes((double)e->output_bytes, b1, sizeof b1),
