@@ -57,9 +57,16 @@ static const char calibrate_help[] =
     "      --no-measure       fit from --probe FILE alone, measuring nothing\n"
     "      --anchors FILE     keep the whole networks' runs in this file (JSON\n"
     "                         Lines; runs in it are not measured again; with\n"
-    "                         --no-measure, the runs to fit the in-graph scale on)\n"
+    "                         --no-measure, the runs to fit the in-graph scale on);\n"
+    "                         again: more runs to fit on, read only (say, the\n"
+    "                         reference networks' runs of scripts/measure_models.py)\n"
     "      --no-anchors       time no whole network: keep the timing model's\n"
     "                         in-graph scale\n"
+    "      --hw FILE          the machine's copy bandwidth from 'onnxcost hw -o\n"
+    "                         FILE' (made there), the rate at which a graph's\n"
+    "                         weights stream; without it, measured here when the\n"
+    "                         calibration is of this machine (not with\n"
+    "                         --no-measure)\n"
     "      --profile MODEL=PROFILE.json\n"
     "                         also fit on the kernels of an ONNX Runtime profile\n"
     "                         of MODEL (enableProfiling; run at batch 1, symbolic\n"
@@ -132,7 +139,9 @@ typedef struct copts {
     int64_t threads[16];
     size_t n_threads;
     double budget;
-    const char *output, *probe, *base, *anchors;
+    const char *output, *probe, *base, *anchors, *hw;
+    const char *more_anchors[8]; /* --anchors given again: read, not written */
+    size_t n_more_anchors;
     const char *profiles[16]; /* MODEL=PROFILE */
     size_t n_profiles;
     int64_t profile_threads;
@@ -141,7 +150,7 @@ typedef struct copts {
 static int parse(int argc, char **argv, copts *o)
 {
     enum { O_MODE = 256, O_OPT, O_NO_MEASURE, O_PROFILE, O_PROFILE_THREADS, O_ANCHORS,
-           O_NO_ANCHORS };
+           O_NO_ANCHORS, O_HW };
     static const struct option opts[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"optimizer", required_argument, NULL, O_OPT},
@@ -152,6 +161,7 @@ static int parse(int argc, char **argv, copts *o)
         {"no-measure", no_argument, NULL, O_NO_MEASURE},
         {"anchors", required_argument, NULL, O_ANCHORS},
         {"no-anchors", no_argument, NULL, O_NO_ANCHORS},
+        {"hw", required_argument, NULL, O_HW},
         {"profile", required_argument, NULL, O_PROFILE},
         {"profile-threads", required_argument, NULL, O_PROFILE_THREADS},
         {"timing-model", required_argument, NULL, 'm'},
@@ -177,8 +187,18 @@ static int parse(int argc, char **argv, copts *o)
         case 'o': o->output = optarg; break;
         case 'p': o->probe = optarg; break;
         case O_NO_MEASURE: o->no_measure = true; break;
-        case O_ANCHORS: o->anchors = optarg; break;
+        case O_ANCHORS:
+            if (!o->anchors) {
+                o->anchors = optarg;
+            } else if (o->n_more_anchors < sizeof o->more_anchors / sizeof *o->more_anchors) {
+                o->more_anchors[o->n_more_anchors++] = optarg;
+            } else {
+                cli_error("calibrate: too many --anchors files");
+                return EXIT_USAGE;
+            }
+            break;
         case O_NO_ANCHORS: o->no_anchors = true; break;
+        case O_HW: o->hw = optarg; break;
         case O_PROFILE:
             if (!strchr(optarg, '=') || optarg[0] == '=' || !strchr(optarg, '=')[1]) {
                 cli_error("--profile: '%s' is not MODEL=PROFILE.json", optarg);
@@ -643,6 +663,8 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
         return EXIT_IO;
     }
     int rc = o->anchors ? anchors_load(o->anchors, machine, have) : 0;
+    for (size_t i = 0; i < o->n_more_anchors && !rc; i++)
+        rc = anchors_load(o->more_anchors[i], machine, have);
     bool done = !rc && has_all_runs(o->anchors ? have : mem, threads);
     free(have);
     if (rc || done)
@@ -705,6 +727,52 @@ static oc_status load_base(const char *path, const char *target, oc_tmodel **tm,
     return st;
 }
 
+/* The rate at which the calibrated machine streams a graph's weights, in
+ * every fit of cal (inference): from --hw FILE (which must be of that
+ * machine), else measured when cal is of this machine and measuring is
+ * allowed, else none (said, unless nothing is to be measured). */
+static int stream_bandwidth(const copts *o, oc_calib *cal, const oc_machine *here)
+{
+    oc_hw hw;
+    oc_error err;
+    oc_error_clear(&err);
+    if (o->hw) {
+        json_error_t je;
+        json_t *j = json_load_file(o->hw, 0, &je);
+        const char *id =
+            json_string_value(json_object_get(json_object_get(j, "machine"), "id"));
+        int rc = 0;
+        if (!j) {
+            cli_error("calibrate: %s: %s", o->hw, je.text);
+            rc = EXIT_INPUT;
+        } else if (oc_hw_from_json(j, &hw, &err) != OC_OK) {
+            rc = cli_fail(&err, 1);
+        } else if (!id || strcmp(id, cal->machine.id)) {
+            cli_error("calibrate: %s was measured on %s, the calibration is of %s", o->hw,
+                      id ? id : "an unrecorded machine", cal->machine.id);
+            rc = EXIT_INPUT;
+        }
+        json_decref(j);
+        if (rc)
+            return rc;
+    } else if (o->no_measure) {
+        return 0;
+    } else if (!strcmp(cal->machine.id, here->id)) {
+        if (oc_hw_measure(0, &hw, &err) != OC_OK)
+            return cli_fail(&err, 0);
+    } else {
+        fprintf(stderr, "onnxcost: note: no copy bandwidth of %s (--hw FILE): weights are "
+                        "taken to stay in cache\n", cal->machine.id);
+        return 0;
+    }
+    for (int i = 0; i < cal->n_fits; i++) {
+        oc_calib_fit *f = &cal->fits[i];
+        double n = hw.gbps_1 * f->threads;
+        f->stream_gbps = f->threads == 1 ? hw.gbps_1 : n < hw.gbps_n ? n : hw.gbps_n;
+    }
+    return 0;
+}
+
 /* The in-graph scale at `threads` from the anchor runs there: each network
  * predicted by the base model with the calibration just fitted. */
 static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_t threads,
@@ -729,6 +797,7 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
     oc_tmodel_overhead(tm, (int)threads, &ov);
     ov.kernel_scale = 1;
     ov.per_kernel_us = 0;
+    ov.stream_gbps = f->stream_gbps;
     oc_calib_anchor a[MAX_ANCHOR_RUNS];
     oc_calib_output out[MAX_ANCHOR_RUNS];
     oc_calib_chain chains[MAX_ANCHOR_RUNS];
@@ -1107,8 +1176,12 @@ int cmd_calibrate(int argc, char **argv)
         rc = fit(&o, cal, base, &s, o.threads[i]);
     if (!rc)
         probe_check(probe, cal);
+    if (!rc && !o.training)
+        rc = stream_bandwidth(&o, cal, &here);
     if (!rc && o.anchors)
         rc = anchors_load(o.anchors, mach.id, anchors);
+    for (size_t i = 0; i < o.n_more_anchors && !rc; i++)
+        rc = anchors_load(o.more_anchors[i], mach.id, anchors);
     for (size_t i = 0; i < o.n_threads && !rc && !o.no_anchors; i++)
         rc = fit_anchors(&o, cal, info->target, o.threads[i], anchors);
 
@@ -1168,6 +1241,9 @@ int cmd_calibrate(int argc, char **argv)
                        f->profiled_kernel_us,
                        f->per_kernel_us < 0 ? "predicted kernels less" : "predicted kernels plus",
                        fabs(f->per_kernel_us));
+            if (f->stream_gbps > 0)
+                printf("weights stream at %d thread%s: %.1f GB/s\n", f->threads,
+                       f->threads == 1 ? "" : "s", f->stream_gbps);
             if (f->output_us_per_mb > 0)
                 printf("handing outputs back at %d thread%s: %.2f ms per MB\n", f->threads,
                        f->threads == 1 ? "" : "s", f->output_us_per_mb / 1e3);

@@ -363,6 +363,8 @@ static json_t *overhead_json(const oc_calib_fit *f)
 {
     json_t *o = json_pack("{s:f, s:f, s:f}", "kernel_scale", f->kernel_scale, "per_kernel_us",
                           f->per_kernel_us, "output_us_per_mb", f->output_us_per_mb);
+    if (o && f->stream_gbps > 0)
+        json_object_set_new(o, "stream_gbps", json_real(f->stream_gbps));
     if (o && f->n_chains)
         json_object_set_new(o, "kernel_chain",
                             json_pack("{s:i, s:f, s:f}", "runs", f->n_chains,
@@ -504,6 +506,9 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
                !get_num(ch, "profiled_us_per_kernel", 0, 1e6, &f->profiled_kernel_us)))
         return BAD("%s: corrupt calibration: bad \"kernel_chain\" in \"overhead\"", label);
     f->n_chains = (int)nc;
+    if (json_object_get(ov, "stream_gbps") &&
+        !get_num(ov, "stream_gbps", 0, 1e6, &f->stream_gbps))
+        return BAD("%s: corrupt calibration: bad \"stream_gbps\"", label);
     if (!ch && f->per_kernel_us < 0)
         return BAD("%s: corrupt calibration: negative \"per_kernel_us\" without its "
                    "\"kernel_chain\"", label);

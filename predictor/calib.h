@@ -74,6 +74,11 @@ typedef struct oc_calib_fit {
      * kernel exceeds the executor's.  n_chains 0: not measured. */
     int n_chains;
     double kernel_floor_us, profiled_kernel_us;
+    /* The machine's copy bandwidth at this thread count (onnxcost hw), GB/s:
+     * a graph's weights do not stay in cache from one run to the next, so
+     * a kernel takes at least its weights' bytes at this rate; 0 when not
+     * measured. */
+    double stream_gbps;
     /* the probe's check kernel (a 256^3 MatMul timed before and after each
      * chunk), median in us: how fast this host ran while it was measured;
      * 0 when not recorded */

@@ -431,6 +431,27 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     out->total_high_us = fmax(out->kernels_high_us + fixed, floor);
 }
 
+/* Each Conv, ConvTranspose, Gemm and MatMul kernel of the n rows of x
+ * takes at least its weights' bytes at gbps (its prediction as timed
+ * alone, us, and its range, lo and hi, raised to that).  Other kernels
+ * with weights (Gather, a bias Add) read only part of them, or little. */
+static void stream_floor(const float *x, size_t n, double gbps, double *us, double *lo,
+                         double *hi)
+{
+    for (size_t r = 0; r < n; r++) {
+        const float *f = x + r * OC_N_FEATURES;
+        if (f[OC_F_FAM_CONV] < 0.5f && f[OC_F_FAM_CONV_TRANSPOSE] < 0.5f &&
+            f[OC_F_FAM_GEMM] < 0.5f && f[OC_F_FAM_MATMUL] < 0.5f)
+            continue;
+        /* LOG_PARAMS is log1p(weight elements), DTYPE_BYTES their size */
+        double bytes = expm1((double)f[OC_F_LOG_PARAMS]) * (double)f[OC_F_DTYPE_BYTES];
+        double t = bytes / (gbps * 1e3); /* GB/s = 1e3 bytes per us */
+        us[r] = fmax(us[r], t);
+        lo[r] = fmax(lo[r], t);
+        hi[r] = fmax(hi[r], t);
+    }
+}
+
 /* The estimates of n analyses, each planned with what folds in sessions[i]
  * (NULL: the analysis itself); outer_constant: for a subgraph (n == 1),
  * its outer-scope values the enclosing plan folds, or NULL. */
@@ -496,6 +517,8 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
         if (st)
             return st;
     }
+    if (ov && ov->stream_gbps > 0)
+        stream_floor(x, rows, ov->stream_gbps, us, us + total, us + 2 * total);
     for (size_t i = 0, r = 0; i < n; r += out[i].n_run, i++) {
         out[i].x = x + r * OC_N_FEATURES;
         out[i].x_kernel = kidx + r;

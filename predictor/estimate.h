@@ -33,6 +33,11 @@ typedef struct oc_overhead {
      * 1.30: 2.8-4 ms per MB measured on cpu-AuthenticAMD-f26-m2); 0 when
      * not measured on the machine (calibrate measures it) */
     double output_us_per_mb;
+    /* the machine's bandwidth streaming a graph's weights, GB/s: a Conv,
+     * ConvTranspose, Gemm or MatMul kernel takes at least its weights'
+     * bytes at this rate (its samples ran with their weights in cache; a
+     * graph's weights are not, run after run); 0: no such floor */
+    double stream_gbps;
 } oc_overhead;
 
 typedef struct oc_estimate {
