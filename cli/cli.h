@@ -11,6 +11,9 @@
 #include "predictor/machine.h"
 #include "predictor/sweep.h"
 #include "predictor/target.h"
+#include "report/format.h"
+#include "report/json.h"
+#include "report/report.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3, EXIT_INTERRUPTED = 130 };
 
@@ -80,8 +83,6 @@ enum { CLI_OPT_DIM = 0x100, CLI_OPT_STRICT };
  * (the batch is the model's or another option's).  Returns 0 or
  * EXIT_INPUT. */
 int cli_check_bound(const analyze_args *aa, const oc_analysis *a);
-/* The symbols of oc_analysis_assumed() as a JSON array ("unbound_dims"). */
-json_t *cli_unbound_json(const char *assumed);
 /* One warning line when an estimate left nodes out (shapes unknown); with
  * --strict an error line and EXIT_INPUT.  Returns 0 or EXIT_INPUT. */
 struct oc_estimate;
@@ -109,16 +110,6 @@ int cli_load(const char *path, oc_model **m);
 /* --max-model-size SIZE (100M, 2G, 512MB, 1e9): 0 or EXIT_USAGE. */
 int cli_set_max_model_size(const char *opt, const char *size);
 
-/* Human units: "1.81 G", "46.7 MB". */
-const char *cli_si(double v, const char *unit, char *buf, size_t n);
-const char *cli_bytes(double v, char *buf, size_t n);
-/* A time in microseconds as "12.3 us", "4.56 ms" or "1.23 s". */
-const char *cli_time(double us, char *buf, size_t n);
-
-/* The last `width` characters of a long name ("..." + tail), for tables:
- * exported node names differ at their ends. */
-const char *cli_tail(const char *s, int width);
-
 /* --mode inference|training and --optimizer sgd|adam of the predicting
  * commands. */
 typedef struct cli_mode {
@@ -143,25 +134,8 @@ struct oc_tmodel;
 struct oc_overhead;
 int cli_load_tmodel(const char *spec, int64_t threads, const cli_mode *mode,
                     struct oc_tmodel **tm, struct oc_overhead *ov, cli_target *tgt);
-/* The target as JSON (predict, sweep: {"name", "runtime", "cpu",
- * "threads", "mode", "optimizer", "machine", "model_machine",
- * "calibrated", "calibration", "this_machine", "label"}), a new
- * reference; and as the table's first line ("target: ...").  */
-json_t *cli_target_json(const struct oc_tmodel *tm, const cli_target *tgt,
-                        const cli_mode *mode);
 void cli_print_target(const struct oc_tmodel *tm, const cli_target *tgt,
                       const cli_mode *mode);
-
-/* One batch size of a sweep (sweep and report share it). */
-typedef struct cli_step {
-    int64_t batch;
-    double time_ms, low_ms, high_ms, throughput; /* samples per second */
-    uint64_t memory, macs; /* memory: inference: weights + activation peak;
-                              training: oc_training_memory's total */
-    bool fits;             /* memory <= the limit (always, without one) */
-    size_t uncounted;      /* nodes not counted (shapes unknown) */
-    char unbound[256];     /* oc_analysis_assumed() of the step */
-} cli_step;
 
 /* Analyse and predict `m` at each of batches[0..n) into steps[]: aa's
  * --input overrides keep their dims but take each step's batch; a --dim
@@ -173,30 +147,11 @@ typedef struct cli_step {
  * (message printed). */
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const struct oc_tmodel *tm,
                     const struct oc_overhead *ov, const int64_t *batches, size_t n,
-                    uint64_t limit, cli_step *steps, size_t *fit, size_t *best, bool warn);
+                    uint64_t limit, oc_report_step *steps, size_t *fit, size_t *best, bool warn);
 
-/* JSON helpers. */
-json_t *cli_json_shape(const oc_tinfo *t);
-json_t *cli_json_decl_shape(const oc_value *v);
-char *cli_shape_str(const oc_tinfo *t, char *buf, size_t n);
-char *cli_decl_shape_str(const oc_value *v, char *buf, size_t n);
 int cli_json_print(json_t *j);
-/* The model as every JSON document names it: {"file", "ir_version",
- * "producer", "opset"}; a new reference. */
-json_t *cli_model_json(const oc_model *m);
-/* analyze's JSON document (model, unbound_dims, inputs, outputs, nodes in
- * topological order, totals, warnings); a new reference. */
-json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a);
 /* --nchwc-block N into *out: 0, 8 or 16; EXIT_USAGE (one line) otherwise. */
 int cli_parse_nchwc_block(const char *arg, int64_t *out);
-/* The kernels of an estimate that run, in run order: name (as ONNX
- * Runtime names them), op (as its profiler does), nodes, times. */
-struct oc_estimate;
-json_t *cli_kernels_json(const struct oc_estimate *e);
-/* How many entries of cli_kernels_json plan kernel k is: 0 when it does
- * not run, the kernels of its branch for an If the runtime inlines, else
- * 1. */
-size_t cli_kernel_entries(const struct oc_estimate *e, size_t k);
 /* The times an ONNX Runtime profile (Chrome-trace JSON) measured for the
  * kernels of e: meas[k] for plan kernel k, its median over the profile's
  * runs, or -1 when the profile did not run it.  A profile of another model,

@@ -23,7 +23,7 @@
 
 #include "predictor/dataset.h"
 #include "predictor/estimate.h"
-#include "predictor/sampler.h"
+#include "training/sampler.h"
 
 #ifndef OC_SOURCE_DIR
 #define OC_SOURCE_DIR "."

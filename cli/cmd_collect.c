@@ -1,6 +1,6 @@
 /* cmd_collect.c - onnxcost collect: measured single-operator times.
  *
- * Per family and chunk: draw samples (predictor/sampler.h), write each as
+ * Per family and chunk: draw samples (training/sampler.h), write each as
  * a model, analyse it, list it in a manifest; run the timing driver
  * (collector/ort_bench.js) over the manifest; check every result, merge it
  * with the sample's description and append the chunk whole to the dataset
@@ -28,7 +28,7 @@
 
 #include "predictor/dataset.h"
 #include "predictor/desc.h"
-#include "predictor/sampler.h"
+#include "training/sampler.h"
 
 #ifndef OC_SOURCE_DIR
 #define OC_SOURCE_DIR "."

@@ -1,6 +1,6 @@
 /* cmd_compare.c - onnxcost compare MODEL PROFILE.json
  *
- * The plan's kernels (cli_kernels_json, named as ONNX Runtime names them)
+ * The plan's kernels (oc_json_kernels, named as ONNX Runtime names them)
  * against the kernels of an ONNX Runtime profile: median time per kernel
  * over the profile's runs, matched by name, then by op in run order. */
 #include "cli/cli.h"
@@ -534,7 +534,7 @@ static void unmatched_line(const char *label, const char *const *name, const cha
     }
     printf(":");
     for (size_t i = 0; i < n && i < 5; i++)
-        printf("%s %s", i ? "," : "", cli_tail(name[i], 60));
+        printf("%s %s", i ? "," : "", oc_fmt_tail(name[i], 60));
     printf("%s\n", n > 5 ? ", ..." : "");
 }
 
@@ -594,9 +594,9 @@ static int compare_table(const result *r, const oc_tmodel *tm, const cli_target 
             snprintf(ratio, sizeof ratio, "-");
         else
             snprintf(ratio, sizeof ratio, "%.2f", k->us / meas);
-        printf("%-34.34s %-18.18s %10s %10s %7s\n", cli_tail(k->name, 34), k->op,
-               cli_time(k->us, b1, sizeof b1),
-               cli_time(meas, b2, sizeof b2), ratio);
+        printf("%-34.34s %-18.18s %10s %10s %7s\n", oc_fmt_tail(k->name, 34), k->op,
+               oc_fmt_time(k->us, b1, sizeof b1),
+               oc_fmt_time(meas, b2, sizeof b2), ratio);
     }
     if (n > (size_t)r->o->top)
         printf("(%zu more matched kernels; --top)\n", n - (size_t)r->o->top);
@@ -623,17 +623,17 @@ static int compare_table(const result *r, const oc_tmodel *tm, const cli_target 
     free(un_op);
     printf("\nkernels: %zu planned, %zu ran, %zu matched\n", r->np, pf->n, r->matched);
     printf("kernel time: predicted %s, measured %s (%+.1f%%)\n",
-           cli_time(r->pred_sum, b1, sizeof b1), cli_time(r->meas_sum, b2, sizeof b2),
+           oc_fmt_time(r->pred_sum, b1, sizeof b1), oc_fmt_time(r->meas_sum, b2, sizeof b2),
            err_pct(r->pred_sum, r->meas_sum));
     if (pf->runs)
         printf("run time: predicted %s (with overhead), measured %s (median model_run) "
                "(%+.1f%%)\n",
-               cli_time(r->pred_total, b3, sizeof b3), cli_time(pf->run_us, b4, sizeof b4),
+               oc_fmt_time(r->pred_total, b3, sizeof b3), oc_fmt_time(pf->run_us, b4, sizeof b4),
                err_pct(r->pred_total, pf->run_us));
     else
         printf("run time: predicted %s (with overhead), measured unknown (no model_run "
                "events)\n",
-               cli_time(r->pred_total, b3, sizeof b3));
+               oc_fmt_time(r->pred_total, b3, sizeof b3));
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
 }
 
@@ -641,12 +641,12 @@ static int compare_json(const result *r, const oc_tmodel *tm, const cli_target *
 {
     const profile *pf = r->pf;
     json_t *j = json_object(), *ks = json_array(), *po = json_array(), *ro = json_array();
-    json_object_set_new(j, "model", cli_model_json(r->m));
-    json_object_set_new(j, "unbound_dims", cli_unbound_json(oc_analysis_assumed(r->a)));
+    json_object_set_new(j, "model", oc_json_model(r->m));
+    json_object_set_new(j, "unbound_dims", oc_json_unbound(oc_analysis_assumed(r->a)));
     json_object_set_new(j, "profile", json_string(r->profile_path));
     json_object_set_new(j, "runs", json_integer((json_int_t)pf->runs));
     json_object_set_new(j, "batch", json_integer(r->o->aa.opts.batch));
-    json_object_set_new(j, "target", cli_target_json(tm, tgt, &r->o->mode));
+    json_object_set_new(j, "target", oc_json_target(tm, tgt, r->o->mode.optimizer));
     for (size_t q = 0; q < r->np; q++) {
         const planned *k = &r->pl[q];
         if (k->match < 0) {
@@ -694,7 +694,7 @@ int cli_profile_kernel_times(const char *model_path, const char *prof_path, cons
 {
     profile pf;
     int rc = profile_load(prof_path, &pf);
-    json_t *kj = rc ? NULL : cli_kernels_json(e);
+    json_t *kj = rc ? NULL : oc_json_kernels(e);
     size_t np = json_array_size(kj);
     planned *pl = kj ? calloc(np + 1, sizeof *pl) : NULL;
     if (!rc && (!kj || !pl)) {
@@ -719,10 +719,10 @@ int cli_profile_kernel_times(const char *model_path, const char *prof_path, cons
                   prof_path, model_path, found, pf.n);
         rc = EXIT_INPUT;
     }
-    /* plan kernel k is the next cli_kernel_entries entries (an inlined
+    /* plan kernel k is the next oc_kernel_entries entries (an inlined
      * If: the kernels of its branch, measured when all of them are) */
     for (size_t k = 0, q = 0; !rc && k < e->plan.n_kernels; k++) {
-        size_t n = cli_kernel_entries(e, k);
+        size_t n = oc_kernel_entries(e, k);
         meas[k] = n ? 0 : -1;
         for (size_t r = q; r < q + n; r++)
             meas[k] = r < np && pl[r].match >= 0 && meas[k] >= 0 ? meas[k] + pf.k[pl[r].match].us
@@ -779,7 +779,7 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
     }
     const oc_graph *g = oc_model_graph(m);
-    kj = cli_kernels_json(&e);
+    kj = oc_json_kernels(&e);
     size_t np = json_array_size(kj);
     pl = calloc(np + 1, sizeof *pl);
     if (!kj || !pl) {
