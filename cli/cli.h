@@ -14,6 +14,8 @@
 #include "report/format.h"
 #include "report/json.h"
 #include "report/report.h"
+#include "training/anchors.h"
+#include "training/driver.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3, EXIT_INTERRUPTED = 130 };
 
@@ -46,6 +48,13 @@ int cli_bad_option(const char *cmd, char **argv, const char *shortopts);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exit code for a failed library call, after printing err. */
 int cli_fail(const oc_error *err, int load_phase);
+/* The library's log (training/log.h) on stderr: progress lines as they
+ * are, "onnxcost: warning: " before warnings, the DETAIL lines of a failed
+ * run after its error line (cli_fail). */
+extern const oc_log cli_log;
+/* Exit code of a failed long run (collect, calibrate): EXIT_INTERRUPTED,
+ * silently, when a second Ctrl-C abandoned it, else cli_fail(err, 0). */
+int cli_fail_run(const oc_error *err, bool abandoned);
 
 /* Options shared by the commands that analyse a model. */
 typedef struct analyze_args {
@@ -98,8 +107,6 @@ enum { CLI_MAX_STEPS = OC_SWEEP_MAX_STEPS };
 int cli_parse_list(const char *opt, const char *s, int64_t *out, size_t *n);
 /* Parse a size such as 8GiB, 512MB or 1e9 for option `opt`. */
 int cli_parse_size(const char *opt, const char *s, uint64_t *out);
-/* mkdir -p (mode 0755): 0, or -1 with errno set. */
-int cli_mkdir_p(const char *path);
 /* Whether two paths name the same file (equal, or the same inode). */
 bool cli_same_file(const char *a, const char *b);
 
@@ -156,44 +163,6 @@ int cli_parse_nchwc_block(const char *arg, int64_t *out);
  * kernels of e: meas[k] for plan kernel k, its median over the profile's
  * runs, or -1 when the profile did not run it.  A profile of another model,
  * or an unreadable one, fails with one line (cmd_compare.c). */
-/* Run a timing driver: argv[0] the interpreter (looked up on PATH), argv[1]
- * the driver script; its stdout and stderr go to `log`, in its own process
- * group.  *interrupted (may be NULL) is polled: 1 says so once, 2 kills
- * the driver.  0, EXIT_IO (one line and the log's tail printed) or
- * EXIT_INTERRUPTED. */
-int cli_run_driver(char *const argv[], const char *log, const volatile sig_atomic_t *interrupted);
-/* path made absolute against the working directory (it need not exist; no
- * symlink is resolved); 0, or -1 when it does not fit in n. */
-int cli_absolute(const char *path, char *out, size_t n);
-/* Remove a folder we made, with everything in it (links not followed). */
-void cli_rm_tree(const char *path);
-
-/* ---- calibrate's anchors (anchors.c): whole networks timed here ---- */
-enum { CLI_N_ANCHORS = 3, CLI_N_ANCHOR_BATCHES = 2, CLI_N_OUTPUT_PROBES = 2,
-       CLI_N_ANCHOR_RUNS = CLI_N_ANCHORS * CLI_N_ANCHOR_BATCHES + CLI_N_OUTPUT_PROBES };
-/* The network that measures handing outputs back: Expand of one float to
- * output_bytes / 4 of them. */
-extern const char cli_output_probe[];
-extern const uint64_t cli_output_probe_bytes[CLI_N_OUTPUT_PROBES];
-extern const char *const cli_anchor_names[CLI_N_ANCHORS];
-extern const int64_t cli_anchor_batches[CLI_N_ANCHOR_BATCHES];
-typedef struct cli_anchor_run {
-    const char *name; /* one of cli_anchor_names, or cli_output_probe */
-    int64_t batch, threads;
-    double wall_us, spread;
-    uint64_t output_bytes; /* cli_output_probe: its output's size */
-    double kernel_us;      /* cli_output_probe: its kernels' time */
-} cli_anchor_run;
-/* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */
-int cli_anchor_path(const char *name, char *buf, size_t n);
-/* Time every anchor at every anchor batch, and the output probes, with
- * ONNX Runtime at `threads` (models with random weights made under
- * workdir/anchors); runs needs room for CLI_N_ANCHOR_RUNS.  0 or an exit
- * status (one line printed). */
-int cli_anchors_measure(int64_t threads, const char *workdir,
-                        const volatile sig_atomic_t *interrupted, cli_anchor_run *runs,
-                        size_t *n_runs);
-
 int cli_profile_kernel_times(const char *model_path, const char *prof_path, const oc_graph *g,
                              const struct oc_estimate *e, double *meas);
 

@@ -432,22 +432,22 @@ enum { MAX_ANCHOR_RUNS = 64 };
 #define MAX_ANCHOR_SPREAD 0.25
 
 typedef struct anchor_set {
-    cli_anchor_run r[MAX_ANCHOR_RUNS];
+    oc_anchor_run r[MAX_ANCHOR_RUNS];
     size_t n;
 } anchor_set;
 
 static const char *anchor_name(const char *model)
 {
-    for (int a = 0; model && a < CLI_N_ANCHORS; a++)
-        if (!strcmp(model, cli_anchor_names[a]))
-            return cli_anchor_names[a];
-    return model && !strcmp(model, cli_output_probe) ? cli_output_probe : NULL;
+    for (int a = 0; model && a < OC_N_ANCHORS; a++)
+        if (!strcmp(model, oc_anchor_names[a]))
+            return oc_anchor_names[a];
+    return model && !strcmp(model, oc_output_probe) ? oc_output_probe : NULL;
 }
 
 static bool anchor_batch(int64_t b)
 {
-    for (int i = 0; i < CLI_N_ANCHOR_BATCHES; i++)
-        if (cli_anchor_batches[i] == b)
+    for (int i = 0; i < OC_N_ANCHOR_BATCHES; i++)
+        if (oc_anchor_batches[i] == b)
             return true;
     return false;
 }
@@ -486,7 +486,7 @@ static int anchors_load(const char *path, const char *machine, anchor_set *s)
         json_t *ob = json_object_get(j, "output_bytes");
         double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
         double k = json_number_value(json_object_get(json_object_get(j, "kernel_us"), "median"));
-        bool probe = name == cli_output_probe;
+        bool probe = name == oc_output_probe;
         if (!json_is_object(j) || !json_is_integer(t) || !(w > 0) ||
             (probe ? !json_is_integer(ob) || json_integer_value(ob) <= 0 || !(k >= 0)
                    : !json_is_integer(b))) {
@@ -502,7 +502,7 @@ static int anchors_load(const char *path, const char *machine, anchor_set *s)
                 rc = EXIT_INPUT;
             } else {
                 double sp = json_number_value(json_object_get(j, "spread"));
-                s->r[s->n++] = (cli_anchor_run){
+                s->r[s->n++] = (oc_anchor_run){
                     .name = name, .batch = probe ? 0 : json_integer_value(b),
                     .threads = json_integer_value(t), .wall_us = w, .spread = sp,
                     .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
@@ -517,7 +517,7 @@ static int anchors_load(const char *path, const char *machine, anchor_set *s)
 }
 
 /* Append runs to `path` (one line each, whole lines at once). */
-static int anchors_append(const char *path, const char *machine, const cli_anchor_run *r,
+static int anchors_append(const char *path, const char *machine, const oc_anchor_run *r,
                           size_t n)
 {
     FILE *f = fopen(path, "a");
@@ -555,7 +555,7 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
                            const char *machine, anchor_set *mem, double t0, double total_est,
                            double *done_est)
 {
-    enum { ALL = CLI_N_ANCHOR_RUNS };
+    enum { ALL = OC_N_ANCHOR_RUNS };
     anchor_set *have = calloc(1, sizeof *have);
     if (!have) {
         cli_error("out of memory");
@@ -572,9 +572,13 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
             mmss(now_s() - t0, el, sizeof el), mmss(total_est - *done_est, eta, sizeof eta));
     /* A busy machine shows as spread between the interleaved passes: such
      * runs are measured again (once), and the steadier of the two kept. */
-    cli_anchor_run runs[ALL], again[ALL];
+    oc_anchor_run runs[ALL], again[ALL];
     size_t n = 0, n2 = 0;
-    rc = cli_anchors_measure(threads, workdir, &stop, runs, &n);
+    oc_error err;
+    oc_error_clear(&err);
+    bool abandoned = false;
+    if (oc_anchors_measure(threads, workdir, &stop, &cli_log, &abandoned, runs, &n, &err))
+        rc = cli_fail_run(&err, abandoned);
     *done_est += ANCHOR_COST;
     size_t unsteady = 0;
     for (size_t i = 0; !rc && i < n; i++)
@@ -583,7 +587,8 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
         fprintf(stderr, "calibrate: %zu of the whole-network runs varied by more than %.0f%% "
                         "between passes (a busy machine?): measuring them again\n",
                 unsteady, 100 * MAX_ANCHOR_SPREAD);
-        rc = cli_anchors_measure(threads, workdir, &stop, again, &n2);
+        if (oc_anchors_measure(threads, workdir, &stop, &cli_log, &abandoned, again, &n2, &err))
+            rc = cli_fail_run(&err, abandoned);
         for (size_t i = 0; !rc && i < n && i < n2; i++)
             if (again[i].spread < runs[i].spread)
                 runs[i] = again[i];
@@ -653,10 +658,10 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
     size_t k = 0, n_out = 0;
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
-        const cli_anchor_run *r = &as->r[i];
+        const oc_anchor_run *r = &as->r[i];
         if (r->threads != threads)
             continue;
-        if (r->name == cli_output_probe) {
+        if (r->name == oc_output_probe) {
             out[n_out++] = (oc_calib_output){r->wall_us, r->kernel_us, r->output_bytes};
             continue;
         }
@@ -666,7 +671,7 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
         oc_arena *ar = oc_arena_new();
         oc_estimate e;
         oc_analyze_opts ao = {.batch = r->batch};
-        if (cli_anchor_path(r->name, path, sizeof path)) {
+        if (oc_anchor_path(r->name, path, sizeof path)) {
             cli_error("calibrate: the anchor network %s is missing (set ONNXCOST_ANCHORS)",
                       path);
             rc = EXIT_IO;
@@ -1006,7 +1011,7 @@ int cmd_calibrate(int argc, char **argv)
      * loads that file as its base. */
     char real[PATH_MAX];
     if (!rc && o.base) {
-        if (cli_absolute(o.base, real, sizeof real) || strlen(real) >= sizeof cal->base_path) {
+        if (oc_path_absolute(o.base, real, sizeof real) || strlen(real) >= sizeof cal->base_path) {
             cli_error("calibrate: %s: path too long", o.base);
             rc = EXIT_IO;
         } else {
@@ -1034,7 +1039,7 @@ int cmd_calibrate(int argc, char **argv)
                 cli_error("calibrate: no cache directory (set XDG_CACHE_HOME or HOME, or "
                           "give -o FILE)");
                 rc = EXIT_USAGE;
-            } else if (cli_mkdir_p(dir) != 0) {
+            } else if (oc_mkdir_p(dir) != 0) {
                 cli_error("cannot create %s: %s", dir, strerror(errno));
                 rc = EXIT_IO;
             }
@@ -1085,6 +1090,6 @@ int cmd_calibrate(int argc, char **argv)
     free(cal);
     oc_tmodel_free(base);
     if (tmpdir[0]) /* the temporary probe and its lock, the anchors */
-        cli_rm_tree(tmpdir);
+        oc_rm_tree(tmpdir);
     return rc;
 }

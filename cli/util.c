@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static void drop_details(bool print);
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
@@ -23,6 +25,7 @@ void cli_error(const char *fmt, ...)
 int cli_fail(const oc_error *err, int load_phase)
 {
     cli_error("%s", err->msg[0] ? err->msg : oc_status_str(err->status));
+    drop_details(true);
     switch (err->status) {
     case OC_ERR_USAGE:
         return EXIT_USAGE;
@@ -34,6 +37,46 @@ int cli_fail(const oc_error *err, int load_phase)
     default:
         return EXIT_IO;
     }
+}
+
+/* The library's lines (training/log.h) on stderr; a failed run's DETAIL
+ * lines wait for its error line (cli_fail). */
+static char *details[64];
+static size_t n_details;
+
+static void drop_details(bool print)
+{
+    for (size_t i = 0; i < n_details; i++) {
+        if (print)
+            fprintf(stderr, "%s\n", details[i]);
+        free(details[i]);
+    }
+    n_details = 0;
+}
+
+static void log_line(void *ud, oc_log_level level, const char *line)
+{
+    (void)ud;
+    switch (level) {
+    case OC_LOG_PROGRESS: fprintf(stderr, "%s\n", line); break;
+    case OC_LOG_NOTICE: fprintf(stderr, "\nonnxcost: %s\n", line); break;
+    case OC_LOG_WARNING: fprintf(stderr, "onnxcost: warning: %s\n", line); break;
+    case OC_LOG_DETAIL:
+        if (n_details < sizeof details / sizeof details[0])
+            details[n_details++] = strdup(line);
+        break;
+    }
+}
+
+const oc_log cli_log = {log_line, NULL};
+
+int cli_fail_run(const oc_error *err, bool abandoned)
+{
+    if (abandoned) {
+        drop_details(false);
+        return EXIT_INTERRUPTED;
+    }
+    return cli_fail(err, 0);
 }
 
 int cli_parse_i64(const char *opt, const char *s, int64_t min, int64_t max,
@@ -279,21 +322,6 @@ int cli_json_print(json_t *j)
     return 0;
 }
 
-int cli_mkdir_p(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return -1;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
 
 int cli_parse_nchwc_block(const char *arg, int64_t *out)
 {

@@ -12,7 +12,10 @@
  * batch 1 and 4, filled with random weights here, and fits the scale of
  * this machine on them (oc_calib_fit_in_graph).
  */
-#include "cli/cli.h"
+#include "training/anchors.h"
+#include "training/driver.h"
+
+#include <jansson.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,17 +28,18 @@
 #include <unistd.h>
 
 #include "onnx/build.h"
+#include "onnx/model.h"
 #include "predictor/mlp.h"
 
 #ifndef OC_SOURCE_DIR
 #define OC_SOURCE_DIR "."
 #endif
 
-const char *const cli_anchor_names[CLI_N_ANCHORS] = {"squeezenet1_1", "mobilenet_v2",
+const char *const oc_anchor_names[OC_N_ANCHORS] = {"squeezenet1_1", "mobilenet_v2",
                                                      "resnet18"};
-const int64_t cli_anchor_batches[CLI_N_ANCHOR_BATCHES] = {1, 4};
-const char cli_output_probe[] = "expand_output";
-const uint64_t cli_output_probe_bytes[CLI_N_OUTPUT_PROBES] = {16000000, 64000000};
+const int64_t oc_anchor_batches[OC_N_ANCHOR_BATCHES] = {1, 4};
+const char oc_output_probe[] = "expand_output";
+const uint64_t oc_output_probe_bytes[OC_N_OUTPUT_PROBES] = {16000000, 64000000};
 
 /* Where the anchors' graphs are: $ONNXCOST_ANCHORS or the source tree's. */
 static const char *anchor_dir(void)
@@ -44,41 +48,39 @@ static const char *anchor_dir(void)
     return d && *d ? d : OC_SOURCE_DIR "/tests/reference/models";
 }
 
-int cli_anchor_path(const char *name, char *buf, size_t n)
+int oc_anchor_path(const char *name, char *buf, size_t n)
 {
     if (snprintf(buf, n, "%s/%s.onnx", anchor_dir(), name) >= (int)n)
         return -1;
     return access(buf, R_OK) == 0 ? 0 : -1;
 }
 
-static int copy_file(const char *from, const char *to)
+static oc_status copy_file(const char *from, const char *to, oc_error *err)
 {
     FILE *in = fopen(from, "rb");
     if (!in) {
-        cli_error("cannot read %s: %s", from, strerror(errno));
-        return EXIT_IO;
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot read %s: %s", from, strerror(errno));
     }
     FILE *out = fopen(to, "wb");
     if (!out) {
-        cli_error("cannot write %s: %s", to, strerror(errno));
         fclose(in);
-        return EXIT_IO;
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", to, strerror(errno));
     }
     char buf[1 << 16];
     size_t k;
     int rc = 0;
     while ((k = fread(buf, 1, sizeof buf, in)) > 0)
         if (fwrite(buf, 1, k, out) != k) {
-            rc = EXIT_IO;
+            rc = OC_ERR_IO;
             break;
         }
     if (ferror(in))
-        rc = EXIT_IO;
+        rc = OC_ERR_IO;
     if (fclose(out) != 0)
-        rc = EXIT_IO;
+        rc = OC_ERR_IO;
     fclose(in);
     if (rc)
-        cli_error("cannot copy %s to %s", from, to);
+        oc_error_set(err, OC_ERR_IO, NULL, "cannot copy %s to %s", from, to);
     return rc;
 }
 
@@ -86,7 +88,8 @@ static int copy_file(const char *from, const char *to)
  * rank >= 2 uniform in +-sqrt(3 / fan-in) (activations keep their scale
  * through the network, no overflow, no denormals), vectors (biases,
  * normalisation scales and variances) in [0.5, 1.5). */
-static int fill_tensor(int fd, const oc_tensor *t, oc_rng *rng, const char *path)
+static oc_status fill_tensor(int fd, const oc_tensor *t, oc_rng *rng, const char *path,
+                             oc_error *err)
 {
     uint64_t bytes = t->numel * 4;
     if (t->ext_length && t->ext_length < bytes)
@@ -104,8 +107,7 @@ static int fill_tensor(int fd, const oc_tensor *t, oc_rng *rng, const char *path
             buf[i] = (float)(c + a * (2 * oc_rng_uniform(rng) - 1));
         ssize_t w = pwrite(fd, buf, k * 4, (off_t)off);
         if (w != (ssize_t)(k * 4)) {
-            cli_error("cannot write %s: %s", path, w < 0 ? strerror(errno) : "short write");
-            return EXIT_IO;
+            return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", path, w < 0 ? strerror(errno) : "short write");
         }
         off += k * 4;
         bytes -= k * 4;
@@ -115,29 +117,28 @@ static int fill_tensor(int fd, const oc_tensor *t, oc_rng *rng, const char *path
 
 /* Copy the anchor graph `name` into `dir` with random weights in its
  * external data files; its input's per-sample shape to shape[1..rank). */
-static int materialize(const char *name, const char *dir, char *model, size_t n,
-                       char *input, size_t input_n, int64_t *shape, int *rank)
+static oc_status materialize(const char *name, const char *dir, char *model, size_t n,
+                             char *input, size_t input_n, int64_t *shape, int *rank,
+                             oc_error *err)
 {
     char src[PATH_MAX];
-    if (cli_anchor_path(name, src, sizeof src)) {
-        cli_error("calibrate: the anchor network %s is missing (set ONNXCOST_ANCHORS to "
+    if (oc_anchor_path(name, src, sizeof src)) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: the anchor network %s is missing (set ONNXCOST_ANCHORS to "
                   "the folder of tests/reference/models)", src);
-        return EXIT_IO;
     }
     if (snprintf(model, n, "%s/%s.onnx", dir, name) >= (int)n) {
-        cli_error("calibrate: %s: path too long", dir);
-        return EXIT_IO;
+        return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
     }
     oc_model *m = NULL;
-    int rc = cli_load(src, &m);
-    if (rc)
-        return rc;
+    int rc = oc_model_load(src, NULL, &m, err);
+    if (rc) /* as the command's loads: a model that does not load is bad input */
+        return err->status = rc == OC_ERR_IO ? OC_ERR_INPUT : rc;
     const oc_graph *g = oc_model_graph(m);
     if (g->n_inputs != 1) {
-        cli_error("calibrate: anchor %s has %zu inputs (one image input expected)", src,
-                  g->n_inputs);
         oc_model_free(m);
-        return EXIT_INPUT;
+        return oc_error_set(err, OC_ERR_INPUT, NULL,
+                            "calibrate: anchor %s has %zu inputs (one image input expected)",
+                            src, g->n_inputs);
     }
     const oc_value *in = &g->values[g->inputs[0]];
     *rank = in->rank;
@@ -145,16 +146,14 @@ static int materialize(const char *name, const char *dir, char *model, size_t n,
     for (int d = 1; d < in->rank && d < 8; d++)
         shape[d] = oc_dim_is_known(in->dims[d]) ? in->dims[d].v : -1;
     if (in->dtype != OC_DT_FLOAT || in->rank < 2 || in->rank > 8) {
-        cli_error("calibrate: anchor %s: its input is not a float tensor of rank 2 to 8", src);
-        rc = EXIT_INPUT;
+        rc = oc_error_set(err, OC_ERR_INPUT, NULL, "calibrate: anchor %s: its input is not a float tensor of rank 2 to 8", src);
     }
     for (int d = 1; !rc && d < in->rank; d++)
         if (shape[d] < 0) {
-            cli_error("calibrate: anchor %s: input dim %d is not fixed", src, d);
-            rc = EXIT_INPUT;
+            rc = oc_error_set(err, OC_ERR_INPUT, NULL, "calibrate: anchor %s: input dim %d is not fixed", src, d);
         }
     if (!rc)
-        rc = copy_file(src, model);
+        rc = copy_file(src, model, err);
     oc_rng rng;
     oc_rng_seed(&rng, 20261204);
     for (size_t v = 0; !rc && v < g->n_values; v++) {
@@ -162,27 +161,23 @@ static int materialize(const char *name, const char *dir, char *model, size_t n,
         if (!g->values[v].is_initializer || !t || !t->external || !t->location)
             continue;
         if (t->dtype != OC_DT_FLOAT || strchr(t->location, '/')) {
-            cli_error("calibrate: anchor %s: tensor '%s' is not float32 data beside the model",
+            rc = oc_error_set(err, OC_ERR_INPUT, NULL, "calibrate: anchor %s: tensor '%s' is not float32 data beside the model",
                       src, t->name);
-            rc = EXIT_INPUT;
             break;
         }
         char data[PATH_MAX];
         if (snprintf(data, sizeof data, "%s/%s", dir, t->location) >= (int)sizeof data) {
-            cli_error("calibrate: %s: path too long", dir);
-            rc = EXIT_IO;
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
             break;
         }
         int fd = open(data, O_WRONLY | O_CREAT, 0644);
         if (fd < 0) {
-            cli_error("cannot write %s: %s", data, strerror(errno));
-            rc = EXIT_IO;
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", data, strerror(errno));
             break;
         }
-        rc = fill_tensor(fd, t, &rng, data);
+        rc = fill_tensor(fd, t, &rng, data, err);
         if (close(fd) != 0 && !rc) {
-            cli_error("cannot write %s: %s", data, strerror(errno));
-            rc = EXIT_IO;
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", data, strerror(errno));
         }
     }
     oc_model_free(m);
@@ -190,23 +185,20 @@ static int materialize(const char *name, const char *dir, char *model, size_t n,
 }
 
 /* The output probe of `bytes`: Expand of one float, written to `path`. */
-static int output_probe(uint64_t bytes, const char *path)
+static oc_status output_probe(uint64_t bytes, const char *path, oc_error *err)
 {
     oc_builder *b = oc_builder_new(13);
     int64_t one = 1, n = (int64_t)(bytes / 4);
-    oc_error err;
-    oc_error_clear(&err);
     if (!b) {
-        cli_error("out of memory");
-        return EXIT_IO;
+        return oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
     }
     oc_builder_input(b, "x", OC_DT_FLOAT, 1, &one);
     oc_builder_ints(b, "size", 1, &one, &n);
     oc_builder_node(b, "Expand", "expand", "x,size", "y");
     oc_builder_output(b, "y", OC_DT_FLOAT, 1, &n);
-    oc_status st = oc_builder_save(b, path, &err);
+    oc_status st = oc_builder_save(b, path, err);
     oc_builder_free(b);
-    return st ? cli_fail(&err, 0) : 0;
+    return st;
 }
 
 /* The run of `id` in a driver's result lines, or a reason it has none. */
@@ -251,8 +243,8 @@ static const char *result_of(const char *results, const char *id, double *wall_u
 }
 
 /* One manifest line: the model at `model` fed one float32 input. */
-static int manifest_line(FILE *mf, const char *id, const char *model, const char *input,
-                         json_t *shape)
+static oc_status manifest_line(FILE *mf, const char *id, const char *model,
+                               const char *input, json_t *shape, oc_error *err)
 {
     json_t *line = json_pack("{s:s, s:s, s:[{s:s, s:s, s:o}]}", "id", id, "model", model,
                              "inputs", "name", input, "dtype", "float32", "shape", shape);
@@ -260,60 +252,55 @@ static int manifest_line(FILE *mf, const char *id, const char *model, const char
     int rc = !s || fprintf(mf, "%s\n", s) < 0;
     free(s);
     json_decref(line);
-    if (rc)
-        cli_error("cannot write the anchors' manifest");
-    return rc ? EXIT_IO : 0;
+    return rc ? oc_error_set(err, OC_ERR_IO, NULL, "cannot write the anchors' manifest") : OC_OK;
 }
 
 /* The anchor networks (random weights) and the output probes in `dir`,
  * listed in `manifest` for the driver. */
-static int write_manifest(const char *dir, const char *manifest)
+static oc_status write_manifest(const char *dir, const char *manifest, oc_error *err)
 {
     FILE *mf = fopen(manifest, "w");
     if (!mf) {
-        cli_error("cannot write %s: %s", manifest, strerror(errno));
-        return EXIT_IO;
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", manifest, strerror(errno));
     }
     int rc = 0;
-    for (int a = 0; a < CLI_N_ANCHORS && !rc; a++) {
+    for (int a = 0; a < OC_N_ANCHORS && !rc; a++) {
         char model[PATH_MAX], input[256];
         int64_t shape[8];
         int rank = 0;
-        rc = materialize(cli_anchor_names[a], dir, model, sizeof model, input, sizeof input,
-                         shape, &rank);
-        for (int b = 0; !rc && b < CLI_N_ANCHOR_BATCHES; b++) {
+        rc = materialize(oc_anchor_names[a], dir, model, sizeof model, input, sizeof input,
+                         shape, &rank, err);
+        for (int b = 0; !rc && b < OC_N_ANCHOR_BATCHES; b++) {
             json_t *dims = json_array();
-            json_array_append_new(dims, json_integer(cli_anchor_batches[b]));
+            json_array_append_new(dims, json_integer(oc_anchor_batches[b]));
             for (int d = 1; d < rank; d++)
                 json_array_append_new(dims, json_integer(shape[d]));
             char id[96];
-            snprintf(id, sizeof id, "anchor/%s/b%" PRId64, cli_anchor_names[a],
-                     cli_anchor_batches[b]);
-            rc = manifest_line(mf, id, model, input, dims);
+            snprintf(id, sizeof id, "anchor/%s/b%" PRId64, oc_anchor_names[a],
+                     oc_anchor_batches[b]);
+            rc = manifest_line(mf, id, model, input, dims, err);
         }
     }
-    for (int p = 0; !rc && p < CLI_N_OUTPUT_PROBES; p++) {
+    for (int p = 0; !rc && p < OC_N_OUTPUT_PROBES; p++) {
         char model[PATH_MAX], id[64];
-        snprintf(id, sizeof id, "output/%" PRIu64, cli_output_probe_bytes[p]);
+        snprintf(id, sizeof id, "output/%" PRIu64, oc_output_probe_bytes[p]);
         if (snprintf(model, sizeof model, "%s/output%d.onnx", dir, p) >= (int)sizeof model) {
-            cli_error("calibrate: %s: path too long", dir);
-            rc = EXIT_IO;
-        } else if (!(rc = output_probe(cli_output_probe_bytes[p], model))) {
-            rc = manifest_line(mf, id, model, "x", json_pack("[i]", 1));
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
+        } else if (!(rc = output_probe(oc_output_probe_bytes[p], model, err))) {
+            rc = manifest_line(mf, id, model, "x", json_pack("[i]", 1), err);
         }
     }
     if (fclose(mf) != 0 && !rc) {
-        cli_error("cannot write %s: %s", manifest, strerror(errno));
-        rc = EXIT_IO;
+        rc = oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", manifest, strerror(errno));
     }
     if (rc)
         remove(manifest); /* made again by the next call */
     return rc;
 }
 
-int cli_anchors_measure(int64_t threads, const char *workdir,
-                        const volatile sig_atomic_t *interrupted, cli_anchor_run *runs,
-                        size_t *n_runs)
+oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag *stop,
+                             const oc_log *lg, bool *abandoned, oc_anchor_run *runs,
+                             size_t *n_runs, oc_error *err)
 {
     *n_runs = 0;
     const char *node = getenv("ONNXCOST_NODE");
@@ -324,8 +311,7 @@ int cli_anchors_measure(int64_t threads, const char *workdir,
         driver = OC_SOURCE_DIR "/collector/ort_bench.js";
     char dir[PATH_MAX], manifest[PATH_MAX], results[PATH_MAX], log[PATH_MAX];
     if (snprintf(dir, sizeof dir, "%s/anchors", workdir) >= (int)sizeof dir - 32) {
-        cli_error("calibrate: %s: path too long", workdir);
-        return EXIT_IO;
+        return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", workdir);
     }
     /* room checked above: the names below are short */
     int w = snprintf(log, sizeof log, "%.*s/driver.log", (int)sizeof dir - 32, dir);
@@ -334,12 +320,11 @@ int cli_anchors_measure(int64_t threads, const char *workdir,
                   (int)threads);
     (void)w;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        cli_error("cannot create %s: %s", dir, strerror(errno));
-        return EXIT_IO;
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot create %s: %s", dir, strerror(errno));
     }
     /* The models and the manifest, made once for every thread count and
      * repeat of this calibration. */
-    int rc = access(manifest, R_OK) == 0 ? 0 : write_manifest(dir, manifest);
+    int rc = access(manifest, R_OK) == 0 ? 0 : write_manifest(dir, manifest, err);
     if (rc)
         return rc;
     /* As the reference runs (scripts/measure_models.py) and the probe: five
@@ -350,40 +335,38 @@ int cli_anchors_measure(int64_t threads, const char *workdir,
     char *argv[] = {(char *)node, (char *)driver, "--threads", th, "--in", manifest,
                     "--out", results, "--warmup", "1", "--repeats", "5", "--passes", "2",
                     "--max-seconds", "40", threads > 1 ? "--no-spin" : NULL, NULL};
-    if ((rc = cli_run_driver(argv, log, interrupted)))
+    if ((rc = oc_driver_run(argv, log, stop, lg, abandoned, err)))
         return rc;
-    for (int a = 0; a < CLI_N_ANCHORS; a++)
-        for (int b = 0; b < CLI_N_ANCHOR_BATCHES; b++) {
-            cli_anchor_run *r = &runs[*n_runs];
+    for (int a = 0; a < OC_N_ANCHORS; a++)
+        for (int b = 0; b < OC_N_ANCHOR_BATCHES; b++) {
+            oc_anchor_run *r = &runs[*n_runs];
             memset(r, 0, sizeof *r);
-            r->name = cli_anchor_names[a];
-            r->batch = cli_anchor_batches[b];
+            r->name = oc_anchor_names[a];
+            r->batch = oc_anchor_batches[b];
             r->threads = threads;
             char id[96];
             snprintf(id, sizeof id, "anchor/%s/b%" PRId64, r->name, r->batch);
             const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
             if (why) {
-                cli_error("calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
+                return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
                           threads == 1 ? "" : "s", why, log);
-                return EXIT_IO;
             }
             (*n_runs)++;
         }
-    for (int p = 0; p < CLI_N_OUTPUT_PROBES; p++) {
-        cli_anchor_run *r = &runs[*n_runs];
+    for (int p = 0; p < OC_N_OUTPUT_PROBES; p++) {
+        oc_anchor_run *r = &runs[*n_runs];
         memset(r, 0, sizeof *r);
-        r->name = cli_output_probe;
+        r->name = oc_output_probe;
         r->threads = threads;
-        r->output_bytes = cli_output_probe_bytes[p];
+        r->output_bytes = oc_output_probe_bytes[p];
         char id[64];
         snprintf(id, sizeof id, "output/%" PRIu64, r->output_bytes);
         const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
         if (why) {
-            cli_error("calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
+            return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
                       threads == 1 ? "" : "s", why, log);
-            return EXIT_IO;
         }
         (*n_runs)++;
     }
-    return 0;
+    return OC_OK;
 }
