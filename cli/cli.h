@@ -16,6 +16,7 @@
 #include "report/report.h"
 #include "training/anchors.h"
 #include "training/driver.h"
+#include "training/score.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3, EXIT_INTERRUPTED = 130 };
 
@@ -159,6 +160,8 @@ int cli_sweep_steps(const oc_model *m, analyze_args *aa, const struct oc_tmodel 
 int cli_json_print(json_t *j);
 /* --nchwc-block N into *out: 0, 8 or 16; EXIT_USAGE (one line) otherwise. */
 int cli_parse_nchwc_block(const char *arg, int64_t *out);
+/* Parse --by family|op|pattern; 0 or EXIT_USAGE (message printed). */
+int cli_parse_score_by(const char *s, oc_score_by *by);
 /* The times an ONNX Runtime profile (Chrome-trace JSON) measured for the
  * kernels of e: meas[k] for plan kernel k, its median over the profile's
  * runs, or -1 when the profile did not run it.  A profile of another model,

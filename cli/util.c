@@ -353,3 +353,18 @@ int cli_bad_option(const char *cmd, char **argv, const char *shortopts)
         cli_error("%s: unknown option '%.*s' (see 'onnxcost %s --help')", cmd, (int)n, arg, cmd);
     return EXIT_USAGE;
 }
+
+int cli_parse_score_by(const char *s, oc_score_by *by)
+{
+    if (!strcmp(s, "family"))
+        *by = OC_SCORE_BY_FAMILY;
+    else if (!strcmp(s, "op"))
+        *by = OC_SCORE_BY_OP;
+    else if (!strcmp(s, "pattern"))
+        *by = OC_SCORE_BY_PATTERN;
+    else {
+        cli_error("--by: '%s' is not one of family, op, pattern", s);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
