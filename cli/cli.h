@@ -162,11 +162,5 @@ int cli_json_print(json_t *j);
 int cli_parse_nchwc_block(const char *arg, int64_t *out);
 /* Parse --by family|op|pattern; 0 or EXIT_USAGE (message printed). */
 int cli_parse_score_by(const char *s, oc_score_by *by);
-/* The times an ONNX Runtime profile (Chrome-trace JSON) measured for the
- * kernels of e: meas[k] for plan kernel k, its median over the profile's
- * runs, or -1 when the profile did not run it.  A profile of another model,
- * or an unreadable one, fails with one line (cmd_compare.c). */
-int cli_profile_kernel_times(const char *model_path, const char *prof_path, const oc_graph *g,
-                             const struct oc_estimate *e, double *meas);
 
 #endif

@@ -23,6 +23,7 @@
 
 #include "predictor/dataset.h"
 #include "predictor/estimate.h"
+#include "report/profile.h"
 #include "training/sampler.h"
 
 #ifndef OC_SOURCE_DIR
@@ -383,7 +384,9 @@ static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_cal
             rc = EXIT_IO;
         }
         if (!rc)
-            rc = cli_profile_kernel_times(model, prof, oc_model_graph(m), &e, meas);
+            rc = oc_profile_kernel_times(model, prof, oc_model_graph(m), &e, meas, &err)
+                     ? cli_fail(&err, 0)
+                     : 0;
         size_t got = 0;
         for (size_t r = 0; !rc && r < e.n_run; r++) {
             double mu = meas[e.x_kernel[r]], pu = e.x_us[r];
