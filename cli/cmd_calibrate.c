@@ -429,143 +429,22 @@ static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_cal
 
 /* ---- anchors: whole networks, for the in-graph scale (cli/anchors.c) ---- */
 
-enum { MAX_ANCHOR_RUNS = 64 };
-/* The spread between passes above which an anchor run is measured again
- * (the quiet machine's whole-model runs spread 5-7%). */
-#define MAX_ANCHOR_SPREAD 0.25
-
-typedef struct anchor_set {
-    oc_anchor_run r[MAX_ANCHOR_RUNS];
-    size_t n;
-} anchor_set;
-
-static const char *anchor_name(const char *model)
-{
-    for (int a = 0; model && a < OC_N_ANCHORS; a++)
-        if (!strcmp(model, oc_anchor_names[a]))
-            return oc_anchor_names[a];
-    return model && !strcmp(model, oc_output_probe) ? oc_output_probe : NULL;
-}
-
-static bool anchor_batch(int64_t b)
-{
-    for (int i = 0; i < OC_N_ANCHOR_BATCHES; i++)
-        if (oc_anchor_batches[i] == b)
-            return true;
-    return false;
-}
-
-static size_t anchor_count(const anchor_set *s, int64_t threads)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < s->n; i++)
-        k += s->r[i].threads == threads;
-    return k;
-}
-
-/* The anchor runs of a file (calibrate --anchors, or whole-model runs of
- * scripts/measure_models.py: lines {"model", "batch", "threads",
- * "wall_us": {"median"}}; other networks and batches are skipped).  A
- * missing file is an empty one. */
-static int anchors_load(const char *path, const char *machine, anchor_set *s)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT)
-            return 0;
-        cli_error("cannot read %s: %s", path, strerror(errno));
-        return EXIT_IO;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0, rc = 0;
-    while (!rc && getline(&line, &cap, f) > 0) {
-        lineno++;
-        json_error_t je;
-        json_t *j = json_loads(line, 0, &je);
-        const char *name = anchor_name(json_string_value(json_object_get(j, "model")));
-        const char *mach = json_string_value(json_object_get(j, "machine"));
-        json_t *b = json_object_get(j, "batch"), *t = json_object_get(j, "threads");
-        json_t *ob = json_object_get(j, "output_bytes");
-        double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
-        double k = json_number_value(json_object_get(json_object_get(j, "kernel_us"), "median"));
-        bool probe = name == oc_output_probe;
-        if (!json_is_object(j) || !json_is_integer(t) || !(w > 0) ||
-            (probe ? !json_is_integer(ob) || json_integer_value(ob) <= 0 || !(k >= 0)
-                   : !json_is_integer(b))) {
-            cli_error("%s:%d: not a whole-network run (model, batch or output_bytes, threads, "
-                      "wall_us)", path, lineno);
-            rc = EXIT_INPUT;
-        } else if (mach && strcmp(mach, machine)) {
-            cli_error("%s:%d: measured on %s, not %s", path, lineno, mach, machine);
-            rc = EXIT_INPUT;
-        } else if (name && (probe || anchor_batch(json_integer_value(b)))) {
-            if (s->n == MAX_ANCHOR_RUNS) {
-                cli_error("%s: more than %d anchor runs", path, MAX_ANCHOR_RUNS);
-                rc = EXIT_INPUT;
-            } else {
-                double sp = json_number_value(json_object_get(j, "spread"));
-                s->r[s->n++] = (oc_anchor_run){
-                    .name = name, .batch = probe ? 0 : json_integer_value(b),
-                    .threads = json_integer_value(t), .wall_us = w, .spread = sp,
-                    .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
-                    .kernel_us = probe ? k : 0};
-            }
-        }
-        json_decref(j);
-    }
-    free(line);
-    fclose(f);
-    return rc;
-}
-
-/* Append runs to `path` (one line each, whole lines at once). */
-static int anchors_append(const char *path, const char *machine, const oc_anchor_run *r,
-                          size_t n)
-{
-    FILE *f = fopen(path, "a");
-    if (!f) {
-        cli_error("cannot write %s: %s", path, strerror(errno));
-        return EXIT_IO;
-    }
-    int bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        json_t *j = json_pack("{s:s, s:I, s:s, s:{s:f}, s:f}", "model", r[i].name, "threads",
-                              (json_int_t)r[i].threads, "machine", machine, "wall_us",
-                              "median", r[i].wall_us, "spread", r[i].spread);
-        if (j && r[i].output_bytes) {
-            json_object_set_new(j, "output_bytes", json_integer((json_int_t)r[i].output_bytes));
-            json_object_set_new(j, "kernel_us", json_pack("{s:f}", "median", r[i].kernel_us));
-        } else if (j) {
-            json_object_set_new(j, "batch", json_integer((json_int_t)r[i].batch));
-        }
-        char *t = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(7)) : NULL;
-        bad |= !t || fprintf(f, "%s\n", t) < 0;
-        free(t);
-        json_decref(j);
-    }
-    bad |= fclose(f) != 0;
-    if (bad) {
-        cli_error("cannot write %s", path);
-        return EXIT_IO;
-    }
-    return 0;
-}
-
 /* Time the anchors at `threads` unless --anchors FILE has them; what is
  * measured goes to the file, or to `mem` without one. */
 static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
-                           const char *machine, anchor_set *mem, double t0, double total_est,
+                           const char *machine, oc_anchor_set *mem, double t0, double total_est,
                            double *done_est)
 {
     enum { ALL = OC_N_ANCHOR_RUNS };
-    anchor_set *have = calloc(1, sizeof *have);
+    oc_anchor_set *have = calloc(1, sizeof *have);
     if (!have) {
         cli_error("out of memory");
         return EXIT_IO;
     }
-    int rc = o->anchors ? anchors_load(o->anchors, machine, have) : 0;
-    bool done = !rc && anchor_count(o->anchors ? have : mem, threads) >= ALL;
+    oc_error err;
+    oc_error_clear(&err);
+    int rc = o->anchors && oc_anchors_load(o->anchors, machine, have, &err) ? cli_fail(&err, 0) : 0;
+    bool done = !rc && oc_anchor_count(o->anchors ? have : mem, threads) >= ALL;
     free(have);
     if (rc || done)
         return rc;
@@ -577,19 +456,17 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
      * runs are measured again (once), and the steadier of the two kept. */
     oc_anchor_run runs[ALL], again[ALL];
     size_t n = 0, n2 = 0;
-    oc_error err;
-    oc_error_clear(&err);
     bool abandoned = false;
     if (oc_anchors_measure(threads, workdir, &stop, &cli_log, &abandoned, runs, &n, &err))
         rc = cli_fail_run(&err, abandoned);
     *done_est += ANCHOR_COST;
     size_t unsteady = 0;
     for (size_t i = 0; !rc && i < n; i++)
-        unsteady += runs[i].spread > MAX_ANCHOR_SPREAD;
+        unsteady += runs[i].spread > OC_MAX_ANCHOR_SPREAD;
     if (!rc && unsteady && !stop) {
         fprintf(stderr, "calibrate: %zu of the whole-network runs varied by more than %.0f%% "
                         "between passes (a busy machine?): measuring them again\n",
-                unsteady, 100 * MAX_ANCHOR_SPREAD);
+                unsteady, 100 * OC_MAX_ANCHOR_SPREAD);
         if (oc_anchors_measure(threads, workdir, &stop, &cli_log, &abandoned, again, &n2, &err))
             rc = cli_fail_run(&err, abandoned);
         for (size_t i = 0; !rc && i < n && i < n2; i++)
@@ -597,19 +474,19 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
                 runs[i] = again[i];
         unsteady = 0;
         for (size_t i = 0; !rc && i < n; i++)
-            unsteady += runs[i].spread > MAX_ANCHOR_SPREAD;
+            unsteady += runs[i].spread > OC_MAX_ANCHOR_SPREAD;
         if (!rc && unsteady)
             fprintf(stderr, "onnxcost: warning: %zu whole-network run%s still varied by more "
                             "than %.0f%%: the in-graph scale at %lld thread%s is uncertain "
                             "(calibrate on a quiet machine)\n",
-                    unsteady, unsteady == 1 ? "" : "s", 100 * MAX_ANCHOR_SPREAD,
+                    unsteady, unsteady == 1 ? "" : "s", 100 * OC_MAX_ANCHOR_SPREAD,
                     (long long)threads, threads == 1 ? "" : "s");
     }
     if (rc)
         return rc;
     if (o->anchors)
-        return anchors_append(o->anchors, machine, runs, n);
-    for (size_t i = 0; i < n && mem->n < MAX_ANCHOR_RUNS; i++)
+        return oc_anchors_append(o->anchors, machine, runs, n, &err) ? cli_fail(&err, 0) : 0;
+    for (size_t i = 0; i < n && mem->n < OC_MAX_ANCHOR_RUNS; i++)
         mem->r[mem->n++] = runs[i];
     return 0;
 }
@@ -635,10 +512,10 @@ static oc_status load_base(const char *path, const char *target, oc_tmodel **tm,
 /* The in-graph scale at `threads` from the anchor runs there: each network
  * predicted by the base model with the calibration just fitted. */
 static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_t threads,
-                       const anchor_set *as)
+                       const oc_anchor_set *as)
 {
     oc_calib_fit *f = (oc_calib_fit *)oc_calib_fit_for(cal, (int)threads);
-    if (!f || !anchor_count(as, threads))
+    if (!f || !oc_anchor_count(as, threads))
         return 0;
     oc_error err;
     oc_error_clear(&err);
@@ -656,8 +533,8 @@ static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_
     oc_tmodel_overhead(tm, (int)threads, &ov);
     ov.kernel_scale = 1;
     ov.per_kernel_us = 0;
-    oc_calib_anchor a[MAX_ANCHOR_RUNS];
-    oc_calib_output out[MAX_ANCHOR_RUNS];
+    oc_calib_anchor a[OC_MAX_ANCHOR_RUNS];
+    oc_calib_output out[OC_MAX_ANCHOR_RUNS];
     size_t k = 0, n_out = 0;
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
@@ -914,7 +791,7 @@ int cmd_calibrate(int argc, char **argv)
         snprintf(probe, sizeof probe, "%s", o.probe);
     else
         snprintf(probe, sizeof probe, "%s/probe.jsonl.gz", tmpdir);
-    anchor_set *anchors = calloc(1, sizeof *anchors);
+    oc_anchor_set *anchors = calloc(1, sizeof *anchors);
     if (!anchors) {
         cli_error("out of memory");
         oc_tmodel_free(base);
@@ -1026,7 +903,7 @@ int cmd_calibrate(int argc, char **argv)
     if (!rc)
         probe_check(probe, cal);
     if (!rc && o.anchors)
-        rc = anchors_load(o.anchors, mach.id, anchors);
+        rc = oc_anchors_load(o.anchors, mach.id, anchors, &err) ? cli_fail(&err, 0) : 0;
     for (size_t i = 0; i < o.n_threads && !rc && !o.no_anchors; i++)
         rc = fit_anchors(&o, cal, info->target, o.threads[i], anchors);
 

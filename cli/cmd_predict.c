@@ -144,117 +144,12 @@ static int parse(int argc, char **argv, popts *p)
     return cli_mode_resolve(&p->mode);
 }
 
-/* The time a node reports under the chosen baseline (or the model). */
-static double pick(const popts *p, const oc_estimate *e, size_t i)
-{
-    if (p->baseline && !strcmp(p->baseline, "linear"))
-        return e->node_linear_us[i];
-    if (p->baseline && !strcmp(p->baseline, "roofline"))
-        return e->node_roofline_us[i];
-    return e->node_us[i];
-}
-
-static double pick_total(const popts *p, const oc_estimate *e)
-{
-    if (p->baseline && !strcmp(p->baseline, "linear"))
-        return e->linear_us + e->overhead_us;
-    if (p->baseline && !strcmp(p->baseline, "roofline"))
-        return e->roofline_us + e->overhead_us;
-    return e->total_us;
-}
-
-static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
-                        const popts *p, const oc_tmodel *tm, const cli_target *tgt)
-{
-    const oc_graph *g = oc_model_graph(m);
-    json_t *j = oc_json_analysis(m, a);
-    json_t *nodes = json_object_get(j, "nodes");
-    for (size_t k = 0; k < g->n_nodes; k++) {
-        size_t i = (size_t)g->topo[k];
-        json_t *o = json_array_get(nodes, k);
-        const char *note = oc_node_kernel_note(g, e, i);
-        bool sub = p->baseline != NULL;
-        json_object_set_new(o, "time_us", json_real(pick(p, e, i)));
-        json_object_set_new(o, "time_us_low", json_real(sub ? pick(p, e, i) : e->node_low_us[i]));
-        json_object_set_new(o, "time_us_high", json_real(sub ? pick(p, e, i) : e->node_high_us[i]));
-        json_object_set_new(o, "linear_us", json_real(e->node_linear_us[i]));
-        json_object_set_new(o, "roofline_us", json_real(e->node_roofline_us[i]));
-        if (note && (!strcmp(note, "folded") || !strcmp(note, "removed")))
-            json_object_set_new(o, "kernel", json_string(note));
-        else if (note)
-            json_object_set_new(o, "fused_into", json_string(note));
-        const oc_kernel *kn = &e->plan.kernels[e->plan.kernel_of[i]];
-        if (kn->main == i && kn->as_op)
-            json_object_set_new(o, "runs_as", json_string(kn->as_op));
-        if (kn->main == i && e->kernel_sub[e->plan.kernel_of[i]]) {
-            /* its time is what runs inside it: the subgraph's kernels */
-            json_object_set_new(o, "subgraph_runs",
-                                json_integer((json_int_t)e->kernel_times[e->plan.kernel_of[i]]));
-            if (kn->inlined)
-                json_object_set_new(o, "kernel", json_string("inlined"));
-        }
-        if (e->node_unknown[i])
-            json_object_set_new(o, "unknown", json_string(e->node_unknown[i]));
-        if (e->node_outside[i])
-            json_object_set_new(o, "extrapolated", json_string(e->node_outside[i]));
-    }
-    json_t *t = json_object_get(j, "totals");
-    bool sub = p->baseline != NULL;
-    double total = pick_total(p, e);
-    json_object_set_new(t, "time_ms", json_real(total / 1e3));
-    json_object_set_new(t, "time_ms_low", json_real((sub ? total : e->total_low_us) / 1e3));
-    json_object_set_new(t, "time_ms_high", json_real((sub ? total : e->total_high_us) / 1e3));
-    json_object_set_new(t, "kernels", json_integer((json_int_t)(e->plan.n_run + e->n_inner_run)));
-    json_object_set_new(t, "uncounted_nodes", json_integer((json_int_t)e->n_uncounted_nodes));
-    json_object_set_new(t, "extrapolated_kernels", json_integer((json_int_t)e->n_outside));
-    json_object_set_new(t, "extrapolated_ms", json_real(e->outside_us / 1e3));
-    json_object_set_new(j, "kernels", oc_json_kernels(e));
-    json_object_set_new(t, "inserted_kernels", json_integer((json_int_t)e->n_inserted));
-    json_object_set_new(t, "inserted_ms", json_real(e->inserted_us / 1e3));
-    json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
-    json_object_set_new(t, "output_bytes", json_integer((json_int_t)e->output_bytes));
-    json_object_set_new(t, "output_ms", json_real(e->output_us / 1e3));
-    json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
-    json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
-    json_object_set_new(t, "roofline_ms", json_real((e->roofline_us + e->overhead_us) / 1e3));
-    oc_train_memory mem;
-    if (p->mode.training)
-        oc_training_memory(a, &e->plan, p->mode.optimizer, &mem);
-    json_object_set_new(t, "memory_bytes",
-                        json_integer((json_int_t)(p->mode.training
-                                                      ? mem.total
-                                                      : oc_step_memory(a, &e->plan,
-                                                                        OC_OPT_NONE))));
-    if (p->mode.training)
-        json_object_set_new(t, "training_memory",
-                            json_pack("{s:I, s:I, s:I, s:I, s:I}", "weights_bytes",
-                                      (json_int_t)mem.weights, "gradients_bytes",
-                                      (json_int_t)mem.gradients, "optimizer_state_bytes",
-                                      (json_int_t)mem.optimizer_state, "activations_bytes",
-                                      (json_int_t)mem.activations, "total_bytes",
-                                      (json_int_t)mem.total));
-    int64_t batch = oc_analysis_batch(a);
-    json_object_set_new(t, "batch", json_integer(batch));
-    json_object_set_new(t, "throughput_per_s", json_real(total > 0 ? batch * 1e6 / total : 0));
-    if (p->dataset_size) {
-        int64_t steps = (p->dataset_size + batch - 1) / batch;
-        json_object_set_new(t, "steps_per_epoch", json_integer(steps));
-        json_object_set_new(t, "epoch_s", json_real(steps * total / 1e6));
-        json_object_set_new(t, "epochs", json_integer(p->epochs));
-        json_object_set_new(t, "total_s", json_real(p->epochs * steps * total / 1e6));
-    }
-    json_t *tg = oc_json_target(tm, tgt, p->mode.optimizer);
-    json_object_set_new(tg, "baseline", p->baseline ? json_string(p->baseline) : json_null());
-    json_object_set_new(j, "target", tg);
-    return cli_json_print(j);
-}
-
 static const oc_estimate *sort_e;
 static const popts *sort_p;
 static int by_time(const void *x, const void *y)
 {
-    double a = pick(sort_p, sort_e, *(const size_t *)x);
-    double b = pick(sort_p, sort_e, *(const size_t *)y);
+    double a = oc_baseline_node_us(sort_e, sort_p->baseline, *(const size_t *)x);
+    double b = oc_baseline_node_us(sort_e, sort_p->baseline, *(const size_t *)y);
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
@@ -369,7 +264,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     sort_e = e;
     sort_p = p;
     qsort(order, g->n_nodes, sizeof *order, by_time);
-    double total = pick_total(p, e);
+    double total = oc_baseline_total_us(e, p->baseline);
     char b1[32], b2[32], b3[32], b4[32], s[256];
     cli_print_target(tm, tgt, &p->mode);
     if (p->baseline)
@@ -384,7 +279,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
         shown = 0;
     for (size_t k = 0; k < shown; k++) {
         size_t i = order[k];
-        if (pick(p, e, i) <= 0)
+        if (oc_baseline_node_us(e, p->baseline, i) <= 0)
             break;
         const oc_node *n = &g->nodes[i];
         s[0] = '\0';
@@ -398,8 +293,8 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
         snprintf(range, sizeof range, "%s-%s", oc_fmt_time(e->node_low_us[i], b2, sizeof b2),
                  oc_fmt_time(e->node_high_us[i], b3, sizeof b3));
         printf("%-34.34s %-18.18s %-20.20s %10s %20s %6.1f%%\n", oc_fmt_tail(n->name, 34), op, s,
-               oc_fmt_time(pick(p, e, i), b1, sizeof b1), p->baseline ? "" : range,
-               total > 0 ? 100 * pick(p, e, i) / total : 0);
+               oc_fmt_time(oc_baseline_node_us(e, p->baseline, i), b1, sizeof b1), p->baseline ? "" : range,
+               total > 0 ? 100 * oc_baseline_node_us(e, p->baseline, i) / total : 0);
     }
     free(order);
     if (e->n_uncounted_nodes && !p->by_kernel) {
@@ -499,7 +394,7 @@ static int predict_compare(const popts *p, const char *path)
         } else if (k == 0 && (rc = cli_check_uncounted(&p->aa, a, &e))) {
             /* the same nodes for every target: said once */
         } else {
-            double total = pick_total(p, &e);
+            double total = oc_baseline_total_us(&e, p->baseline);
             uint64_t mem = oc_step_memory(a, &e.plan, p->mode.optimizer);
             const oc_tmodel_info *info = oc_tmodel_get_info(tm);
             if (p->fmt == FMT_JSON) {
@@ -586,7 +481,7 @@ int cmd_predict(int argc, char **argv)
             fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
         }
         if (!(rc = cli_check_bound(&p.aa, a)) && !(rc = cli_check_uncounted(&p.aa, a, &e)))
-            rc = p.fmt == FMT_JSON ? predict_json(m, a, &e, &p, tm, &tgt)
+            rc = p.fmt == FMT_JSON ? cli_json_print(oc_json_predict(m, a, &e, p.baseline, p.mode.optimizer, p.dataset_size, p.epochs, tm, &tgt))
                                    : predict_table(m, a, &e, &p, tm, &tgt);
     }
     oc_arena_free(ar);

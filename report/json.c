@@ -1,7 +1,9 @@
 /* json.c - the JSON documents every command shares (json.h): one shape
  * for the same thing wherever it appears. */
 #include "report/json.h"
+#include "predictor/memory.h"
 #include "predictor/result.h"
+#include "predictor/sweep.h"
 
 #include <string.h>
 
@@ -220,5 +222,113 @@ json_t *oc_json_target(const oc_tmodel *tm, const oc_target_sel *tgt, oc_optimiz
     const char *fit = oc_tmodel_fit_source(tm);
     json_object_set_new(o, "in_graph_fit", fit ? json_string(fit) : json_null());
     return o;
+}
+
+
+/* The time a node reports under the chosen baseline (or the model). */
+double oc_baseline_node_us(const oc_estimate *e, const char *baseline, size_t i)
+{
+    if (baseline && !strcmp(baseline, "linear"))
+        return e->node_linear_us[i];
+    if (baseline && !strcmp(baseline, "roofline"))
+        return e->node_roofline_us[i];
+    return e->node_us[i];
+}
+
+double oc_baseline_total_us(const oc_estimate *e, const char *baseline)
+{
+    if (baseline && !strcmp(baseline, "linear"))
+        return e->linear_us + e->overhead_us;
+    if (baseline && !strcmp(baseline, "roofline"))
+        return e->roofline_us + e->overhead_us;
+    return e->total_us;
+}
+
+json_t *oc_json_predict(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
+                        const char *baseline, oc_optimizer optimizer, int64_t dataset_size,
+                        int64_t epochs, const oc_tmodel *tm, const oc_target_sel *tgt)
+{
+    const oc_graph *g = oc_model_graph(m);
+    bool training = optimizer != OC_OPT_NONE;
+    json_t *j = oc_json_analysis(m, a);
+    json_t *nodes = json_object_get(j, "nodes");
+    for (size_t k = 0; k < g->n_nodes; k++) {
+        size_t i = (size_t)g->topo[k];
+        json_t *o = json_array_get(nodes, k);
+        const char *note = oc_node_kernel_note(g, e, i);
+        bool sub = baseline != NULL;
+        json_object_set_new(o, "time_us", json_real(oc_baseline_node_us(e, baseline, i)));
+        json_object_set_new(o, "time_us_low", json_real(sub ? oc_baseline_node_us(e, baseline, i) : e->node_low_us[i]));
+        json_object_set_new(o, "time_us_high", json_real(sub ? oc_baseline_node_us(e, baseline, i) : e->node_high_us[i]));
+        json_object_set_new(o, "linear_us", json_real(e->node_linear_us[i]));
+        json_object_set_new(o, "roofline_us", json_real(e->node_roofline_us[i]));
+        if (note && (!strcmp(note, "folded") || !strcmp(note, "removed")))
+            json_object_set_new(o, "kernel", json_string(note));
+        else if (note)
+            json_object_set_new(o, "fused_into", json_string(note));
+        const oc_kernel *kn = &e->plan.kernels[e->plan.kernel_of[i]];
+        if (kn->main == i && kn->as_op)
+            json_object_set_new(o, "runs_as", json_string(kn->as_op));
+        if (kn->main == i && e->kernel_sub[e->plan.kernel_of[i]]) {
+            /* its time is what runs inside it: the subgraph's kernels */
+            json_object_set_new(o, "subgraph_runs",
+                                json_integer((json_int_t)e->kernel_times[e->plan.kernel_of[i]]));
+            if (kn->inlined)
+                json_object_set_new(o, "kernel", json_string("inlined"));
+        }
+        if (e->node_unknown[i])
+            json_object_set_new(o, "unknown", json_string(e->node_unknown[i]));
+        if (e->node_outside[i])
+            json_object_set_new(o, "extrapolated", json_string(e->node_outside[i]));
+    }
+    json_t *t = json_object_get(j, "totals");
+    bool sub = baseline != NULL;
+    double total = oc_baseline_total_us(e, baseline);
+    json_object_set_new(t, "time_ms", json_real(total / 1e3));
+    json_object_set_new(t, "time_ms_low", json_real((sub ? total : e->total_low_us) / 1e3));
+    json_object_set_new(t, "time_ms_high", json_real((sub ? total : e->total_high_us) / 1e3));
+    json_object_set_new(t, "kernels", json_integer((json_int_t)(e->plan.n_run + e->n_inner_run)));
+    json_object_set_new(t, "uncounted_nodes", json_integer((json_int_t)e->n_uncounted_nodes));
+    json_object_set_new(t, "extrapolated_kernels", json_integer((json_int_t)e->n_outside));
+    json_object_set_new(t, "extrapolated_ms", json_real(e->outside_us / 1e3));
+    json_object_set_new(j, "kernels", oc_json_kernels(e));
+    json_object_set_new(t, "inserted_kernels", json_integer((json_int_t)e->n_inserted));
+    json_object_set_new(t, "inserted_ms", json_real(e->inserted_us / 1e3));
+    json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
+    json_object_set_new(t, "output_bytes", json_integer((json_int_t)e->output_bytes));
+    json_object_set_new(t, "output_ms", json_real(e->output_us / 1e3));
+    json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
+    json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
+    json_object_set_new(t, "roofline_ms", json_real((e->roofline_us + e->overhead_us) / 1e3));
+    oc_train_memory mem;
+    if (training)
+        oc_training_memory(a, &e->plan, optimizer, &mem);
+    json_object_set_new(t, "memory_bytes",
+                        json_integer((json_int_t)(training
+                                                      ? mem.total
+                                                      : oc_step_memory(a, &e->plan,
+                                                                        OC_OPT_NONE))));
+    if (training)
+        json_object_set_new(t, "training_memory",
+                            json_pack("{s:I, s:I, s:I, s:I, s:I}", "weights_bytes",
+                                      (json_int_t)mem.weights, "gradients_bytes",
+                                      (json_int_t)mem.gradients, "optimizer_state_bytes",
+                                      (json_int_t)mem.optimizer_state, "activations_bytes",
+                                      (json_int_t)mem.activations, "total_bytes",
+                                      (json_int_t)mem.total));
+    int64_t batch = oc_analysis_batch(a);
+    json_object_set_new(t, "batch", json_integer(batch));
+    json_object_set_new(t, "throughput_per_s", json_real(total > 0 ? batch * 1e6 / total : 0));
+    if (dataset_size) {
+        int64_t steps = (dataset_size + batch - 1) / batch;
+        json_object_set_new(t, "steps_per_epoch", json_integer(steps));
+        json_object_set_new(t, "epoch_s", json_real(steps * total / 1e6));
+        json_object_set_new(t, "epochs", json_integer(epochs));
+        json_object_set_new(t, "total_s", json_real(epochs * steps * total / 1e6));
+    }
+    json_t *tg = oc_json_target(tm, tgt, optimizer);
+    json_object_set_new(tg, "baseline", baseline ? json_string(baseline) : json_null());
+    json_object_set_new(j, "target", tg);
+    return j;
 }
 

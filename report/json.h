@@ -37,4 +37,18 @@ size_t oc_kernel_entries(const oc_estimate *e, size_t k);
  * optimizer OC_OPT_NONE is inference. */
 json_t *oc_json_target(const oc_tmodel *tm, const oc_target_sel *tgt, oc_optimizer optimizer);
 
+/* The time of node i, and the total, under a baseline ("linear",
+ * "roofline"; NULL: the timing model's prediction); the totals include the
+ * estimate's overhead. */
+double oc_baseline_node_us(const oc_estimate *e, const char *baseline, size_t i);
+double oc_baseline_total_us(const oc_estimate *e, const char *baseline);
+/* predict's document: analyze's (oc_json_analysis) with each node's times
+ * and kernel, the kernels in run order, the totals (times, memory,
+ * throughput; the epoch with dataset_size > 0) and the target, under
+ * `baseline` (NULL: the timing model) and `optimizer` (OC_OPT_NONE:
+ * inference). */
+json_t *oc_json_predict(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
+                        const char *baseline, oc_optimizer optimizer, int64_t dataset_size,
+                        int64_t epochs, const oc_tmodel *tm, const oc_target_sel *tgt);
+
 #endif

@@ -16,6 +16,7 @@
 #include "training/driver.h"
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -370,3 +371,108 @@ oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag 
     }
     return OC_OK;
 }
+
+
+static const char *anchor_name(const char *model)
+{
+    for (int a = 0; model && a < OC_N_ANCHORS; a++)
+        if (!strcmp(model, oc_anchor_names[a]))
+            return oc_anchor_names[a];
+    return model && !strcmp(model, oc_output_probe) ? oc_output_probe : NULL;
+}
+
+static bool anchor_batch(int64_t b)
+{
+    for (int i = 0; i < OC_N_ANCHOR_BATCHES; i++)
+        if (oc_anchor_batches[i] == b)
+            return true;
+    return false;
+}
+
+size_t oc_anchor_count(const oc_anchor_set *s, int64_t threads)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        k += s->r[i].threads == threads;
+    return k;
+}
+
+oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *s,
+                          oc_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno == ENOENT)
+            return 0;
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot read %s: %s", path, strerror(errno));
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, rc = 0;
+    while (!rc && getline(&line, &cap, f) > 0) {
+        lineno++;
+        json_error_t je;
+        json_t *j = json_loads(line, 0, &je);
+        const char *name = anchor_name(json_string_value(json_object_get(j, "model")));
+        const char *mach = json_string_value(json_object_get(j, "machine"));
+        json_t *b = json_object_get(j, "batch"), *t = json_object_get(j, "threads");
+        json_t *ob = json_object_get(j, "output_bytes");
+        double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
+        double k = json_number_value(json_object_get(json_object_get(j, "kernel_us"), "median"));
+        bool probe = name == oc_output_probe;
+        if (!json_is_object(j) || !json_is_integer(t) || !(w > 0) ||
+            (probe ? !json_is_integer(ob) || json_integer_value(ob) <= 0 || !(k >= 0)
+                   : !json_is_integer(b))) {
+            rc = oc_error_set(err, OC_ERR_INPUT, NULL, "%s:%d: not a whole-network run (model, batch or output_bytes, threads, "
+                      "wall_us)", path, lineno);
+        } else if (mach && strcmp(mach, machine)) {
+            rc = oc_error_set(err, OC_ERR_INPUT, NULL, "%s:%d: measured on %s, not %s", path, lineno, mach, machine);
+        } else if (name && (probe || anchor_batch(json_integer_value(b)))) {
+            if (s->n == OC_MAX_ANCHOR_RUNS) {
+                rc = oc_error_set(err, OC_ERR_INPUT, NULL, "%s: more than %d anchor runs", path, OC_MAX_ANCHOR_RUNS);
+            } else {
+                double sp = json_number_value(json_object_get(j, "spread"));
+                s->r[s->n++] = (oc_anchor_run){
+                    .name = name, .batch = probe ? 0 : json_integer_value(b),
+                    .threads = json_integer_value(t), .wall_us = w, .spread = sp,
+                    .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
+                    .kernel_us = probe ? k : 0};
+            }
+        }
+        json_decref(j);
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+oc_status oc_anchors_append(const char *path, const char *machine, const oc_anchor_run *r,
+                            size_t n, oc_error *err)
+{
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", path, strerror(errno));
+    }
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *j = json_pack("{s:s, s:I, s:s, s:{s:f}, s:f}", "model", r[i].name, "threads",
+                              (json_int_t)r[i].threads, "machine", machine, "wall_us",
+                              "median", r[i].wall_us, "spread", r[i].spread);
+        if (j && r[i].output_bytes) {
+            json_object_set_new(j, "output_bytes", json_integer((json_int_t)r[i].output_bytes));
+            json_object_set_new(j, "kernel_us", json_pack("{s:f}", "median", r[i].kernel_us));
+        } else if (j) {
+            json_object_set_new(j, "batch", json_integer((json_int_t)r[i].batch));
+        }
+        char *t = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(7)) : NULL;
+        bad |= !t || fprintf(f, "%s\n", t) < 0;
+        free(t);
+        json_decref(j);
+    }
+    bad |= fclose(f) != 0;
+    if (bad) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s", path);
+    }
+    return 0;
+}
+

@@ -36,4 +36,26 @@ oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag 
                              const oc_log *lg, bool *abandoned, oc_anchor_run *runs,
                              size_t *n_runs, oc_error *err);
 
+enum { OC_MAX_ANCHOR_RUNS = 64 };
+/* The spread between passes above which an anchor run is measured again
+ * (the quiet machine's whole-model runs spread 5-7%). */
+#define OC_MAX_ANCHOR_SPREAD 0.25
+
+typedef struct oc_anchor_set {
+    oc_anchor_run r[OC_MAX_ANCHOR_RUNS];
+    size_t n;
+} oc_anchor_set;
+
+/* How many runs of s are at `threads`. */
+size_t oc_anchor_count(const oc_anchor_set *s, int64_t threads);
+/* The anchor runs of a file (calibrate --anchors, or whole-model runs of
+ * scripts/measure_models.py: lines {"model", "batch", "threads",
+ * "wall_us": {"median"}}; other networks and batches are skipped).  A
+ * missing file is an empty one. */
+oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *s,
+                          oc_error *err);
+/* Append runs to `path` (one line each, whole lines at once); OC_ERR_IO. */
+oc_status oc_anchors_append(const char *path, const char *machine, const oc_anchor_run *r,
+                            size_t n, oc_error *err);
+
 #endif
