@@ -24,6 +24,7 @@
 #include "predictor/dataset.h"
 #include "predictor/estimate.h"
 #include "report/profile.h"
+#include "training/calibrate.h"
 #include "training/sampler.h"
 
 #ifndef OC_SOURCE_DIR
@@ -491,92 +492,6 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     return 0;
 }
 
-/* The base model: the file `path` (a file of format 3 or 4 with the
- * built-in's in-graph fit when it is the built-in model), else the
- * built-in model of `target`. */
-static oc_status load_base(const char *path, const char *target, oc_tmodel **tm,
-                           oc_error *err)
-{
-    oc_overhead ov;
-    if (!path)
-        return oc_default_tmodel(target, tm, &ov, err);
-    bool fitted;
-    oc_status st = oc_tmodel_load(path, tm, err);
-    if (st == OC_OK && (st = oc_tmodel_fit_legacy(*tm, &fitted, err)) != OC_OK) {
-        oc_tmodel_free(*tm);
-        *tm = NULL;
-    }
-    return st;
-}
-
-/* The in-graph scale at `threads` from the anchor runs there: each network
- * predicted by the base model with the calibration just fitted. */
-static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_t threads,
-                       const oc_anchor_set *as)
-{
-    oc_calib_fit *f = (oc_calib_fit *)oc_calib_fit_for(cal, (int)threads);
-    if (!f || !oc_anchor_count(as, threads))
-        return 0;
-    oc_error err;
-    oc_error_clear(&err);
-    oc_tmodel *tm = NULL;
-    oc_overhead ov;
-    oc_status st = load_base(o->base, target, &tm, &err);
-    if (!st)
-        st = oc_tmodel_set_calib(tm, cal, &err);
-    if (!st)
-        st = oc_tmodel_set_threads(tm, (int)threads, &err);
-    if (st) {
-        oc_tmodel_free(tm);
-        return cli_fail(&err, 0);
-    }
-    oc_tmodel_overhead(tm, (int)threads, &ov);
-    ov.kernel_scale = 1;
-    ov.per_kernel_us = 0;
-    oc_calib_anchor a[OC_MAX_ANCHOR_RUNS];
-    oc_calib_output out[OC_MAX_ANCHOR_RUNS];
-    size_t k = 0, n_out = 0;
-    int rc = 0;
-    for (size_t i = 0; i < as->n && !rc; i++) {
-        const oc_anchor_run *r = &as->r[i];
-        if (r->threads != threads)
-            continue;
-        if (r->name == oc_output_probe) {
-            out[n_out++] = (oc_calib_output){r->wall_us, r->kernel_us, r->output_bytes};
-            continue;
-        }
-        char path[PATH_MAX];
-        oc_model *m = NULL;
-        oc_analysis *an = NULL;
-        oc_arena *ar = oc_arena_new();
-        oc_estimate e;
-        oc_analyze_opts ao = {.batch = r->batch};
-        if (oc_anchor_path(r->name, path, sizeof path)) {
-            cli_error("calibrate: the anchor network %s is missing (set ONNXCOST_ANCHORS)",
-                      path);
-            rc = EXIT_IO;
-        } else if (!ar) {
-            cli_error("out of memory");
-            rc = EXIT_IO;
-        } else if (!(rc = cli_load(path, &m)) &&
-                   (oc_analyze(m, &ao, &an, &err) != OC_OK ||
-                    oc_estimate_run(an, tm, &ov, &e, ar, &err) != OC_OK)) {
-            rc = cli_fail(&err, 0);
-        }
-        if (!rc)
-            a[k++] = (oc_calib_anchor){r->name, e.kernels_raw_us, e.plan.n_run, r->wall_us};
-        oc_arena_free(ar);
-        oc_analysis_free(an);
-        oc_model_free(m);
-    }
-    oc_tmodel_free(tm);
-    if (!rc && k && oc_calib_fit_in_graph(f, a, k, &err) != OC_OK)
-        rc = cli_fail(&err, 0);
-    if (!rc && n_out && oc_calib_fit_output(f, out, n_out, &err) != OC_OK)
-        rc = cli_fail(&err, 0);
-    return rc;
-}
-
 static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_set *s,
                int64_t threads)
 {
@@ -758,7 +673,7 @@ int cmd_calibrate(int argc, char **argv)
     oc_tmodel *base = NULL;
     const oc_target_entry *builtin =
         oc_target_of_mode(o.training ? OC_TARGET_TRAINING : OC_TARGET_INFERENCE);
-    oc_status st = load_base(o.base, builtin->name, &base, &err);
+    oc_status st = oc_calib_load_base(o.base, builtin->name, &base, &err);
     if (st)
         return cli_fail(&err, o.base != NULL);
     const oc_tmodel_info *info = oc_tmodel_get_info(base);
@@ -905,7 +820,9 @@ int cmd_calibrate(int argc, char **argv)
     if (!rc && o.anchors)
         rc = oc_anchors_load(o.anchors, mach.id, anchors, &err) ? cli_fail(&err, 0) : 0;
     for (size_t i = 0; i < o.n_threads && !rc && !o.no_anchors; i++)
-        rc = fit_anchors(&o, cal, info->target, o.threads[i], anchors);
+        rc = oc_calib_fit_anchors(o.base, cal, info->target, o.threads[i], anchors, &err)
+                 ? cli_fail(&err, 0)
+                 : 0;
 
     char path[4096];
     if (!rc) {
