@@ -3,6 +3,7 @@
  * stay unknown (not counted).  Warnings, or errors with --strict. */
 #include "cli/cli.h"
 #include "predictor/estimate.h"
+#include "predictor/result.h"
 
 #include <string.h>
 
@@ -51,62 +52,11 @@ int cli_check_bound(const analyze_args *aa, const oc_analysis *a)
     return 0;
 }
 
-/* Kernels predicted outside the timing model's data, said once: the
- * operators it has no sample of, then the first kernels far beyond its
- * largest samples (a few of each; linear in the nodes). */
-static void note_outside(const oc_analysis *a, const oc_estimate *e)
-{
-    enum { MAX_OPS = 8, MAX_BIG = 2 };
-    static const char none[] = "no sample of ";
-    if (!e->n_outside)
-        return;
-    size_t nn = oc_model_graph(oc_analysis_model(a))->n_nodes;
-    const char *ops[MAX_OPS + 1], *big[MAX_BIG + 1];
-    size_t ops_len[MAX_OPS + 1], n_ops = 0, n_big = 0;
-    bool more_ops = false, more_big = false;
-    for (size_t i = 0; i < nn; i++) {
-        const char *w = e->node_outside[i];
-        if (!w)
-            continue;
-        if (!strncmp(w, none, sizeof none - 1)) {
-            const char *op = w + sizeof none - 1;
-            size_t l = strcspn(op, " "), j = 0;
-            while (j < n_ops && (ops_len[j] != l || strncmp(ops[j], op, l)))
-                j++;
-            if (j == n_ops && n_ops < MAX_OPS) {
-                ops[n_ops] = op;
-                ops_len[n_ops++] = l;
-            } else if (j == n_ops) {
-                more_ops = true;
-            }
-        } else if (n_big < MAX_BIG) {
-            big[n_big++] = w;
-        } else {
-            more_big = true;
-        }
-    }
-    char list[768];
-    size_t len = 0;
-    for (size_t j = 0; j < n_ops && len < sizeof list; j++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%.*s",
-                                j ? ", " : "no samples of ", (int)ops_len[j], ops[j]);
-    if (more_ops && len < sizeof list)
-        len += (size_t)snprintf(list + len, sizeof list - len, ", ...");
-    for (size_t j = 0; j < n_big && len < sizeof list; j++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "; " : "", big[j]);
-    if (more_big && len < sizeof list)
-        snprintf(list + len, sizeof list - len, "; ...");
-    double total = e->kernels_us > 0 ? e->kernels_us : 1;
-    fprintf(stderr,
-            "onnxcost: warning: %zu kernel%s (%.0f%% of the predicted kernel time) %s "
-            "extrapolated beyond the timing model's data: %s\n",
-            e->n_outside, e->n_outside == 1 ? "" : "s", 100 * e->outside_us / total,
-            e->n_outside == 1 ? "is" : "are", list);
-}
-
 int cli_check_uncounted(const analyze_args *aa, const oc_analysis *a, const oc_estimate *e)
 {
-    note_outside(a, e);
+    char outside[1024];
+    if (oc_estimate_outside_note(a, e, outside, sizeof outside))
+        fprintf(stderr, "onnxcost: warning: %s\n", outside);
     if (!e->n_uncounted)
         return 0;
     const oc_model *m = oc_analysis_model(a);

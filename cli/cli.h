@@ -115,6 +115,8 @@ bool cli_same_file(const char *a, const char *b);
  * input.  The size limit is --max-model-size (cli_set_max_model_size),
  * else $ONNXCOST_MAX_MODEL_SIZE, else OC_DEFAULT_MAX_MODEL_BYTES. */
 int cli_load(const char *path, oc_model **m);
+/* The load options of --max-model-size or ONNXCOST_MAX_MODEL_SIZE. */
+int cli_load_opts(oc_load_opts *lo);
 /* --max-model-size SIZE (100M, 2G, 512MB, 1e9): 0 or EXIT_USAGE. */
 int cli_set_max_model_size(const char *opt, const char *size);
 

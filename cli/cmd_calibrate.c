@@ -19,17 +19,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "predictor/dataset.h"
 #include "predictor/estimate.h"
-#include "report/profile.h"
 #include "training/calibrate.h"
 #include "training/sampler.h"
-
-#ifndef OC_SOURCE_DIR
-#define OC_SOURCE_DIR "."
-#endif
 
 /* The probe's sample stream: apart from every training seed (0, 1, ...). */
 #define PROBE_SEED 90001
@@ -81,36 +74,6 @@ static const char calibrate_help[] =
     "\n"
     "Exit status: 0 done, 1 usage error, 2 bad probe data, 3 I/O, driver or\n"
     "internal error, 130 interrupted (nothing written).\n";
-
-/* Seconds to time the anchor networks at one thread count (three networks
- * at batch 1 and 4, two passes of five; measured on
- * cpu-AuthenticAMD-f26-m2). */
-#define ANCHOR_COST 15.0
-
-/* Probe weights: samples per family per unit of budget.  Convolutions and
- * matrix products carry most of a network's time. */
-typedef struct probe_family {
-    const char *name;
-    int weight;
-    bool ort_only;
-} probe_family;
-
-static const probe_family probe_families[] = {
-    {"conv", 4, false},       {"matmul", 2, false},    {"gemm", 2, false},
-    {"pool", 1, false},       {"batchnorm", 1, false}, {"layernorm", 1, false},
-    {"softmax", 1, false},    {"elementwise", 1, false}, {"activation", 1, false},
-    {"swish", 1, true},       {"reduce", 1, false},    {"concat", 1, false},
-    {"split", 1, false},      {"slice", 1, false},     {"transpose", 1, false},
-    {"reshape", 1, false},    {"resize", 1, false},    {"pad", 1, false},
-    {"gather", 1, false},     {"convtranspose", 1, false},
-};
-enum { N_PROBE_FAMILIES = sizeof probe_families / sizeof probe_families[0] };
-
-/* Seconds per probe sample and per family run (a driver start and two
- * check kernels), as measured on cpu-AuthenticAMD-f26-m2: ORT ~0.8 s a
- * sample, PyTorch training steps ~1 s. */
-static double sample_cost(bool training) { return training ? 1.0 : 0.8; }
-static double family_cost(bool training) { return training ? 2.0 : 1.5; }
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig)
@@ -262,53 +225,6 @@ static int parse(int argc, char **argv, copts *o)
     return 0;
 }
 
-/* Whether `prog` runs: an absolute path that is executable, or a name
- * found on PATH. */
-static bool runnable(const char *prog)
-{
-    if (strchr(prog, '/'))
-        return access(prog, X_OK) == 0;
-    const char *path = getenv("PATH");
-    char buf[PATH_MAX];
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        if (n && snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, prog) < (int)sizeof buf &&
-            access(buf, X_OK) == 0)
-            return true;
-        path += n + (path[n] == ':');
-    }
-    return false;
-}
-
-/* The runtime the probe needs, checked before anything is measured: one
- * line naming what is missing and how to install it. */
-static int check_runtime(bool training)
-{
-    const char *drv = getenv("ONNXCOST_COLLECTOR");
-    const char *interp = getenv(training ? "ONNXCOST_PYTHON" : "ONNXCOST_NODE");
-    if (!interp || !*interp)
-        interp = training ? "/usr/bin/python3" : "node";
-    if (!runnable(interp)) {
-        cli_error("calibrate: %s is not installed (needed to run the %s probe); run 'bash "
-                  "scripts/setup.sh --deps-only'", interp,
-                  training ? "PyTorch" : "ONNX Runtime");
-        return EXIT_IO;
-    }
-    if (drv && *drv)
-        return 0; /* the user's own driver brings its runtime */
-    const char *lib = training ? "/usr/lib/python3/dist-packages/torch/__init__.py"
-                               : OC_SOURCE_DIR "/collector/node_modules/onnxruntime-node/"
-                                               "package.json";
-    if (access(lib, R_OK) != 0) {
-        cli_error("calibrate: %s is not installed (%s is missing); run 'bash "
-                  "scripts/setup.sh --deps-only'",
-                  training ? "PyTorch (Debian python3-torch)" : "ONNX Runtime (onnxruntime-node)",
-                  lib);
-        return EXIT_IO;
-    }
-    return 0;
-}
-
 /* Measure the probe at `threads` into `probe` (resuming what is there). */
 static int measure(const copts *o, int64_t threads, int units, const char *probe, double t0,
                    double total_est, double *done_est)
@@ -325,8 +241,8 @@ static int measure(const copts *o, int64_t threads, int units, const char *probe
                         : threads > 1 ? "--repeats 5 --passes 2 --warmup 2 --no-spin"
                                       : "--repeats 5 --passes 2 --warmup 2";
     const char *drift = !training && threads > 1 ? "1.0" : "0.1";
-    for (int f = 0; f < N_PROBE_FAMILIES && !stop; f++) {
-        const probe_family *pf = &probe_families[f];
+    for (int f = 0; f < OC_CALIB_N_PROBE_FAMILIES && !stop; f++) {
+        const oc_calib_probe_family *pf = &oc_calib_probe_families[f];
         if (training && pf->ort_only)
             continue;
         int n = units * pf->weight;
@@ -364,88 +280,11 @@ static int measure(const copts *o, int64_t threads, int units, const char *probe
         }
         argv[argc] = NULL;
         int rc = cmd_collect(argc, argv);
-        *done_est += family_cost(training) + n * sample_cost(training);
+        *done_est += oc_calib_family_seconds(training, n);
         if (rc)
             return rc;
     }
     return stop ? 130 : 0;
-}
-
-/* Fit one thread count from the probe set's rows at that count. */
-/* Rows from the profiles (--profile MODEL=PROFILE) for `threads`: every
- * kernel the timing model predicts and the profile ran, with its feature
- * row, the base model's prediction and the profiled time.  The rows'
- * features go to *xbuf (malloc'd, the caller frees).  Appends to rows at
- * *n (room for cap). */
-static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_calib_row **rows,
-                        size_t *n, size_t *cap, float **xbuf, size_t *n_kernels)
-{
-    if (threads != o->profile_threads)
-        return 0;
-    for (size_t p = 0; p < o->n_profiles; p++) {
-        char model[PATH_MAX];
-        const char *eq = strchr(o->profiles[p], '=');
-        snprintf(model, sizeof model, "%.*s", (int)(eq - o->profiles[p]), o->profiles[p]);
-        const char *prof = eq + 1;
-        oc_model *m = NULL;
-        oc_analysis *a = NULL;
-        oc_arena *ar = oc_arena_new();
-        oc_error err;
-        oc_error_clear(&err);
-        oc_overhead ov = {.kernel_scale = 1};
-        oc_estimate e;
-        double *meas = NULL;
-        int rc = cli_load(model, &m);
-        oc_analyze_opts ao = {.batch = 1};
-        if (!rc && (!ar || oc_analyze(m, &ao, &a, &err) != OC_OK ||
-                    oc_estimate_run(a, base, &ov, &e, ar, &err) != OC_OK))
-            rc = ar ? cli_fail(&err, 1) : EXIT_IO;
-        if (!rc && !(meas = malloc((e.plan.n_kernels + 1) * sizeof *meas))) {
-            cli_error("out of memory");
-            rc = EXIT_IO;
-        }
-        if (!rc)
-            rc = oc_profile_kernel_times(model, prof, oc_model_graph(m), &e, meas, &err)
-                     ? cli_fail(&err, 0)
-                     : 0;
-        size_t got = 0;
-        for (size_t r = 0; !rc && r < e.n_run; r++) {
-            double mu = meas[e.x_kernel[r]], pu = e.x_us[r];
-            if (!(mu > 0) || !(pu > 0))
-                continue;
-            if (*n == *cap) {
-                size_t nc = *cap ? 2 * *cap : 256;
-                oc_calib_row *nr = realloc(*rows, nc * sizeof *nr);
-                float *nx = realloc(*xbuf, nc * OC_N_FEATURES * sizeof *nx);
-                if (nr)
-                    *rows = nr;
-                if (nx)
-                    *xbuf = nx;
-                if (!nr || !nx) {
-                    cli_error("out of memory");
-                    rc = EXIT_IO;
-                    break;
-                }
-                *cap = nc;
-            }
-            memcpy(*xbuf + *n * OC_N_FEATURES, e.x + r * OC_N_FEATURES,
-                   OC_N_FEATURES * sizeof **xbuf);
-            (*rows)[*n] = (oc_calib_row){NULL, pu, mu};
-            (*n)++;
-            got++;
-        }
-        if (!rc)
-            fprintf(stderr, "calibrate: %s: %zu kernels of %s at %lld thread%s\n", prof, got,
-                    model, (long long)threads, threads == 1 ? "" : "s");
-        *n_kernels += got;
-        free(meas);
-        oc_arena_free(ar);
-        oc_analysis_free(a);
-        oc_model_free(m);
-        if (rc)
-            return rc;
-    }
-    return 0;
 }
 
 /* ---- anchors: whole networks, for the in-graph scale (cli/anchors.c) ---- */
@@ -477,34 +316,12 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
             mmss(now_s() - t0, el, sizeof el), mmss(total_est - *done_est, eta, sizeof eta));
     /* A busy machine shows as spread between the interleaved passes: such
      * runs are measured again (once), and the steadier of the two kept. */
-    oc_anchor_run runs[ALL], again[ALL];
-    size_t n = 0, n2 = 0;
+    oc_anchor_run runs[ALL];
+    size_t n = 0;
     bool abandoned = false;
-    if (oc_anchors_measure(threads, workdir, &stop, &cli_log, &abandoned, runs, &n, &err))
+    if (oc_anchors_measure_steady(threads, workdir, &stop, &cli_log, &abandoned, runs, &n, &err))
         rc = cli_fail_run(&err, abandoned);
-    *done_est += ANCHOR_COST;
-    size_t unsteady = 0;
-    for (size_t i = 0; !rc && i < n; i++)
-        unsteady += runs[i].spread > OC_MAX_ANCHOR_SPREAD;
-    if (!rc && unsteady && !stop) {
-        fprintf(stderr, "calibrate: %zu of the whole-network runs varied by more than %.0f%% "
-                        "between passes (a busy machine?): measuring them again\n",
-                unsteady, 100 * OC_MAX_ANCHOR_SPREAD);
-        if (oc_anchors_measure(threads, workdir, &stop, &cli_log, &abandoned, again, &n2, &err))
-            rc = cli_fail_run(&err, abandoned);
-        for (size_t i = 0; !rc && i < n && i < n2; i++)
-            if (again[i].spread < runs[i].spread)
-                runs[i] = again[i];
-        unsteady = 0;
-        for (size_t i = 0; !rc && i < n; i++)
-            unsteady += runs[i].spread > OC_MAX_ANCHOR_SPREAD;
-        if (!rc && unsteady)
-            fprintf(stderr, "onnxcost: warning: %zu whole-network run%s still varied by more "
-                            "than %.0f%%: the in-graph scale at %lld thread%s is uncertain "
-                            "(calibrate on a quiet machine)\n",
-                    unsteady, unsteady == 1 ? "" : "s", 100 * OC_MAX_ANCHOR_SPREAD,
-                    (long long)threads, threads == 1 ? "" : "s");
-    }
+    *done_est += OC_CALIB_ANCHOR_SECONDS;
     if (rc)
         return rc;
     if (o->anchors)
@@ -514,166 +331,26 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     return 0;
 }
 
-static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_set *s,
-               int64_t threads)
-{
-    oc_error err;
-    oc_error_clear(&err);
-    if (oc_tmodel_set_threads(base, (int)threads, &err) != OC_OK)
-        return cli_fail(&err, 0);
-    size_t n = 0;
-    oc_calib_row *rows = malloc((s->n + 1) * sizeof *rows);
-    float *x = malloc((s->n + 1) * OC_N_FEATURES * sizeof *x);
-    double *pred = malloc((s->n + 1) * sizeof *pred);
-    size_t *idx = malloc((s->n + 1) * sizeof *idx);
-    for (size_t i = 0; rows && x && pred && idx && i < s->n; i++) {
-        if (s->s[i].threads != threads)
-            continue;
-        if (o->training && s->s[i].optimizer != o->optimizer)
-            continue;
-        memcpy(x + n * OC_N_FEATURES, s->X + i * OC_N_FEATURES,
-               OC_N_FEATURES * sizeof *x);
-        idx[n++] = i;
-    }
-    int rc = 0;
-    if (!rows || !x || !pred || !idx) {
-        cli_error("out of memory");
-        rc = EXIT_IO;
-    } else if (n &&
-               oc_tmodel_predict_features(base, x, n, pred, NULL, NULL, &err) != OC_OK) {
-        rc = cli_fail(&err, 0);
-    } else {
-        for (size_t r = 0; r < n; r++) {
-            rows[r].x = x + r * OC_N_FEATURES;
-            rows[r].pred_us = pred[r];
-            rows[r].meas_us = s->s[idx[r]].time_us;
-        }
-        /* the profiles' kernels join the probe's */
-        oc_calib_row *prow = NULL;
-        float *px = NULL;
-        size_t pn = 0, pcap = 0, pk = 0;
-        rc = profile_rows(o, base, threads, &prow, &pn, &pcap, &px, &pk);
-        if (!rc && pn) {
-            oc_calib_row *all = realloc(rows, (n + pn + 1) * sizeof *all);
-            if (!all) {
-                cli_error("out of memory");
-                rc = EXIT_IO;
-            } else {
-                rows = all;
-                /* row pointers into x stay valid: x was not moved */
-                for (size_t q = 0; q < pn; q++) {
-                    rows[n + q] = prow[q];
-                    rows[n + q].x = px + q * OC_N_FEATURES;
-                }
-                n += pn;
-            }
-        }
-        free(prow);
-        if (rc) {
-            free(px);
-            free(idx);
-            free(rows);
-            free(x);
-            free(pred);
-            return rc;
-        }
-        oc_overhead ov;
-        oc_tmodel_overhead(base, (int)threads, &ov);
-        if (oc_calib_fit_threads(cal, (int)threads, rows, n, ov.kernel_scale,
-                                 ov.per_kernel_us, &err) != OC_OK) {
-            cli_error("calibrate: %s%s", err.msg,
-                      n ? "" : " (the probe has no samples at that thread count)");
-            rc = EXIT_INPUT;
-        }
-        free(px);
-    }
-    free(idx);
-    free(rows);
-    free(x);
-    free(pred);
-    return rc;
-}
-
-/* The probe's check kernel (calib_us of its samples: a 256^3 MatMul timed
- * before and after each chunk), median per thread count, into the fits. */
-static void probe_check(const char *probe, oc_calib *cal)
-{
-    struct {
-        double *v;
-        size_t n, cap;
-    } per[OC_CALIB_MAX_THREADS] = {{0}};
-    oc_dataset_reader *rd = NULL;
-    oc_error err;
-    oc_error_clear(&err);
-    const char *line;
-    size_t len;
-    if (oc_dataset_open(probe, &rd, &err) != OC_OK)
-        return;
-    /* one pass: each sample's timings to the fit of its thread count */
-    while (oc_dataset_next(rd, &line, &len, &err) == OC_OK && line) {
-        json_t *j = json_loadb(line, len, 0, NULL);
-        json_t *cu = json_object_get(j, "calib_us");
-        json_t *target = json_object_get(j, "target");
-        json_int_t th = json_integer_value(json_object_get(target, "threads"));
-        int k = 0;
-        while (k < cal->n_fits && cal->fits[k].threads != th)
-            k++;
-        for (size_t q = 0; k < cal->n_fits && q < json_array_size(cu); q++) {
-            double x = json_number_value(json_array_get(cu, q));
-            if (!(x > 0))
-                continue;
-            if (per[k].n == per[k].cap) {
-                size_t cap = per[k].cap ? 2 * per[k].cap : 256;
-                double *nv = realloc(per[k].v, cap * sizeof *nv);
-                if (!nv)
-                    break;
-                per[k].v = nv;
-                per[k].cap = cap;
-            }
-            per[k].v[per[k].n++] = x;
-        }
-        json_decref(j);
-    }
-    oc_dataset_close(rd);
-    for (int k = 0; k < cal->n_fits; k++) {
-        cal->fits[k].check_us = oc_median(per[k].v, per[k].n);
-        free(per[k].v);
-    }
-}
-
 /* This host's check kernel against the one of the calibration the project
  * ships for a machine of this kind: another host of the same kind, or a
  * busy one, shows here. */
 static void compare_check(const oc_calib *cal)
 {
-    for (size_t i = 0; i < oc_builtin_calib_count(); i++) {
-        oc_calib ref;
-        oc_error err;
-        const char *path;
-        if (oc_builtin_calib_get(i, &ref, &path, &err) != OC_OK ||
-            strcmp(ref.machine.id, cal->machine.id) || strcmp(ref.target, cal->target) ||
-            strcmp(ref.mode, cal->mode))
-            continue;
-        for (int k = 0; k < cal->n_fits; k++) {
-            const oc_calib_fit *f = &cal->fits[k];
-            for (int q = 0; q < ref.n_fits; q++) {
-                const oc_calib_fit *r = &ref.fits[q];
-                if (r->threads != f->threads || !(r->check_us > 0) || !(f->check_us > 0))
-                    continue;
-                double d = f->check_us / r->check_us - 1;
-                printf("check kernel at %d thread%s: %.0f us here, %.0f us on the host the "
-                       "project measured (%s): %+.0f%%\n",
-                       f->threads, f->threads == 1 ? "" : "s", f->check_us, r->check_us, path,
-                       100 * d);
-                if (fabs(d) > 0.2)
-                    fprintf(stderr,
-                            "onnxcost: warning: this host ran the check kernel %.0f%% %s at "
-                            "%d thread%s than the project's host of this kind: another "
-                            "host, or a busy one (calibrate again when it is quiet to tell)\n",
-                            100 * fabs(d), d > 0 ? "slower" : "faster", f->threads,
-                            f->threads == 1 ? "" : "s");
-            }
-        }
+    oc_calib_check c[4 * OC_CALIB_MAX_THREADS];
+    size_t n = oc_calib_compare_shipped(cal, c, sizeof c / sizeof *c);
+    for (size_t i = 0; i < n; i++) {
+        double d = c[i].here_us / c[i].ref_us - 1;
+        printf("check kernel at %d thread%s: %.0f us here, %.0f us on the host the project "
+               "measured (%s): %+.0f%%\n",
+               c[i].threads, c[i].threads == 1 ? "" : "s", c[i].here_us, c[i].ref_us,
+               c[i].ref_path, 100 * d);
+        if (fabs(d) > 0.2)
+            fprintf(stderr,
+                    "onnxcost: warning: this host ran the check kernel %.0f%% %s at %d "
+                    "thread%s than the project's host of this kind: another host, or a busy "
+                    "one (calibrate again when it is quiet to tell)\n",
+                    100 * fabs(d), d > 0 ? "slower" : "faster", c[i].threads,
+                    c[i].threads == 1 ? "" : "s");
     }
 }
 
@@ -683,10 +360,10 @@ int cmd_calibrate(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
-    if (!o.no_measure && (rc = check_runtime(o.training)))
-        return rc;
     oc_error err;
     oc_error_clear(&err);
+    if (!o.no_measure && oc_calib_check_runtime(o.training, &err))
+        return cli_fail(&err, 0);
     oc_machine here;
     oc_this_machine(&here);
     const char *mode_name = o.training ? "training" : "inference";
@@ -744,21 +421,9 @@ int cmd_calibrate(int argc, char **argv)
     double t0 = now_s();
     if (!o.no_measure) {
         /* Units of probe per thread count from the budget. */
-        int weights = 0, fams = 0;
-        for (int f = 0; f < N_PROBE_FAMILIES; f++)
-            if (!(o.training && probe_families[f].ort_only)) {
-                weights += probe_families[f].weight;
-                fams++;
-            }
-        double per_thread = o.budget / (double)o.n_threads -
-                            (o.no_anchors ? 0 : ANCHOR_COST);
-        int units = (int)((per_thread - fams * family_cost(o.training)) /
-                          (weights * sample_cost(o.training)));
-        if (units < 1)
-            units = 1;
-        double total = (double)o.n_threads *
-                       (fams * family_cost(o.training) + units * weights * sample_cost(o.training) +
-                        (o.no_anchors ? 0 : ANCHOR_COST));
+        int units, weights;
+        double total = oc_calib_probe_plan(o.budget, o.n_threads, o.training, !o.no_anchors,
+                                           &units, &weights);
         char eb[16];
         fprintf(stderr, "calibrate: %s on %s (%s), %s: %d probe kernels per thread count, "
                         "about %s\n", info->target, here.id,
@@ -835,10 +500,16 @@ int cmd_calibrate(int argc, char **argv)
             snprintf(cal->base_path, sizeof cal->base_path, "%s", real);
         }
     }
+    oc_load_opts lo = {0};
+    if (!rc && o.n_profiles)
+        rc = cli_load_opts(&lo);
+    oc_calib_probe_opts po = {o.training, o.optimizer, o.profiles, o.n_profiles,
+                              o.profile_threads, &lo};
     for (size_t i = 0; i < o.n_threads && !rc; i++)
-        rc = fit(&o, cal, base, &s, o.threads[i]);
+        if (oc_calib_fit_probe(cal, base, &s, o.threads[i], &po, &cli_log, &err))
+            rc = cli_fail(&err, 0);
     if (!rc)
-        probe_check(probe, cal);
+        oc_calib_probe_check(probe, cal);
     bool no_stream = false;
     if (!rc && !o.training &&
         oc_calib_set_stream(cal, o.hw, !o.no_measure, here.id, &no_stream, &err))

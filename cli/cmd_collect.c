@@ -102,63 +102,10 @@ static const char *driver_path(oc_collect *c)
 
 /* ---- the command ---- */
 
-static int parse_families(oc_collect *c, const char *list)
-{
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(t, "all")) {
-            for (int f = 0; f < OC_FAM_COUNT_; f++) {
-                bool have = false;
-                for (size_t i = 0; i < c->n_families; i++)
-                    have |= c->families[i] == f;
-                if (!have)
-                    c->families[c->n_families++] = f;
-            }
-            continue;
-        }
-        int f = oc_family_from_name(t);
-        if (f < 0) {
-            cli_error("--family: unknown family '%s' (see 'onnxcost collect --help')", t);
-            return EXIT_USAGE;
-        }
-        bool have = false;
-        for (size_t i = 0; i < c->n_families; i++)
-            have |= c->families[i] == f;
-        if (!have)
-            c->families[c->n_families++] = f;
-    }
-    if (!c->n_families) {
-        cli_error("--family: no family given");
-        return EXIT_USAGE;
-    }
-    return 0;
-}
-
-static int parse_driver_args(oc_collect *c, const char *s)
-{
-    size_t l = strlen(c->driver_args_str);
-    snprintf(c->driver_args_str + l, sizeof c->driver_args_str - l, "%s%s", l ? " " : "",
-             s);
-    char *copy = strdup(s);
-    if (!copy)
-        return EXIT_IO;
-    for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t;
-         t = strtok_r(NULL, " \t", &save)) {
-        if (c->n_driver_args >= OC_COLLECT_MAX_DRIVER_ARGS) {
-            cli_error("--driver-args: too many arguments");
-            free(copy);
-            return EXIT_USAGE;
-        }
-        c->driver_argv[c->n_driver_args++] = strdup(t);
-    }
-    free(copy);
-    return 0;
-}
-
 int cmd_collect(int argc, char **argv)
 {
+    oc_error err;
+    oc_error_clear(&err);
     enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS, OPT_MAX_DRIFT, OPT_OPTIMIZER, OPT_QUIET };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 'm'},
@@ -224,7 +171,7 @@ int cmd_collect(int argc, char **argv)
             c.dry_run = true;
             break;
         case OPT_DRIVER_ARGS:
-            if ((rc = parse_driver_args(&c, optarg)))
+            if ((rc = oc_collect_add_driver_args(&c, optarg, &err) ? cli_fail(&err, 0) : 0))
                 return rc;
             break;
         case OPT_MAX_DRIFT: {
@@ -274,7 +221,7 @@ int cmd_collect(int argc, char **argv)
                   "(see 'onnxcost collect --help')");
         return EXIT_USAGE;
     }
-    if ((rc = parse_families(&c, families)))
+    if ((rc = oc_collect_add_families(&c, families, &err) ? cli_fail(&err, 0) : 0))
         return rc;
 
     c.driver = getenv("ONNXCOST_COLLECTOR");
@@ -300,8 +247,6 @@ int cmd_collect(int argc, char **argv)
     snprintf(c.machine, sizeof c.machine, "%s", mach.id);
 
     int lock_fd = -1;
-    oc_error err;
-    oc_error_clear(&err);
     if (c.dataset) {
         if (!c.dry_run && oc_dataset_lock(c.dataset, &lock_fd, &err)) {
             rc = cli_fail(&err, 0);

@@ -152,30 +152,6 @@ static void unmatched_line(const char *label, const char *const *name, const cha
     printf("%s\n", n > 5 ? ", ..." : "");
 }
 
-static bool ends_nchwc(const char *s)
-{
-    size_t n = strlen(s);
-    return n > 6 && !strcmp(s + n - 6, "_nchwc");
-}
-
-/* When only one side has NCHWc kernels, the plan was made for a CPU of
- * another block than the profile's: say which option fixes it. */
-static const char *nchwc_hint(const result *r)
-{
-    bool plan = false, ran = false;
-    for (size_t q = 0; q < r->np; q++)
-        plan |= ends_nchwc(r->pl[q].name);
-    for (size_t i = 0; i < r->pf->n; i++)
-        ran |= ends_nchwc(r->pf->k[i].name);
-    if (ran && !plan)
-        return "the profile ran NCHWc kernels and the plan has none: its CPU has the "
-               "layout (try --nchwc-block 8 or 16)";
-    if (plan && !ran)
-        return "the plan has NCHWc kernels and the profile none: its CPU lacks the "
-               "layout (try --nchwc-block 0)";
-    return NULL;
-}
-
 static int compare_table(const result *r, const oc_tmodel *tm, const cli_target *tgt)
 {
     const oc_profile *pf = r->pf;
@@ -229,7 +205,7 @@ static int compare_table(const result *r, const oc_tmodel *tm, const cli_target 
             un_op[nu++] = pf->k[i].op;
         }
     unmatched_line("ran only", un_name, un_op, nu);
-    const char *hint = nchwc_hint(r);
+    const char *hint = oc_profile_nchwc_hint(r->pl, r->np, r->pf);
     if (hint)
         printf("hint: %s\n", hint);
     free(order);
@@ -297,7 +273,7 @@ static int compare_json(const result *r, const oc_tmodel *tm, const cli_target *
     json_object_set_new(t, "run_time_error_pct",
                         pf->runs ? json_real(err_pct(r->pred_total, pf->run_us)) : json_null());
     json_object_set_new(j, "totals", t);
-    const char *hint = nchwc_hint(r);
+    const char *hint = oc_profile_nchwc_hint(r->pl, r->np, r->pf);
     if (hint)
         json_object_set_new(j, "hint", json_string(hint));
     return cli_json_print(j);

@@ -154,11 +154,11 @@ static int by_time(const void *x, const void *y)
 }
 
 /* A row of --by kernel: kernel q of estimate e (the main graph's, or the
- * branch of an If the runtime inlined). */
+ * branch of an If the runtime inlined), named as the runtime names it. */
 typedef struct krow {
     const oc_estimate *e;
     size_t q;
-    const oc_inline_names *names; /* an inlined branch's, or NULL */
+    char name[512];
 } krow;
 
 static double krow_us(const krow *r)
@@ -173,66 +173,43 @@ static int by_kernel_time(const void *x, const void *y)
     return ta < tb ? 1 : ta > tb ? -1 : 0;
 }
 
-/* The kernels of e that run, an inlined If's branch in its place; *n
- * rows so far, rows has room for cap; the names of inlined branches go to
- * names[*nn] (room for cap too). */
-static void krows_of(const oc_estimate *e, const oc_inline_names *outer, krow *rows,
-                     oc_inline_names *names, size_t cap, size_t *n, size_t *nn)
+typedef struct krows {
+    krow *r;
+    size_t n, cap;
+} krows;
+
+static bool krow_add(const oc_estimate *e, size_t q, const char *name, const char *from,
+                     void *ud)
 {
-    const oc_graph *g = oc_analysis_graph(e->analysis);
-    for (size_t q = 0; q < e->plan.n_kernels; q++) {
-        const oc_kernel *k = &e->plan.kernels[q];
-        if (k->kind != OC_KERNEL_RUN)
-            continue;
-        const oc_estimate *sub = e->kernel_sub[q];
-        if (k->inlined && sub && *nn < cap) {
-            oc_inline_names *in = &names[(*nn)++];
-            oc_inline_names_init(in, outer, g, k->main, oc_analysis_graph(sub->analysis));
-            krows_of(sub, in, rows, names, cap, n, nn);
-        } else if (*n < cap) {
-            rows[(*n)++] = (krow){e, q, outer};
-        }
-    }
+    (void)from;
+    krows *rs = ud;
+    if (rs->n == rs->cap)
+        return false;
+    krow *r = &rs->r[rs->n++];
+    r->e = e;
+    r->q = q;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    return true;
 }
 
-static size_t inlined_count(const oc_estimate *e)
-{
-    size_t n = 0;
-    for (size_t q = 0; q < e->plan.n_kernels; q++)
-        if (e->plan.kernels[q].inlined && e->kernel_sub[q])
-            n += 1 + inlined_count(e->kernel_sub[q]);
-    return n;
-}
-
-static size_t krows_count(const oc_estimate *e)
-{
-    size_t n = 0;
-    for (size_t q = 0; q < e->plan.n_kernels; q++)
-        n += e->plan.kernels[q].inlined && e->kernel_sub[q] ? krows_count(e->kernel_sub[q]) : 1;
-    return n;
-}
-
-/* --by kernel: the kernels the runtime runs, slowest first; an If, Loop
- * or Scan it keeps is one row, with the time of what runs inside it. */
+/* --by kernel: the kernels the runtime runs (oc_estimate_each_kernel),
+ * slowest first; an If, Loop or Scan it keeps is one row, with the time of
+ * what runs inside it. */
 static void kernel_rows(const oc_estimate *e, const popts *p, double total)
 {
-    size_t cap = krows_count(e) + inlined_count(e), n = 0, nn = 0;
-    krow *rows = malloc((cap + 1) * sizeof *rows);
-    oc_inline_names *names = malloc((cap + 1) * sizeof *names);
-    if (!rows || !names) {
-        free(rows);
-        free(names);
+    krows rs = {NULL, 0, oc_estimate_n_kernels(e)};
+    if (!(rs.r = malloc((rs.cap + 1) * sizeof *rs.r)))
         return;
-    }
-    krows_of(e, NULL, rows, names, cap, &n, &nn);
+    oc_estimate_each_kernel(e, krow_add, &rs);
+    krow *rows = rs.r;
+    size_t n = rs.n;
     qsort(rows, n, sizeof *rows, by_kernel_time);
     printf("%-34s %-22s %6s %10s %20s %7s\n", "kernel", "op", "nodes", "time", "range",
            "share");
     for (size_t r = 0; r < n && r < (size_t)p->top; r++) {
         const oc_estimate *ke = rows[r].e;
-        const oc_graph *g = oc_analysis_graph(ke->analysis);
         const oc_kernel *k = &ke->plan.kernels[rows[r].q];
-        char nb[512], b1[32], b2[32], b3[32], range[80], op[64];
+        char b1[32], b2[32], b3[32], range[80], op[64];
         bool ins = k->main == OC_PLAN_INSERTED;
         double us = krow_us(&rows[r]);
         snprintf(range, sizeof range, "%s-%s",
@@ -242,14 +219,12 @@ static void kernel_rows(const oc_estimate *e, const popts *p, double total)
             snprintf(op, sizeof op, "%s x%lld", k->op, (long long)ke->kernel_times[rows[r].q]);
         else
             snprintf(op, sizeof op, "%s", k->op);
-        printf("%-34.34s %-22.22s %6zu %10s %20s %6.1f%%\n",
-               oc_fmt_tail(oc_inline_kernel_name(rows[r].names, g, k, nb, sizeof nb), 34), op,
+        printf("%-34.34s %-22.22s %6zu %10s %20s %6.1f%%\n", oc_fmt_tail(rows[r].name, 34), op,
                ins ? (size_t)0 : 1 + k->n_fused,
                ins ? "(in op)" : oc_fmt_time(us, b1, sizeof b1), ins ? "" : range,
                total > 0 ? 100 * us / total : 0);
     }
     free(rows);
-    free(names);
 }
 
 static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estimate *e,

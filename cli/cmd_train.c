@@ -124,57 +124,16 @@ static int on_epoch(void *ud, int member, int n_members, const oc_mlp_epoch *e,
     return 0;
 }
 
-/* Median APE of the model and the baselines on the validation split. */
-static void report_val(const oc_tmodel *tm, const oc_train_set *s)
+/* A fold's first epoch line says which fold it is. */
+static void on_fold(void *ud, int fold, int folds)
 {
-    const oc_tmodel_info *in = oc_tmodel_get_info(tm);
-    size_t nv = 0;
-    for (size_t i = 0; i < s->n; i++)
-        nv += oc_split_of(s->s[i].id, in->val_frac, in->test_frac) == OC_SPLIT_VAL;
-    if (nv == 0)
-        return;
-    float *X = malloc(nv * OC_N_FEATURES * sizeof *X);
-    double *t = malloc(nv * sizeof *t), *ape[3];
-    for (int k = 0; k < 3; k++)
-        ape[k] = malloc(nv * sizeof *ape[k]);
-    size_t *idx = malloc(nv * sizeof *idx);
-    oc_error err;
-    if (!X || !t || !ape[0] || !ape[1] || !ape[2] || !idx)
-        goto out;
-    size_t m = 0;
-    for (size_t i = 0; i < s->n; i++)
-        if (oc_split_of(s->s[i].id, in->val_frac, in->test_frac) == OC_SPLIT_VAL) {
-            memcpy(X + m * OC_N_FEATURES, s->X + i * OC_N_FEATURES,
-                   OC_N_FEATURES * sizeof *X);
-            idx[m++] = i;
-        }
-    if (oc_tmodel_predict_features(tm, X, nv, t, NULL, NULL, &err) != OC_OK)
-        goto out;
-    for (size_t r = 0; r < nv; r++) {
-        const oc_train_sample *sm = &s->s[idx[r]];
-        const oc_linear *L = oc_tmodel_linear(tm, sm->threads);
-        oc_target tg;
-        oc_hw_target(&in->hw, in->target, sm->threads, &tg);
-        double lin = L ? oc_linear_predict(L, sm->flops) : 0;
-        double roof = oc_roofline_time_us(&tg, sm->flops, sm->bytes);
-        ape[0][r] = 100 * fabs(t[r] - sm->time_us) / sm->time_us;
-        ape[1][r] = 100 * fabs(lin - sm->time_us) / sm->time_us;
-        ape[2][r] = 100 * fabs(roof - sm->time_us) / sm->time_us;
-    }
-    fprintf(stderr,
-            "validation split (%zu samples): median abs. %% error  model %.1f%%  "
-            "linear-FLOPs %.1f%%  roofline %.1f%%\n",
-            nv, oc_median(ape[0], nv), oc_median(ape[1], nv), oc_median(ape[2], nv));
-out:
-    free(X);
-    free(t);
-    for (int k = 0; k < 3; k++)
-        free(ape[k]);
-    free(idx);
+    progress_state *ps = ud;
+    ps->fold = fold;
+    ps->n_folds = folds;
+    ps->last_member = -1;
 }
 
-/* K-fold cross-validation: fold k trains with split shift k/K and test
- * fraction 1/K, and scores the samples it held out. */
+/* K-fold cross-validation, every sample's held-out error printed. */
 static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_train_opts o,
                           int folds, oc_score_by by, out_format fmt, bool list_samples,
                           progress_state *ps)
@@ -187,25 +146,9 @@ static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_trai
         cli_error("out of memory");
         return EXIT_IO;
     }
-    o.test_frac = 1.0 / folds;
-    ps->n_folds = folds;
-    for (int k = 0; k < folds; k++) {
-        o.split_shift = (double)k / folds;
-        ps->fold = k;
-        ps->last_member = -1;
-        oc_tmodel *tm;
-        if (oc_tmodel_train(s, hw, &o, &tm, &err) != OC_OK) {
-            rc = cli_fail(&err, 0);
-            goto out;
-        }
-        size_t m;
-        oc_status st = oc_score_split(sc, tm, s, OC_SPLIT_TEST, o.split_shift, &m, &err);
-        oc_tmodel_free(tm);
-        if (st != OC_OK) {
-            rc = cli_fail(&err, 0);
-            goto out;
-        }
-        fprintf(stderr, "fold %d/%d: %zu samples held out\n", k + 1, folds, m);
+    if (oc_score_cross_validate(sc, s, hw, o, folds, on_fold, ps, &cli_log, &err) != OC_OK) {
+        rc = cli_fail(&err, 0);
+        goto out;
     }
     if (fmt == FMT_JSON) {
         json_t *j = json_pack("{s:i, s:s, s:I}", "folds", folds, "target", s->target,
@@ -501,7 +444,13 @@ int cmd_train(int argc, char **argv)
                         "+ %.4g us (%zu samples)\n",
                 in->linear[i].threads, in->linear[i].a * 1e6, in->linear[i].b,
                 in->linear[i].n);
-    report_val(tm, &s);
+    size_t nv;
+    double med[3];
+    if (oc_score_val(tm, &s, &nv, med, &err) == OC_OK && nv)
+        fprintf(stderr,
+                "validation split (%zu samples): median abs. %% error  model %.1f%%  "
+                "linear-FLOPs %.1f%%  roofline %.1f%%\n",
+                nv, med[0], med[1], med[2]);
     oc_train_set_free(&s);
     if (fit_path && (rc = set_fit_file(tm, fit_path))) {
         oc_tmodel_free(tm);

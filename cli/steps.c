@@ -29,20 +29,8 @@ int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
         rc = cli_check_bound(aa, s->an[0]);
     if (!rc && warn)
         rc = cli_check_uncounted(aa, s->an[s->worst], &s->est[s->worst]);
-    for (size_t k = 0; k < n && !rc; k++) {
-        const oc_sweep_step *o = &s->steps[k];
-        oc_report_step *c = &steps[k];
-        c->batch = o->batch;
-        c->time_ms = o->time_ms;
-        c->low_ms = o->low_ms;
-        c->high_ms = o->high_ms;
-        c->throughput = o->throughput;
-        c->memory = o->memory;
-        c->macs = o->macs;
-        c->fits = o->fits;
-        c->uncounted = o->uncounted;
-        snprintf(c->unbound, sizeof c->unbound, "%s", oc_analysis_assumed(s->an[k]));
-    }
+    if (!rc)
+        oc_report_steps_of(s, n, steps);
     if (!rc) {
         *fit = s->fit;
         *best = s->best;

@@ -296,14 +296,22 @@ int cli_set_max_model_size(const char *opt, const char *s)
     return parse_model_size(opt, s, &max_model_size);
 }
 
+int cli_load_opts(oc_load_opts *lo)
+{
+    *lo = (oc_load_opts){.max_bytes = max_model_size};
+    const char *env = getenv("ONNXCOST_MAX_MODEL_SIZE");
+    if (!lo->max_bytes && env && *env &&
+        parse_model_size("ONNXCOST_MAX_MODEL_SIZE", env, &lo->max_bytes))
+        return EXIT_USAGE;
+    return 0;
+}
+
 int cli_load(const char *path, oc_model **m)
 {
     oc_error err;
     oc_error_clear(&err);
-    oc_load_opts lo = {.max_bytes = max_model_size};
-    const char *env = getenv("ONNXCOST_MAX_MODEL_SIZE");
-    if (!lo.max_bytes && env && *env &&
-        parse_model_size("ONNXCOST_MAX_MODEL_SIZE", env, &lo.max_bytes))
+    oc_load_opts lo;
+    if (cli_load_opts(&lo))
         return EXIT_USAGE;
     if (oc_model_load(path, &lo, m, &err) != OC_OK)
         return cli_fail(&err, 1);

@@ -261,3 +261,56 @@ oc_status oc_annotate_model(oc_model *m, const oc_analysis *a, const oc_estimate
     }
     return st;
 }
+
+/* Kernels predicted outside the timing model's data, said once (result.h). */
+const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e, char *buf,
+                                     size_t size)
+{
+    enum { MAX_OPS = 8, MAX_BIG = 2 };
+    static const char none[] = "no sample of ";
+    if (!e->n_outside)
+        return NULL;
+    size_t nn = oc_model_graph(oc_analysis_model(a))->n_nodes;
+    const char *ops[MAX_OPS + 1], *big[MAX_BIG + 1];
+    size_t ops_len[MAX_OPS + 1], n_ops = 0, n_big = 0;
+    bool more_ops = false, more_big = false;
+    for (size_t i = 0; i < nn; i++) {
+        const char *w = e->node_outside[i];
+        if (!w)
+            continue;
+        if (!strncmp(w, none, sizeof none - 1)) {
+            const char *op = w + sizeof none - 1;
+            size_t l = strcspn(op, " "), j = 0;
+            while (j < n_ops && (ops_len[j] != l || strncmp(ops[j], op, l)))
+                j++;
+            if (j == n_ops && n_ops < MAX_OPS) {
+                ops[n_ops] = op;
+                ops_len[n_ops++] = l;
+            } else if (j == n_ops) {
+                more_ops = true;
+            }
+        } else if (n_big < MAX_BIG) {
+            big[n_big++] = w;
+        } else {
+            more_big = true;
+        }
+    }
+    char list[768];
+    size_t len = 0;
+    for (size_t j = 0; j < n_ops && len < sizeof list; j++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%.*s",
+                                j ? ", " : "no samples of ", (int)ops_len[j], ops[j]);
+    if (more_ops && len < sizeof list)
+        len += (size_t)snprintf(list + len, sizeof list - len, ", ...");
+    for (size_t j = 0; j < n_big && len < sizeof list; j++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "; " : "", big[j]);
+    if (more_big && len < sizeof list)
+        snprintf(list + len, sizeof list - len, "; ...");
+    double total = e->kernels_us > 0 ? e->kernels_us : 1;
+    snprintf(buf, size,
+             "%zu kernel%s (%.0f%% of the predicted kernel time) %s extrapolated beyond the "
+             "timing model's data: %s",
+             e->n_outside, e->n_outside == 1 ? "" : "s", 100 * e->outside_us / total,
+             e->n_outside == 1 ? "is" : "are", list);
+    return buf;
+}

@@ -77,4 +77,11 @@ bool oc_external_copy_ok(const oc_model *m, const char *in, const char *out);
  * LABEL". */
 void oc_target_line(const oc_tmodel *tm, const char *label, char *buf, size_t n);
 
+/* The kernels of e predicted outside the timing model's data, in one line
+ * (in buf): how many, their share of the kernel time, the operators it has
+ * no sample of, then the first kernels far beyond its largest samples (a
+ * few of each; linear in the nodes).  NULL when there are none. */
+const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e, char *buf,
+                                     size_t size);
+
 #endif

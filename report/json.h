@@ -51,4 +51,19 @@ json_t *oc_json_predict(const oc_model *m, const oc_analysis *a, const oc_estima
                         const char *baseline, oc_optimizer optimizer, int64_t dataset_size,
                         int64_t epochs, const oc_tmodel *tm, const oc_target_sel *tgt);
 
+/* The operators of g's main graph and how often each occurs, most
+ * frequent first (ties by name): n_out entries, malloc'd (the caller
+ * frees), NULL when out of memory.  Names point into g. */
+typedef struct oc_op_count {
+    const char *name;
+    size_t n;
+} oc_op_count;
+oc_op_count *oc_op_histogram(const oc_graph *g, size_t *n_out);
+/* How many of g's initializers are stored as external data. */
+size_t oc_model_n_external(const oc_graph *g);
+/* 'onnxcost info --format json': the model file, producer, opsets, inputs
+ * and outputs, operator histogram, parameters and weight bytes, without
+ * analysing it (a new reference). */
+json_t *oc_json_info(const oc_model *m);
+
 #endif

@@ -419,3 +419,25 @@ oc_status oc_profile_kernel_times(const char *model_path, const char *prof_path,
     oc_profile_free(&pf);
     return rc;
 }
+
+static bool ends_nchwc(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 6 && !strcmp(s + n - 6, "_nchwc");
+}
+
+const char *oc_profile_nchwc_hint(const oc_planned *pl, size_t np, const oc_profile *pf)
+{
+    bool plan = false, ran = false;
+    for (size_t q = 0; q < np; q++)
+        plan |= ends_nchwc(pl[q].name);
+    for (size_t i = 0; i < pf->n; i++)
+        ran |= ends_nchwc(pf->k[i].name);
+    if (ran && !plan)
+        return "the profile ran NCHWc kernels and the plan has none: its CPU has the "
+               "layout (try --nchwc-block 8 or 16)";
+    if (plan && !ran)
+        return "the plan has NCHWc kernels and the profile none: its CPU lacks the "
+               "layout (try --nchwc-block 0)";
+    return NULL;
+}

@@ -80,4 +80,9 @@ oc_status oc_profile_kernel_times(const char *model_path, const char *prof_path,
                                   const oc_graph *g, const oc_estimate *e, double *meas,
                                   oc_error *err);
 
+/* When only one side has NCHWc kernels (the plan's np kernels pl, the
+ * profile pf's), the plan was made for a CPU of another block than the
+ * profile's: a sentence saying which option fixes it, else NULL. */
+const char *oc_profile_nchwc_hint(const oc_planned *pl, size_t np, const oc_profile *pf);
+
 #endif

@@ -863,3 +863,21 @@ oc_status oc_report_render(const oc_report *r, char **html, size_t *size, oc_err
     *size = n;
     return OC_OK;
 }
+
+void oc_report_steps_of(const oc_sweep *s, size_t n, oc_report_step *steps)
+{
+    for (size_t k = 0; k < n; k++) {
+        const oc_sweep_step *o = &s->steps[k];
+        oc_report_step *c = &steps[k];
+        c->batch = o->batch;
+        c->time_ms = o->time_ms;
+        c->low_ms = o->low_ms;
+        c->high_ms = o->high_ms;
+        c->throughput = o->throughput;
+        c->memory = o->memory;
+        c->macs = o->macs;
+        c->fits = o->fits;
+        c->uncounted = o->uncounted;
+        snprintf(c->unbound, sizeof c->unbound, "%s", oc_analysis_assumed(s->an[k]));
+    }
+}

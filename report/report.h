@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "predictor/estimate.h"
+#include "predictor/sweep.h"
 
 /* The nodes grouped by the operator of the kernel that runs them (a Relu
  * fused into a Conv counts as Conv; a node folded or removed keeps its own
@@ -32,6 +33,9 @@ typedef struct oc_report_step {
     size_t uncounted;      /* nodes not counted (shapes unknown) */
     char unbound[256];     /* oc_analysis_assumed() of the step */
 } oc_report_step;
+
+/* The n steps of sweep s as report steps (steps has room for n). */
+void oc_report_steps_of(const oc_sweep *s, size_t n, oc_report_step *steps);
 
 typedef struct oc_report {
     const oc_model *m;

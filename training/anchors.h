@@ -55,6 +55,14 @@ enum { OC_MAX_ANCHOR_RUNS = 256 };
  * (the quiet machine's whole-model runs spread 5-7%). */
 #define OC_MAX_ANCHOR_SPREAD 0.25
 
+/* oc_anchors_measure, and the runs that spread more than
+ * OC_MAX_ANCHOR_SPREAD between passes (a busy machine) measured again,
+ * once, unless *stop: the steadier of the two kept.  What it does goes to
+ * lg (a warning when runs stay unsteady).  Errors as oc_anchors_measure. */
+oc_status oc_anchors_measure_steady(int64_t threads, const char *workdir, oc_stop_flag *stop,
+                                    const oc_log *lg, bool *abandoned, oc_anchor_run *runs,
+                                    size_t *n_runs, oc_error *err);
+
 typedef struct oc_anchor_set {
     oc_anchor_run r[OC_MAX_ANCHOR_RUNS];
     char names[OC_MAX_ANCHOR_RUNS][64]; /* of networks other than the anchors */

@@ -4,14 +4,18 @@
 #include "training/calibrate.h"
 
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
-#include <string.h>
 
 #include "onnx/model.h"
+#include "predictor/dataset.h"
 #include "predictor/estimate.h"
 #include "predictor/hw.h"
 #include "predictor/target.h"
+#include "report/profile.h"
 
 /* The base model: the file `path` (a file of format 3 or 4 with the
  * built-in's in-graph fit when it is the built-in model), else the
@@ -144,3 +148,303 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
     return rc;
 }
 
+
+/* Rows from the profiles (o->profiles) for `threads`: every kernel the
+ * timing model predicts and the profile ran, with its feature row, the
+ * base model's prediction and the profiled time.  The rows' features go to
+ * *xbuf (malloc'd, the caller frees).  Appends to rows at *n (room for
+ * cap). */
+static oc_status profile_rows(const oc_calib_probe_opts *o, oc_tmodel *base, int64_t threads,
+                              oc_calib_row **rows, size_t *n, size_t *cap, float **xbuf,
+                              const oc_log *log, oc_error *err)
+{
+    if (threads != o->profile_threads)
+        return OC_OK;
+    for (size_t p = 0; p < o->n_profiles; p++) {
+        char model[PATH_MAX];
+        const char *eq = strchr(o->profiles[p], '=');
+        snprintf(model, sizeof model, "%.*s", (int)(eq - o->profiles[p]), o->profiles[p]);
+        const char *prof = eq + 1;
+        oc_model *m = NULL;
+        oc_analysis *a = NULL;
+        oc_arena *ar = oc_arena_new();
+        oc_overhead ov = {.kernel_scale = 1};
+        oc_estimate e;
+        double *meas = NULL;
+        oc_analyze_opts ao = {.batch = 1};
+        oc_status st = ar ? OC_OK : oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        if (!st && ((st = oc_model_load(model, o->load, &m, err)) != OC_OK ||
+                    (st = oc_analyze(m, &ao, &a, err)) != OC_OK ||
+                    (st = oc_estimate_run(a, base, &ov, &e, ar, err)) != OC_OK) &&
+            st == OC_ERR_IO)
+            st = err->status = OC_ERR_INPUT; /* the profile's model: calibrate's input */
+        if (!st && !(meas = malloc((e.plan.n_kernels + 1) * sizeof *meas)))
+            st = oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        if (!st)
+            st = oc_profile_kernel_times(model, prof, oc_model_graph(m), &e, meas, err);
+        size_t got = 0;
+        for (size_t r = 0; !st && r < e.n_run; r++) {
+            double mu = meas[e.x_kernel[r]], pu = e.x_us[r];
+            if (!(mu > 0) || !(pu > 0))
+                continue;
+            if (*n == *cap) {
+                size_t nc = *cap ? 2 * *cap : 256;
+                oc_calib_row *nr = realloc(*rows, nc * sizeof *nr);
+                float *nx = realloc(*xbuf, nc * OC_N_FEATURES * sizeof *nx);
+                if (nr)
+                    *rows = nr;
+                if (nx)
+                    *xbuf = nx;
+                if (!nr || !nx) {
+                    st = oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+                    break;
+                }
+                *cap = nc;
+            }
+            memcpy(*xbuf + *n * OC_N_FEATURES, e.x + r * OC_N_FEATURES,
+                   OC_N_FEATURES * sizeof **xbuf);
+            (*rows)[*n] = (oc_calib_row){NULL, pu, mu};
+            (*n)++;
+            got++;
+        }
+        if (!st)
+            oc_logf(log, OC_LOG_PROGRESS, "calibrate: %s: %zu kernels of %s at %lld thread%s",
+                    prof, got, model, (long long)threads, threads == 1 ? "" : "s");
+        free(meas);
+        oc_arena_free(ar);
+        oc_analysis_free(a);
+        oc_model_free(m);
+        if (st)
+            return st;
+    }
+    return OC_OK;
+}
+
+oc_status oc_calib_fit_probe(oc_calib *cal, oc_tmodel *base, const oc_train_set *s,
+                             int64_t threads, const oc_calib_probe_opts *o, const oc_log *log,
+                             oc_error *err)
+{
+    oc_status st = oc_tmodel_set_threads(base, (int)threads, err);
+    if (st != OC_OK)
+        return st;
+    size_t n = 0;
+    oc_calib_row *rows = malloc((s->n + 1) * sizeof *rows);
+    float *x = malloc((s->n + 1) * OC_N_FEATURES * sizeof *x);
+    double *pred = malloc((s->n + 1) * sizeof *pred);
+    size_t *idx = malloc((s->n + 1) * sizeof *idx);
+    for (size_t i = 0; rows && x && pred && idx && i < s->n; i++) {
+        if (s->s[i].threads != threads)
+            continue;
+        if (o->training && s->s[i].optimizer != o->optimizer)
+            continue;
+        memcpy(x + n * OC_N_FEATURES, s->X + i * OC_N_FEATURES, OC_N_FEATURES * sizeof *x);
+        idx[n++] = i;
+    }
+    float *px = NULL;
+    if (!rows || !x || !pred || !idx) {
+        st = oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    } else if (n && (st = oc_tmodel_predict_features(base, x, n, pred, NULL, NULL, err)) !=
+                        OC_OK) {
+        /* err says it */
+    } else {
+        for (size_t r = 0; r < n; r++) {
+            rows[r].x = x + r * OC_N_FEATURES;
+            rows[r].pred_us = pred[r];
+            rows[r].meas_us = s->s[idx[r]].time_us;
+        }
+        /* the profiles' kernels join the probe's */
+        oc_calib_row *prow = NULL;
+        size_t pn = 0, pcap = 0;
+        st = profile_rows(o, base, threads, &prow, &pn, &pcap, &px, log, err);
+        if (!st && pn) {
+            oc_calib_row *all = realloc(rows, (n + pn + 1) * sizeof *all);
+            if (!all) {
+                st = oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+            } else {
+                rows = all;
+                /* row pointers into x stay valid: x was not moved */
+                for (size_t q = 0; q < pn; q++) {
+                    rows[n + q] = prow[q];
+                    rows[n + q].x = px + q * OC_N_FEATURES;
+                }
+                n += pn;
+            }
+        }
+        free(prow);
+        oc_overhead ov;
+        if (!st)
+            oc_tmodel_overhead(base, (int)threads, &ov);
+        if (!st && oc_calib_fit_threads(cal, (int)threads, rows, n, ov.kernel_scale,
+                                        ov.per_kernel_us, err) != OC_OK) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            st = oc_error_set(err, OC_ERR_INPUT, NULL, "calibrate: %s%s", msg,
+                              n ? "" : " (the probe has no samples at that thread count)");
+        }
+    }
+    free(px);
+    free(idx);
+    free(rows);
+    free(x);
+    free(pred);
+    return st;
+}
+
+void oc_calib_probe_check(const char *probe, oc_calib *cal)
+{
+    struct {
+        double *v;
+        size_t n, cap;
+    } per[OC_CALIB_MAX_THREADS] = {{0}};
+    oc_dataset_reader *rd = NULL;
+    oc_error err;
+    oc_error_clear(&err);
+    const char *line;
+    size_t len;
+    if (oc_dataset_open(probe, &rd, &err) != OC_OK)
+        return;
+    /* one pass: each sample's timings to the fit of its thread count */
+    while (oc_dataset_next(rd, &line, &len, &err) == OC_OK && line) {
+        json_t *j = json_loadb(line, len, 0, NULL);
+        json_t *cu = json_object_get(j, "calib_us");
+        json_t *target = json_object_get(j, "target");
+        json_int_t th = json_integer_value(json_object_get(target, "threads"));
+        int k = 0;
+        while (k < cal->n_fits && cal->fits[k].threads != th)
+            k++;
+        for (size_t q = 0; k < cal->n_fits && q < json_array_size(cu); q++) {
+            double x = json_number_value(json_array_get(cu, q));
+            if (!(x > 0))
+                continue;
+            if (per[k].n == per[k].cap) {
+                size_t cap = per[k].cap ? 2 * per[k].cap : 256;
+                double *nv = realloc(per[k].v, cap * sizeof *nv);
+                if (!nv)
+                    break;
+                per[k].v = nv;
+                per[k].cap = cap;
+            }
+            per[k].v[per[k].n++] = x;
+        }
+        json_decref(j);
+    }
+    oc_dataset_close(rd);
+    for (int k = 0; k < cal->n_fits; k++) {
+        cal->fits[k].check_us = oc_median(per[k].v, per[k].n);
+        free(per[k].v);
+    }
+}
+
+/* Whether `prog` runs: an absolute path that is executable, or a name
+ * found on PATH. */
+static bool runnable(const char *prog)
+{
+    if (strchr(prog, '/'))
+        return access(prog, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char buf[PATH_MAX];
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        if (n && snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, prog) < (int)sizeof buf &&
+            access(buf, X_OK) == 0)
+            return true;
+        path += n + (path[n] == ':');
+    }
+    return false;
+}
+
+#ifndef OC_SOURCE_DIR
+#define OC_SOURCE_DIR "."
+#endif
+
+oc_status oc_calib_check_runtime(bool training, oc_error *err)
+{
+    const char *drv = getenv("ONNXCOST_COLLECTOR");
+    const char *interp = getenv(training ? "ONNXCOST_PYTHON" : "ONNXCOST_NODE");
+    if (!interp || !*interp)
+        interp = training ? "/usr/bin/python3" : "node";
+    if (!runnable(interp))
+        return oc_error_set(err, OC_ERR_IO, NULL,
+                            "calibrate: %s is not installed (needed to run the %s probe); run "
+                            "'bash scripts/setup.sh --deps-only'",
+                            interp, training ? "PyTorch" : "ONNX Runtime");
+    if (drv && *drv)
+        return OC_OK; /* the user's own driver brings its runtime */
+    const char *lib = training ? "/usr/lib/python3/dist-packages/torch/__init__.py"
+                               : OC_SOURCE_DIR "/collector/node_modules/onnxruntime-node/"
+                                               "package.json";
+    if (access(lib, R_OK) != 0)
+        return oc_error_set(err, OC_ERR_IO, NULL,
+                            "calibrate: %s is not installed (%s is missing); run 'bash "
+                            "scripts/setup.sh --deps-only'",
+                            training ? "PyTorch (Debian python3-torch)"
+                                     : "ONNX Runtime (onnxruntime-node)",
+                            lib);
+    return OC_OK;
+}
+
+const oc_calib_probe_family oc_calib_probe_families[OC_CALIB_N_PROBE_FAMILIES] = {
+    {"conv", 4, false},       {"matmul", 2, false},    {"gemm", 2, false},
+    {"pool", 1, false},       {"batchnorm", 1, false}, {"layernorm", 1, false},
+    {"softmax", 1, false},    {"elementwise", 1, false}, {"activation", 1, false},
+    {"swish", 1, true},       {"reduce", 1, false},    {"concat", 1, false},
+    {"split", 1, false},      {"slice", 1, false},     {"transpose", 1, false},
+    {"reshape", 1, false},    {"resize", 1, false},    {"pad", 1, false},
+    {"gather", 1, false},     {"convtranspose", 1, false},
+};
+
+/* Seconds per probe sample and per family run (a driver start and two
+ * check kernels), as measured on cpu-AuthenticAMD-f26-m2: ORT ~0.8 s a
+ * sample, PyTorch training steps ~1 s. */
+static double sample_cost(bool training) { return training ? 1.0 : 0.8; }
+static double family_cost(bool training) { return training ? 2.0 : 1.5; }
+
+double oc_calib_family_seconds(bool training, int n)
+{
+    return family_cost(training) + n * sample_cost(training);
+}
+
+double oc_calib_probe_plan(double budget, size_t n_threads, bool training, bool anchors,
+                           int *units, int *weights)
+{
+    int fams = 0;
+    *weights = 0;
+    for (int f = 0; f < OC_CALIB_N_PROBE_FAMILIES; f++)
+        if (!(training && oc_calib_probe_families[f].ort_only)) {
+            *weights += oc_calib_probe_families[f].weight;
+            fams++;
+        }
+    double per_thread = budget / (double)n_threads - (anchors ? OC_CALIB_ANCHOR_SECONDS : 0);
+    *units = (int)((per_thread - fams * family_cost(training)) /
+                   (*weights * sample_cost(training)));
+    if (*units < 1)
+        *units = 1;
+    return (double)n_threads * (fams * family_cost(training) +
+                                *units * *weights * sample_cost(training) +
+                                (anchors ? OC_CALIB_ANCHOR_SECONDS : 0));
+}
+
+size_t oc_calib_compare_shipped(const oc_calib *cal, oc_calib_check *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < oc_builtin_calib_count(); i++) {
+        oc_calib ref;
+        oc_error err;
+        const char *path;
+        if (oc_builtin_calib_get(i, &ref, &path, &err) != OC_OK ||
+            strcmp(ref.machine.id, cal->machine.id) || strcmp(ref.target, cal->target) ||
+            strcmp(ref.mode, cal->mode))
+            continue;
+        for (int k = 0; k < cal->n_fits; k++) {
+            const oc_calib_fit *f = &cal->fits[k];
+            for (int q = 0; q < ref.n_fits; q++) {
+                const oc_calib_fit *r = &ref.fits[q];
+                if (r->threads != f->threads || !(r->check_us > 0) || !(f->check_us > 0))
+                    continue;
+                if (n < cap)
+                    out[n++] = (oc_calib_check){f->threads, f->check_us, r->check_us, path};
+            }
+        }
+    }
+    return n;
+}

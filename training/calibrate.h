@@ -9,6 +9,9 @@
 #include "predictor/calib.h"
 #include "predictor/tmodel.h"
 #include "training/anchors.h"
+#include "training/log.h"
+
+struct oc_load_opts;
 
 /* The base model: the file `path` (a file of format 3 or 4 with the
  * built-in's in-graph fit when it is the built-in model), else (path
@@ -32,5 +35,76 @@ oc_status oc_calib_set_stream(oc_calib *cal, const char *hw_path, bool measure,
  * model and the anchor networks (OC_ERR_INPUT), of the fits. */
 oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char *target,
                                int64_t threads, const oc_anchor_set *as, oc_error *err);
+
+/* What calibrate fits a thread count on besides the probe's samples. */
+typedef struct oc_calib_probe_opts {
+    bool training;          /* only the probe's samples of `optimizer` count */
+    oc_optimizer optimizer;
+    const char *const *profiles; /* MODEL=PROFILE.json: an ONNX Runtime profile of
+                                  * MODEL at batch 1, its kernels joining the probe's */
+    size_t n_profiles;
+    int64_t profile_threads; /* the intra-op threads the profiles ran with */
+    const struct oc_load_opts *load; /* how the profiles' models load (NULL: defaults) */
+} oc_calib_probe_opts;
+
+/* cal's fit at `threads` from the probe samples of s at that count (and
+ * the profiles' kernels when they ran at that count), each predicted by
+ * base (set to `threads`).  A line per profile goes to log.  Errors:
+ * OC_ERR_NOMEM; OC_ERR_INPUT (a profile's model unreadable or not
+ * analysable, a profile not matching, no samples to fit: the message says
+ * so); those of the prediction. */
+oc_status oc_calib_fit_probe(oc_calib *cal, oc_tmodel *base, const oc_train_set *s,
+                             int64_t threads, const oc_calib_probe_opts *o, const oc_log *log,
+                             oc_error *err);
+
+/* The probe's check kernel (calib_us of its samples at `probe`: a 256^3
+ * MatMul timed before and after each chunk), its median per thread count,
+ * into cal's fits (check_us; left 0 when the probe cannot be read). */
+void oc_calib_probe_check(const char *probe, oc_calib *cal);
+
+/* Whether the runtime the probe needs runs here (ONNX Runtime for
+ * inference, PyTorch for training; ONNXCOST_NODE, ONNXCOST_PYTHON and
+ * ONNXCOST_COLLECTOR as the drivers read them).  Errors: OC_ERR_IO with a
+ * line naming what is missing and how to install it. */
+oc_status oc_calib_check_runtime(bool training, oc_error *err);
+
+/* cal's check kernel against the one of a calibration the project ships
+ * for the same machine kind, target and mode, per thread count both have:
+ * up to cap in out (in order), how many returned. */
+typedef struct oc_calib_check {
+    int threads;
+    double here_us, ref_us;
+    const char *ref_path; /* the shipped calibration's */
+} oc_calib_check;
+size_t oc_calib_compare_shipped(const oc_calib *cal, oc_calib_check *out, size_t cap);
+
+/* ---- the probe: what calibrate measures, sized by its time budget ---- */
+
+/* Seconds to time the anchor networks at one thread count (three networks
+ * at batch 1 and 4, two passes of five; measured on
+ * cpu-AuthenticAMD-f26-m2). */
+#define OC_CALIB_ANCHOR_SECONDS 15.0
+
+/* The probe's sampler families and their weights: samples per family per
+ * unit of budget (convolutions and matrix products carry most of a
+ * network's time); ort_only ones are not probed in training mode. */
+typedef struct oc_calib_probe_family {
+    const char *name;
+    int weight;
+    bool ort_only;
+} oc_calib_probe_family;
+enum { OC_CALIB_N_PROBE_FAMILIES = 20 };
+extern const oc_calib_probe_family oc_calib_probe_families[OC_CALIB_N_PROBE_FAMILIES];
+
+/* Seconds to measure n probe samples of one family (a driver start, two
+ * check kernels and the samples). */
+double oc_calib_family_seconds(bool training, int n);
+
+/* The probe's units per thread count (*units, at least 1; a family gets
+ * units * weight samples) and *weights (the weights summed) for `budget`
+ * seconds over n_threads thread counts, the anchors timed too when
+ * `anchors`; returns the seconds it should take. */
+double oc_calib_probe_plan(double budget, size_t n_threads, bool training, bool anchors,
+                           int *units, int *weights);
 
 #endif

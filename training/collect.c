@@ -750,3 +750,54 @@ oc_status oc_collect_family(oc_collect *c, oc_family fam, oc_error *err)
     return rc;
 }
 
+
+oc_status oc_collect_add_families(oc_collect *c, const char *list, oc_error *err)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(t, "all")) {
+            for (int f = 0; f < OC_FAM_COUNT_; f++) {
+                bool have = false;
+                for (size_t i = 0; i < c->n_families; i++)
+                    have |= c->families[i] == f;
+                if (!have)
+                    c->families[c->n_families++] = f;
+            }
+            continue;
+        }
+        int f = oc_family_from_name(t);
+        if (f < 0)
+            return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                "--family: unknown family '%s' (see 'onnxcost collect --help')",
+                                t);
+        bool have = false;
+        for (size_t i = 0; i < c->n_families; i++)
+            have |= c->families[i] == f;
+        if (!have)
+            c->families[c->n_families++] = f;
+    }
+    if (!c->n_families)
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "--family: no family given");
+    return OC_OK;
+}
+
+oc_status oc_collect_add_driver_args(oc_collect *c, const char *s, oc_error *err)
+{
+    size_t l = strlen(c->driver_args_str);
+    snprintf(c->driver_args_str + l, sizeof c->driver_args_str - l, "%s%s", l ? " " : "", s);
+    char *copy = strdup(s);
+    if (!copy)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t;
+         t = strtok_r(NULL, " \t", &save)) {
+        if (c->n_driver_args >= OC_COLLECT_MAX_DRIVER_ARGS) {
+            free(copy);
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "--driver-args: too many arguments");
+        }
+        c->driver_argv[c->n_driver_args++] = strdup(t);
+    }
+    free(copy);
+    return OC_OK;
+}

@@ -75,4 +75,12 @@ oc_status oc_collect_calibration_model(oc_collect *c, oc_error *err);
  * or c->abandoned; a bad result file; a write), OC_ERR_INPUT, OC_ERR_NOMEM. */
 oc_status oc_collect_family(oc_collect *c, oc_family fam, oc_error *err);
 
+/* The families of a comma-separated list ("all": every one) added to c's,
+ * each once.  Errors: OC_ERR_USAGE (an unknown family, none given). */
+oc_status oc_collect_add_families(oc_collect *c, const char *list, oc_error *err);
+/* The space-separated arguments of s added to c's driver arguments (and
+ * to driver_args_str, as given).  Errors: OC_ERR_USAGE (too many),
+ * OC_ERR_NOMEM. */
+oc_status oc_collect_add_driver_args(oc_collect *c, const char *s, oc_error *err);
+
 #endif

@@ -278,3 +278,78 @@ void oc_score_table(oc_score *sc, FILE *out)
                g->n, cell[0], 100.0 * (double)g->in_range / (double)g->n, cell[1], cell[2]);
     }
 }
+
+oc_status oc_score_cross_validate(oc_score *sc, const oc_train_set *s, const oc_hw *hw,
+                                  oc_tmodel_train_opts o, int folds,
+                                  void (*on_fold)(void *ud, int fold, int folds), void *ud,
+                                  const oc_log *log, oc_error *err)
+{
+    o.test_frac = 1.0 / folds;
+    for (int k = 0; k < folds; k++) {
+        o.split_shift = (double)k / folds;
+        if (on_fold)
+            on_fold(ud, k, folds);
+        oc_tmodel *tm;
+        oc_status st = oc_tmodel_train(s, hw, &o, &tm, err);
+        if (st != OC_OK)
+            return st;
+        size_t m;
+        st = oc_score_split(sc, tm, s, OC_SPLIT_TEST, o.split_shift, &m, err);
+        oc_tmodel_free(tm);
+        if (st != OC_OK)
+            return st;
+        oc_logf(log, OC_LOG_PROGRESS, "fold %d/%d: %zu samples held out", k + 1, folds, m);
+    }
+    return OC_OK;
+}
+
+oc_status oc_score_val(const oc_tmodel *tm, const oc_train_set *s, size_t *n, double med[3],
+                       oc_error *err)
+{
+    const oc_tmodel_info *in = oc_tmodel_get_info(tm);
+    size_t nv = 0;
+    *n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        nv += oc_split_of(s->s[i].id, in->val_frac, in->test_frac) == OC_SPLIT_VAL;
+    if (nv == 0)
+        return OC_OK;
+    float *X = malloc(nv * OC_N_FEATURES * sizeof *X);
+    double *t = malloc(nv * sizeof *t), *ape[3];
+    for (int k = 0; k < 3; k++)
+        ape[k] = malloc(nv * sizeof *ape[k]);
+    size_t *idx = malloc(nv * sizeof *idx);
+    oc_status st = OC_OK;
+    if (!X || !t || !ape[0] || !ape[1] || !ape[2] || !idx) {
+        st = oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        goto out;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (oc_split_of(s->s[i].id, in->val_frac, in->test_frac) == OC_SPLIT_VAL) {
+            memcpy(X + m * OC_N_FEATURES, s->X + i * OC_N_FEATURES, OC_N_FEATURES * sizeof *X);
+            idx[m++] = i;
+        }
+    if ((st = oc_tmodel_predict_features(tm, X, nv, t, NULL, NULL, err)) != OC_OK)
+        goto out;
+    for (size_t r = 0; r < nv; r++) {
+        const oc_train_sample *sm = &s->s[idx[r]];
+        const oc_linear *L = oc_tmodel_linear(tm, sm->threads);
+        oc_target tg;
+        oc_hw_target(&in->hw, in->target, sm->threads, &tg);
+        double lin = L ? oc_linear_predict(L, sm->flops) : 0;
+        double roof = oc_roofline_time_us(&tg, sm->flops, sm->bytes);
+        ape[0][r] = 100 * fabs(t[r] - sm->time_us) / sm->time_us;
+        ape[1][r] = 100 * fabs(lin - sm->time_us) / sm->time_us;
+        ape[2][r] = 100 * fabs(roof - sm->time_us) / sm->time_us;
+    }
+    for (int k = 0; k < 3; k++)
+        med[k] = oc_median(ape[k], nv);
+    *n = nv;
+out:
+    free(X);
+    free(t);
+    for (int k = 0; k < 3; k++)
+        free(ape[k]);
+    free(idx);
+    return st;
+}

@@ -20,6 +20,7 @@
 
 #include "predictor/features.h"
 #include "predictor/tmodel.h"
+#include "training/log.h"
 
 typedef enum { OC_SCORE_BY_FAMILY, OC_SCORE_BY_OP, OC_SCORE_BY_PATTERN } oc_score_by;
 
@@ -57,5 +58,22 @@ json_t *oc_score_json(oc_score *sc);
  * "threads", "time_us", "predicted_us", "low_us", "high_us"} in the order
  * added (a new reference; NULL when out of memory or not kept). */
 json_t *oc_score_predictions(const oc_score *sc);
+
+/* K-fold cross-validation into sc: fold k trains with split shift k/K and
+ * test fraction 1/K (o otherwise as given), and scores the samples it held
+ * out.  on_fold (may be NULL) is called with ud before fold k trains; a line
+ * per fold goes to log.  Errors: those of oc_tmodel_train and
+ * oc_score_split. */
+oc_status oc_score_cross_validate(oc_score *sc, const oc_train_set *s, const oc_hw *hw,
+                                  oc_tmodel_train_opts o, int folds,
+                                  void (*on_fold)(void *ud, int fold, int folds), void *ud,
+                                  const oc_log *log, oc_error *err);
+
+/* The median absolute percentage error on the validation split of s (by
+ * tm's val/test fractions) of tm, of its linear-FLOPs baseline and of the
+ * roofline time, in med[0..2]; *n the validation samples (0: med left as
+ * it is).  Errors: OC_ERR_NOMEM, those of the prediction. */
+oc_status oc_score_val(const oc_tmodel *tm, const oc_train_set *s, size_t *n, double med[3],
+                       oc_error *err);
 
 #endif
