@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "predictor/estimate.h"
+#include "predictor/target.h"
 
 static const char targets_help[] =
     "usage: onnxcost targets [--format table|json]\n"
@@ -25,28 +26,52 @@ typedef struct row {
     char note[160];
 } row;
 
-static void fits_str(const oc_calib *c, char *buf, size_t n)
+/* The row of an opened target: a calibration's fits and probe error, a
+ * timing model's thread counts and CPU. */
+static void target_row(const oc_target_value *t, row *r)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < c->n_fits && used < n; k++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%d", k ? "," : "", c->fits[k].threads);
-}
-
-static void calib_row(const oc_calib *c, const char *name, const char *kind, row *r)
-{
+    static const char *const kinds[] = {
+        [OC_TARGET_KIND_BUILTIN] = "built-in", [OC_TARGET_KIND_SHIPPED] = "measured",
+        [OC_TARGET_KIND_CALIBRATION] = "calibration", [OC_TARGET_KIND_MODEL_FILE] = "model"};
+    const oc_calib *c = &t->calib;
+    const oc_tmodel_info *in = oc_tmodel_get_info(t->tm);
     memset(r, 0, sizeof *r);
-    snprintf(r->name, sizeof r->name, "%s", name);
-    snprintf(r->kind, sizeof r->kind, "%s", kind);
-    snprintf(r->mode, sizeof r->mode, "%s", c->mode);
-    snprintf(r->runtime, sizeof r->runtime, "%s", c->runtime);
-    snprintf(r->machine, sizeof r->machine, "%s", c->machine.id);
-    fits_str(c, r->threads, sizeof r->threads);
-    snprintf(r->created, sizeof r->created, "%.10s", c->created);
-    if (c->n_fits)
+    snprintf(r->name, sizeof r->name, "%.159s", t->name);
+    snprintf(r->kind, sizeof r->kind, "%s", kinds[t->kind]);
+    snprintf(r->mode, sizeof r->mode, "%s",
+             t->has_calib ? c->mode : t->mode == OC_TARGET_TRAINING ? "training" : "inference");
+    snprintf(r->runtime, sizeof r->runtime, "%s", t->runtime);
+    snprintf(r->machine, sizeof r->machine, "%s", t->machine[0] ? t->machine : "?");
+    size_t used = 0;
+    int n = t->has_calib ? c->n_fits : in->n_thread_counts;
+    for (int k = 0; k < n && used < sizeof r->threads; k++)
+        used += (size_t)snprintf(r->threads + used, sizeof r->threads - used, "%s%d",
+                                 k ? "," : "", t->has_calib ? c->fits[k].threads
+                                                            : in->thread_counts[k]);
+    snprintf(r->created, sizeof r->created, "%.10s", t->created);
+    if (!t->has_calib)
+        snprintf(r->note, sizeof r->note, "%s", in->cpu);
+    else if (c->n_fits)
         snprintf(r->note, sizeof r->note, "probe error %.0f%% -> %.0f%% at %d thread%s",
                  100 * c->fits[0].err_before, 100 * c->fits[0].err_after, c->fits[0].threads,
                  c->fits[0].threads == 1 ? "" : "s");
+}
+
+/* The row of the target `spec` names (oc_target_open, any mode); a
+ * target that does not open is left out, said when `warn`. */
+static void add_row(const char *spec, bool warn, const char *suffix, row *rows, size_t *n)
+{
+    oc_target_value *t = malloc(sizeof *t);
+    oc_error err;
+    oc_error_clear(&err);
+    if (!t)
+        return;
+    if (oc_target_open(spec, OC_TARGET_ANY_MODE, t, &err) == OC_OK)
+        target_row(t, &rows[(*n)++]);
+    else if (warn)
+        fprintf(stderr, "onnxcost: warning: %s%s\n", err.msg, suffix);
+    oc_target_close(t);
+    free(t);
 }
 
 int cmd_targets(int argc, char **argv)
@@ -76,29 +101,8 @@ int cmd_targets(int argc, char **argv)
     row rows[256];
     size_t n = 0;
     oc_error err;
-    for (int i = 0; i < OC_TARGET_COUNT && n < 256; i++) {
-        oc_tmodel *tm;
-        oc_overhead ov;
-        oc_error_clear(&err);
-        if (oc_default_tmodel(oc_target_entry_of((oc_target_id)i)->name, &tm, &ov, &err) != OC_OK)
-            continue;
-        const oc_tmodel_info *in = oc_tmodel_get_info(tm);
-        row *r = &rows[n++];
-        memset(r, 0, sizeof *r);
-        snprintf(r->name, sizeof r->name, "%s", in->target);
-        snprintf(r->kind, sizeof r->kind, "built-in");
-        snprintf(r->mode, sizeof r->mode, "%s",
-                 in->optimizers & ~(1u << OC_OPT_NONE) ? "training" : "inference");
-        snprintf(r->runtime, sizeof r->runtime, "%s", in->runtime);
-        snprintf(r->machine, sizeof r->machine, "%s", in->machine[0] ? in->machine : "?");
-        size_t used = 0;
-        for (int k = 0; k < in->n_thread_counts && used < sizeof r->threads; k++)
-            used += (size_t)snprintf(r->threads + used, sizeof r->threads - used, "%s%d",
-                                     k ? "," : "", in->thread_counts[k]);
-        snprintf(r->created, sizeof r->created, "%.10s", in->created);
-        snprintf(r->note, sizeof r->note, "%s", in->cpu);
-        oc_tmodel_free(tm);
-    }
+    for (int i = 0; i < OC_TARGET_COUNT && n < 256; i++)
+        add_row(oc_target_entry_of((oc_target_id)i)->name, false, "", rows, &n);
     oc_calib cal;
     for (size_t i = 0; i < oc_builtin_calib_count() && n < 256; i++) {
         oc_error_clear(&err);
@@ -108,7 +112,7 @@ int cmd_targets(int argc, char **argv)
         }
         char name[160];
         snprintf(name, sizeof name, "%s@%s", cal.target, cal.machine.id);
-        calib_row(&cal, name, "measured", &rows[n++]);
+        add_row(name, true, "", rows, &n);
     }
     char dir[4096];
     DIR *d = oc_cache_dir(dir, sizeof dir) ? NULL : opendir(dir);
@@ -125,13 +129,8 @@ int cmd_targets(int argc, char **argv)
         qsort(names, nn, sizeof names[0], (int (*)(const void *, const void *))strcmp);
         for (size_t i = 0; i < nn && n < 256; i++) {
             char path[4400];
-            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-            oc_error_clear(&err);
-            if (oc_calib_load(path, &cal, &err) != OC_OK) {
-                fprintf(stderr, "onnxcost: warning: %s (ignored)\n", err.msg);
-                continue;
-            }
-            calib_row(&cal, path, "calibration", &rows[n++]);
+            snprintf(path, sizeof path, "%s/%.255s", dir, names[i]);
+            add_row(path, true, " (ignored)", rows, &n);
         }
     }
     if (fmt == FMT_JSON) {

@@ -90,20 +90,33 @@ static int find_builtin_calib(const char *name, const char *mode, oc_calib *c)
             continue;
         char nm[160];
         snprintf(nm, sizeof nm, "%s@%s", c->target, c->machine.id);
-        if (!strcmp(nm, name) && !strcmp(c->mode, mode))
+        if (!strcmp(nm, name) && (!mode || !strcmp(c->mode, mode)))
             return 0;
     }
     return -1;
 }
 
+static void warn_to(size_t *n, char (*w)[1024], const char *fmt, va_list ap)
+{
+    if (*n < OC_TARGET_MAX_WARNINGS)
+        vsnprintf(w[(*n)++], sizeof w[0], fmt, ap);
+}
+
 static void warn(oc_target_sel *sel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(oc_target_sel *sel, const char *fmt, ...)
 {
-    if (sel->n_warnings == OC_TARGET_MAX_WARNINGS)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(sel->warnings[sel->n_warnings++], sizeof sel->warnings[0], fmt, ap);
+    warn_to(&sel->n_warnings, sel->warnings, fmt, ap);
+    va_end(ap);
+}
+
+static void twarn(oc_target_value *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void twarn(oc_target_value *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    warn_to(&t->n_warnings, t->warnings, fmt, ap);
     va_end(ap);
 }
 
@@ -137,110 +150,49 @@ oc_status oc_tmodel_fit_legacy(oc_tmodel *tm, bool *fitted, oc_error *err)
 
 /* A file of format 3 or 4 carries no in-graph fit: the built-in's when
  * it is the built-in model, else none, said once. */
-static oc_status legacy_fit(oc_tmodel *tm, const char *path, oc_target_sel *sel, oc_error *err)
+static oc_status legacy_fit(oc_tmodel *tm, const char *path, oc_target_value *t, oc_error *err)
 {
     bool fitted;
     oc_status st = oc_tmodel_fit_legacy(tm, &fitted, err);
     if (st == OC_OK && !fitted)
-        warn(sel, "%s: timing-model format %u carries no in-graph fit: whole-graph times are "
+        twarn(t, "%s: timing-model format %u carries no in-graph fit: whole-graph times are "
                   "the sum of its kernels (embed one: 'onnxcost train --overhead FIT.json --embed "
                   "%s')",
              path, (unsigned)oc_tmodel_get_info(tm)->version, path);
     return st;
 }
 
-oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer,
-                           oc_tmodel **tm, oc_overhead *ov, oc_target_sel *sel,
-                           oc_error *err)
+/* The opened target t readied for a prediction (oc_target_select). */
+static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, oc_tmodel **tm,
+                       oc_overhead *ov, oc_target_sel *sel, const oc_machine *hp,
+                       oc_error *err)
 {
-    *tm = NULL;
-    memset(sel, 0, sizeof *sel);
     bool training = optimizer != OC_OPT_NONE;
     const char *mode_name = training ? "training" : "inference";
-    const oc_target_entry *mode_target =
-        oc_target_of_mode(training ? OC_TARGET_TRAINING : OC_TARGET_INFERENCE);
-    const char *builtin = mode_target->name;
-    oc_machine here;
-    oc_this_machine(&here);
-
-    /* What the spec names: a timing-model file, a calibration file, a
-     * built-in target ("ort-cpu"), or a shipped calibration
-     * ("ort-cpu@FINGERPRINT"). */
-    oc_calib calib;
-    bool have_calib = false, explicit_machine = false, shipped = false;
-    const char *tm_path = NULL;
-    oc_target_id named_id = oc_target_lookup(spec);
-    bool named = named_id != OC_TARGET_UNKNOWN;
-    if (spec && strchr(spec, '@') && !is_file(spec)) {
-        if (find_builtin_calib(spec, mode_name, &calib))
-            return oc_error_set(err, OC_ERR_USAGE, NULL,
-                                "--target: no %s target '%s' (see 'onnxcost targets')",
-                                mode_name, spec);
-        have_calib = true;
-        explicit_machine = true;
-        snprintf(sel->source, sizeof sel->source, "built-in %s", spec);
-    } else if (named && named_id != mode_target->id) {
-        return oc_error_set(err, OC_ERR_USAGE, NULL, "--target %s predicts %s; %s", spec,
-                            training ? "inference" : "training steps",
-                            training ? "use torch-cpu with --mode training"
-                                     : "add --mode training");
-    } else if (spec && !named) {
-        /* A file: a calibration (JSON) or a timing model. */
-        if (!is_file(spec) || !is_json_file(spec)) {
-            tm_path = spec;
-        } else {
-            oc_status st = oc_calib_load(spec, &calib, err);
-            if (st != OC_OK) {
-                sel->load_error = true;
-                return st;
-            }
-            have_calib = true;
-            explicit_machine = true;
-            snprintf(sel->source, sizeof sel->source, "%s", spec);
-        }
-    }
-    if (have_calib && strcmp(calib.mode, mode_name))
-        return oc_error_set(err, OC_ERR_USAGE, NULL, "%s: the calibration is for %s; %s",
-                            sel->source, calib.mode,
-                            training ? "drop --mode training" : "add --mode training");
-    const char *base = have_calib ? calib.target : builtin;
-    if (have_calib && calib.base_path[0])
-        tm_path = calib.base_path; /* a calibration of a timing-model file */
-    oc_status st = tm_path ? oc_tmodel_load(tm_path, tm, err)
-                           : oc_default_tmodel(base, tm, ov, err);
-    if (st != OC_OK) {
-        sel->load_error = tm_path != NULL;
-        return st;
-    }
-    if (tm_path && (st = legacy_fit(*tm, tm_path, sel, err)) != OC_OK)
-        return fail(tm, st);
+    const oc_machine here = *hp;
+    oc_calib calib_; /* the calibration found for a built-in target */
+    oc_calib *cal = t->has_calib ? &t->calib : &calib_;
+    bool have_calib = t->has_calib, explicit_machine = t->has_calib, shipped = false;
     const oc_tmodel_info *info = oc_tmodel_get_info(*tm);
     const char *target = info->target;
-    if (predicts_training(*tm) != training)
-        return fail(tm, oc_error_set(err, OC_ERR_USAGE, NULL,
-                                     "%s: the %s timing model predicts %s; %s",
-                                     tm_path ? tm_path : "built-in", target,
-                                     training ? "inference" : "training steps",
-                                     training ? "give a training model (onnxcost train on "
-                                                "torch-cpu samples)"
-                                              : "add --mode training"));
+    oc_status st;
     if (training && (st = oc_tmodel_set_optimizer(*tm, optimizer, err)) != OC_OK)
         return fail(tm, st);
     if (threads && (st = oc_tmodel_set_threads(*tm, threads, err)) != OC_OK)
         return fail(tm, st);
     /* No calibration named: the one `onnxcost calibrate` left in the cache
      * for this machine, this model's target and runtime, and this mode. */
-    if (!have_calib && !tm_path) {
+    if (t->kind == OC_TARGET_KIND_BUILTIN) {
         char path[4096];
         oc_error cerr;
         oc_error_clear(&cerr);
         if (!oc_calib_cache_path(here.id, target, info->runtime, mode_name, path, sizeof path) &&
             is_file(path)) {
-            if (oc_calib_load(path, &calib, &cerr) != OC_OK)
+            if (oc_calib_load(path, cal, &cerr) != OC_OK)
                 warn(sel, "%s; ignored (run 'onnxcost calibrate' again)", cerr.msg);
-            else if (strcmp(calib.machine.id, here.id) != 0)
+            else if (strcmp(cal->machine.id, here.id) != 0)
                 warn(sel, "%s was made on %s, not this machine (%s); ignored", path,
-                     calib.machine.id, here.id);
+                     cal->machine.id, here.id);
             else {
                 have_calib = true;
                 snprintf(sel->source, sizeof sel->source, "%s", path);
@@ -251,19 +203,19 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
          * differ: the label says whose probe it is). */
         char name[160];
         snprintf(name, sizeof name, "%s@%s", target, here.id);
-        if (!have_calib && !find_builtin_calib(name, mode_name, &calib)) {
+        if (!have_calib && !find_builtin_calib(name, mode_name, cal)) {
             have_calib = true;
             shipped = true;
             snprintf(sel->source, sizeof sel->source, "built-in %s", name);
         }
     }
     if (have_calib) {
-        if (info->created[0] && calib.base_created[0] &&
-            strcmp(info->created, calib.base_created) != 0)
+        if (info->created[0] && cal->base_created[0] &&
+            strcmp(info->created, cal->base_created) != 0)
             warn(sel, "%s was fitted to the %s timing model of %s, this one is of %s: run "
                       "'onnxcost calibrate' again",
-                 sel->source, target, calib.base_created, info->created);
-        if ((st = oc_tmodel_set_calib(*tm, &calib, err)) != OC_OK)
+                 sel->source, target, cal->base_created, info->created);
+        if ((st = oc_tmodel_set_calib(*tm, cal, err)) != OC_OK)
             return fail(tm, st);
     }
     /* The in-graph fit is per thread count: take it after set_threads. */
@@ -283,10 +235,10 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
 
     /* Which machine the predictions speak for, said once. */
     if (have_calib) {
-        snprintf(sel->machine, sizeof sel->machine, "%s", calib.machine.id);
+        snprintf(sel->machine, sizeof sel->machine, "%s", cal->machine.id);
         char date[16];
-        snprintf(date, sizeof date, "%.10s", calib.created);
-        bool here_too = strcmp(calib.machine.id, here.id) == 0;
+        snprintf(date, sizeof date, "%.10s", cal->created);
+        bool here_too = strcmp(cal->machine.id, here.id) == 0;
         if (!cf) {
             warn(sel, "%s has no fit at %d thread%s: the times are the uncalibrated %s model's "
                       "(run 'onnxcost calibrate --threads %d')",
@@ -295,16 +247,16 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
             snprintf(sel->label, sizeof sel->label,
                      "measured on %s, NOT calibrated at %d thread%s for %s",
                      info->machine[0] ? info->machine : "an unrecorded machine", info->threads,
-                     info->threads == 1 ? "" : "s", calib.machine.id);
+                     info->threads == 1 ? "" : "s", cal->machine.id);
         } else {
             sel->calibrated = true;
             if (shipped)
                 snprintf(sel->label, sizeof sel->label,
                          "calibrated on another host of this machine's kind (%s, shipped, %s)",
-                         calib.machine.id, date);
+                         cal->machine.id, date);
             else
                 snprintf(sel->label, sizeof sel->label, "calibrated on %s%s%s, %s",
-                         here_too ? "this machine (" : "", calib.machine.id,
+                         here_too ? "this machine (" : "", cal->machine.id,
                          here_too ? ")" : "", date);
         }
     } else {
@@ -320,4 +272,130 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
              target, sel->machine[0] ? sel->machine : "a machine it did not record", here.id,
              training ? " --mode training" : "");
     return OC_OK;
+}
+
+oc_status oc_target_open(const char *spec, int mode, oc_target_value *t, oc_error *err)
+{
+    memset(t, 0, sizeof *t);
+    bool any = mode == OC_TARGET_ANY_MODE, training = mode == OC_TARGET_TRAINING;
+    const char *mode_name = any ? NULL : training ? "training" : "inference";
+    const oc_target_entry *mode_target =
+        oc_target_of_mode(training ? OC_TARGET_TRAINING : OC_TARGET_INFERENCE);
+
+    /* What the spec names: a timing-model file, a calibration file, a
+     * built-in target ("ort-cpu"), or a shipped calibration
+     * ("ort-cpu@FINGERPRINT"). */
+    const char *tm_path = NULL;
+    oc_target_id named_id = oc_target_lookup(spec);
+    bool named = named_id != OC_TARGET_UNKNOWN;
+    t->kind = OC_TARGET_KIND_BUILTIN;
+    snprintf(t->name, sizeof t->name, "%s", spec ? spec : mode_target->name);
+    if (spec && strchr(spec, '@') && !is_file(spec)) {
+        if (find_builtin_calib(spec, mode_name, &t->calib))
+            return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                "--target: no %s%starget '%s' (see 'onnxcost targets')",
+                                any ? "" : mode_name, any ? "" : " ", spec);
+        t->kind = OC_TARGET_KIND_SHIPPED;
+        t->has_calib = true;
+        snprintf(t->source, sizeof t->source, "built-in %s", spec);
+    } else if (named && !any && named_id != mode_target->id) {
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "--target %s predicts %s; %s", spec,
+                            training ? "inference" : "training steps",
+                            training ? "use torch-cpu with --mode training"
+                                     : "add --mode training");
+    } else if (spec && !named) {
+        /* A file: a calibration (JSON) or a timing model. */
+        if (!is_file(spec) || !is_json_file(spec)) {
+            tm_path = spec;
+            t->kind = OC_TARGET_KIND_MODEL_FILE;
+        } else {
+            oc_status st = oc_calib_load(spec, &t->calib, err);
+            if (st != OC_OK) {
+                t->load_error = true;
+                return st;
+            }
+            t->kind = OC_TARGET_KIND_CALIBRATION;
+            t->has_calib = true;
+            snprintf(t->source, sizeof t->source, "%s", spec);
+        }
+    }
+    if (t->has_calib && !any && strcmp(t->calib.mode, mode_name))
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "%s: the calibration is for %s; %s",
+                            t->source, t->calib.mode,
+                            training ? "drop --mode training" : "add --mode training");
+    const char *base = t->has_calib ? t->calib.target
+                       : named      ? oc_target_entry_of(named_id)->name
+                                    : mode_target->name;
+    if (t->has_calib && t->calib.base_path[0])
+        tm_path = t->calib.base_path; /* a calibration of a timing-model file */
+    oc_overhead ov;
+    oc_status st = tm_path ? oc_tmodel_load(tm_path, &t->tm, err)
+                           : oc_default_tmodel(base, &t->tm, &ov, err);
+    if (st != OC_OK) {
+        t->load_error = tm_path != NULL;
+        return st;
+    }
+    if (tm_path) {
+        snprintf(t->base, sizeof t->base, "%s", tm_path);
+        if ((st = legacy_fit(t->tm, tm_path, t, err)) != OC_OK)
+            return fail(&t->tm, st);
+    }
+    const oc_tmodel_info *info = oc_tmodel_get_info(t->tm);
+    bool trains = predicts_training(t->tm);
+    if (!any && trains != training)
+        return fail(&t->tm, oc_error_set(err, OC_ERR_USAGE, NULL,
+                                         "%s: the %s timing model predicts %s; %s",
+                                         tm_path ? tm_path : "built-in", info->target,
+                                         training ? "inference" : "training steps",
+                                         training ? "give a training model (onnxcost train on "
+                                                    "torch-cpu samples)"
+                                                  : "add --mode training"));
+    t->mode = trains ? OC_TARGET_TRAINING : OC_TARGET_INFERENCE;
+    snprintf(t->target, sizeof t->target, "%s", info->target);
+    t->entry = oc_target_entry_of(oc_target_lookup(info->target));
+    snprintf(t->runtime, sizeof t->runtime, "%s", t->has_calib ? t->calib.runtime : info->runtime);
+    snprintf(t->machine, sizeof t->machine, "%s",
+             t->has_calib ? t->calib.machine.id : info->machine);
+    snprintf(t->created, sizeof t->created, "%s", t->has_calib ? t->calib.created : info->created);
+    return OC_OK;
+}
+
+void oc_target_close(oc_target_value *t)
+{
+    oc_tmodel_free(t->tm);
+    t->tm = NULL;
+}
+
+/* The target opened, its warnings and source in sel, its model in *tm. */
+static oc_status open_into(const char *spec, bool training, oc_target_value *t, oc_tmodel **tm,
+                           oc_target_sel *sel, oc_error *err)
+{
+    oc_status st = oc_target_open(spec, training ? OC_TARGET_TRAINING : OC_TARGET_INFERENCE, t,
+                                  err);
+    for (size_t k = 0; k < t->n_warnings; k++)
+        warn(sel, "%s", t->warnings[k]);
+    sel->load_error = t->load_error;
+    snprintf(sel->source, sizeof sel->source, "%s", t->source);
+    *tm = t->tm;
+    t->tm = NULL;
+    return st;
+}
+
+oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer,
+                           oc_tmodel **tm, oc_overhead *ov, oc_target_sel *sel,
+                           oc_error *err)
+{
+    *tm = NULL;
+    memset(sel, 0, sizeof *sel);
+    bool training = optimizer != OC_OPT_NONE;
+    oc_machine here;
+    oc_this_machine(&here);
+    oc_target_value *t = malloc(sizeof *t);
+    if (!t)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    oc_status st = open_into(spec, training, t, tm, sel, err);
+    if (st == OC_OK)
+        st = ready(t, threads, optimizer, tm, ov, sel, &here, err);
+    free(t);
+    return st;
 }

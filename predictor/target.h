@@ -1,9 +1,15 @@
 /*
  * target.h - choosing the target a prediction speaks for: which timing
  * model, which calibration fits it to a machine, the in-graph overheads at
- * the thread count, and the label that says whose times they are.  The
- * command and the public API (include/onnxcost.h) both choose through
- * oc_target_select; neither prints here: warnings come back as lines.
+ * the thread count, and the label that says whose times they are.
+ *
+ * Every kind of target --target names is one value (oc_target_value),
+ * opened by one function (oc_target_open): a built-in target ("ort-cpu"),
+ * a shipped calibration ("ort-cpu@FINGERPRINT"), a calibration file, or a
+ * timing-model file.  oc_target_select opens it and readies it for a
+ * prediction (predict, sweep, annotate, report and the public API,
+ * include/onnxcost.h); 'onnxcost targets' opens each one it lists.
+ * Nothing prints here: warnings come back as lines.
  */
 #ifndef OC_PREDICTOR_TARGET_H
 #define OC_PREDICTOR_TARGET_H
@@ -31,6 +37,50 @@ typedef struct oc_target_sel {
     size_t n_warnings;
     char warnings[OC_TARGET_MAX_WARNINGS][1024];
 } oc_target_sel;
+
+/* What a target is made of. */
+typedef enum oc_target_kind {
+    OC_TARGET_KIND_BUILTIN,     /* "ort-cpu": a built-in timing model */
+    OC_TARGET_KIND_SHIPPED,     /* "ort-cpu@FINGERPRINT": a calibration the project ships */
+    OC_TARGET_KIND_CALIBRATION, /* a calibration file ('onnxcost calibrate') */
+    OC_TARGET_KIND_MODEL_FILE   /* a timing-model file ('onnxcost train') */
+} oc_target_kind;
+
+/* A target, opened: what it is and what it predicts with. */
+typedef struct oc_target_value {
+    oc_target_kind kind;
+    char name[4160];              /* as named: "ort-cpu", "ort-cpu@FP", the file */
+    char target[64];              /* the target it predicts for: "ort-cpu" */
+    const oc_target_entry *entry; /* its row (targets.def); NULL: a target no row has */
+    oc_target_mode mode;          /* what its timing model predicts */
+    char runtime[96];             /* the calibration's when there is one, else the model's */
+    char machine[64];             /* the fingerprint its times are of ("" unrecorded) */
+    char created[32];             /* the calibration's date, else the model's */
+    char source[4160];            /* the calibration: its file or "built-in NAME@FP"; "" none */
+    char base[4096];              /* the timing-model file it predicts with; "" built-in */
+    bool has_calib;
+    oc_calib calib; /* the calibration, when has_calib (not yet applied to tm) */
+    oc_tmodel *tm;  /* the timing model (the calibration's base); oc_target_close frees it */
+    bool load_error; /* on failure: reading a file the caller named failed */
+    size_t n_warnings; /* one line each, no "warning:" prefix */
+    char warnings[OC_TARGET_MAX_WARNINGS][1024];
+} oc_target_value;
+
+/* Any mode: oc_target_open takes the target for what it is. */
+#define OC_TARGET_ANY_MODE (-1)
+
+/* Open the target `spec` names (NULL: the built-in target of `mode`, no
+ * calibration yet: oc_target_select looks for one) into *t: a built-in
+ * name, NAME@FINGERPRINT (a shipped calibration), or a file: a calibration
+ * (JSON; its base.path, when set, names the timing model it fits) or a
+ * timing model.  mode is OC_TARGET_INFERENCE or OC_TARGET_TRAINING (a
+ * target of the other mode is OC_ERR_USAGE) or OC_TARGET_ANY_MODE.  On
+ * success the caller frees t->tm with oc_target_close.  Errors:
+ * OC_ERR_USAGE (an unknown name, the other mode), those of loading the
+ * calibration or the timing model (t->load_error when it is a file the
+ * caller named). */
+oc_status oc_target_open(const char *spec, int mode, oc_target_value *t, oc_error *err);
+void oc_target_close(oc_target_value *t);
 
 /* Choose the target of a prediction.  `spec` is NULL (the built-in model
  * of the mode: ort-cpu for inference, torch-cpu for training steps, with
