@@ -113,7 +113,7 @@ def main():
             args = [a.binary, "calibrate", "--no-measure", "--probe", probe, "--anchors", anchors,
                     "-o", cal]
             if base != "ort-cpu":
-                args += ["-m", base]
+                args += ["--timing-model", base]
             p = subprocess.run(args, capture_output=True, text=True, env=env)
             if p.returncode:
                 sys.exit(f"calibrate failed: {p.stderr.strip()}")

@@ -42,7 +42,7 @@ static const char calibrate_help[] =
     "                         adam)\n"
     "  -T, --threads LIST     thread counts to calibrate (default: 1 and the\n"
     "                         online CPUs)\n"
-    "  -B, --budget SECONDS   measuring time for all thread counts together\n"
+    "      --budget SECONDS   measuring time for all thread counts together\n"
     "                         (default 180; the probe grows with it)\n"
     "  -o, --output FILE      write the calibration here instead of the cache\n"
     "                         ($XDG_CACHE_HOME/onnxcost/, by fingerprint,\n"
@@ -69,7 +69,7 @@ static const char calibrate_help[] =
     "                         graph context (repeatable; inference only)\n"
     "      --profile-threads N  the intra-op threads the profiles ran with\n"
     "                         (default 1)\n"
-    "  -m, --timing-model FILE  the base model (default: the built-in one)\n"
+    "      --timing-model FILE  the base model (default: the built-in one)\n"
     "  -h, --help             this text\n"
     "\n"
     "Exit status: 0 done, 1 usage error, 2 bad probe data, 3 I/O, driver or\n"
@@ -88,14 +88,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static const char *mmss(double s, char *buf, size_t n)
-{
-    if (s < 0)
-        s = 0;
-    snprintf(buf, n, "%d:%02d", (int)(s / 60), (int)fmod(s, 60));
-    return buf;
 }
 
 typedef struct copts {
@@ -138,7 +130,7 @@ static int parse(int argc, char **argv, copts *o)
     cli_mode mode = {0};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "T:B:o:p:m:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "T:o:p:h", opts, NULL)) != -1) {
         int rc = 0;
         int64_t b;
         switch (c) {
@@ -180,7 +172,7 @@ static int parse(int argc, char **argv, copts *o)
             break;
         case 'm': o->base = optarg; break;
         case 'h': fputs(calibrate_help, stdout); return -1;
-        default: return cli_bad_option("calibrate", argv, "T:B:o:p:m:h");
+        default: return cli_bad_option("calibrate", argv, "T:o:p:h");
         }
         if (rc)
             return EXIT_USAGE;
@@ -251,8 +243,8 @@ static int measure(const copts *o, int64_t threads, int units, const char *probe
         double elapsed = now_s() - t0;
         fprintf(stderr, "calibrate: %lld thread%s: %-13s %2d kernels   %s elapsed, eta %s\n",
                 (long long)threads, threads == 1 ? "" : "s", pf->name, n,
-                mmss(elapsed, el, sizeof el),
-                mmss(total_est - *done_est, eta, sizeof eta));
+                oc_fmt_seconds(elapsed, el, sizeof el),
+                oc_fmt_seconds(total_est - *done_est, eta, sizeof eta));
         char *argv[32];
         int argc = 0;
         argv[argc++] = "collect";
@@ -313,7 +305,7 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     char eta[16], el[16];
     fprintf(stderr, "calibrate: %lld thread%s: %-13s %2d runs      %s elapsed, eta %s\n",
             (long long)threads, threads == 1 ? "" : "s", "whole nets", ALL,
-            mmss(now_s() - t0, el, sizeof el), mmss(total_est - *done_est, eta, sizeof eta));
+            oc_fmt_seconds(now_s() - t0, el, sizeof el), oc_fmt_seconds(total_est - *done_est, eta, sizeof eta));
     /* A busy machine shows as spread between the interleaved passes: such
      * runs are measured again (once), and the steadier of the two kept. */
     oc_anchor_run runs[ALL];
@@ -428,7 +420,7 @@ int cmd_calibrate(int argc, char **argv)
         fprintf(stderr, "calibrate: %s on %s (%s), %s: %d probe kernels per thread count, "
                         "about %s\n", info->target, here.id,
                 here.model_name[0] ? here.model_name : "?", mode_name, units * weights,
-                mmss(total, eb, sizeof eb));
+                oc_fmt_seconds(total, eb, sizeof eb));
         double done = 0;
         for (size_t i = 0; i < o.n_threads && !rc; i++) {
             rc = measure(&o, o.threads[i], units, probe, t0, total, &done);

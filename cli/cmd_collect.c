@@ -56,7 +56,7 @@ static const char collect_help[] =
     "  -d, --dataset FILE     dataset to append to (e.g. data/ort-cpu.jsonl.gz);\n"
     "                         samples already in it are skipped (resume)\n"
     "  -c, --chunk N          samples per driver run and per append (default 64)\n"
-    "  -s, --seed S           sample stream (default 0)\n"
+    "      --seed S           sample stream (default 0)\n"
     "  -w, --workdir DIR      models, manifests and results (default: a temporary\n"
     "                         directory, removed at the end)\n"
     "      --keep             keep the models of finished chunks in the workdir\n"
@@ -134,7 +134,7 @@ int cmd_collect(int argc, char **argv)
     int64_t seed = 0;
     int opt, rc;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "m:T:F:n:d:c:s:w:h", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "m:T:F:n:d:c:w:h", opts, NULL)) != -1) {
         switch (opt) {
         case 'm':
             c.target = optarg;
@@ -198,7 +198,7 @@ int cmd_collect(int argc, char **argv)
             fputs(collect_help, stdout);
             return EXIT_OK;
         default:
-            return cli_bad_option("collect", argv, "m:T:F:n:d:c:s:w:h");
+            return cli_bad_option("collect", argv, "m:T:F:n:d:c:w:h");
         }
     }
     c.seed = (uint64_t)seed;

@@ -19,8 +19,8 @@ static const char eval_help[] =
     "max(FLOPs/peak, bytes/bandwidth).  'in range' is the share of\n"
     "measurements within the ensemble's low..high spread.\n"
     "\n"
-    "  -m, --timing-model FILE  the model (required)\n"
-    "  -c, --calibration FILE   apply this calibration (onnxcost calibrate) to\n"
+    "      --timing-model FILE  the model (required)\n"
+    "      --calibration FILE   apply this calibration (onnxcost calibrate) to\n"
     "                           the model's predictions: score it on data of\n"
     "                           the machine it was fitted to\n"
     "      --split S            test (default), val, train or all\n"
@@ -51,7 +51,7 @@ int cmd_eval(int argc, char **argv)
     bool list_samples = false;
     int c, rc;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "m:c:f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
         switch (c) {
         case 'm':
             model_path = optarg;
@@ -88,7 +88,7 @@ int cmd_eval(int argc, char **argv)
             fputs(eval_help, stdout);
             return EXIT_OK;
         default:
-            return cli_bad_option("eval", argv, "m:c:f:h");
+            return cli_bad_option("eval", argv, "f:h");
         }
     }
     if (!model_path) {

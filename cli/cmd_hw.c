@@ -78,7 +78,7 @@ int cmd_hw(int argc, char **argv)
     bool only_fp = false;
     int c, rc;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "T:f:o:Fh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "T:f:o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'T':
             if ((rc = cli_parse_i64("--threads", optarg, 1, 256, &threads)))
@@ -98,7 +98,7 @@ int cmd_hw(int argc, char **argv)
             fputs(hw_help, stdout);
             return EXIT_OK;
         default:
-            return cli_bad_option("hw", argv, "T:f:o:Fh");
+            return cli_bad_option("hw", argv, "T:f:o:h");
         }
     }
     if (optind != argc) {

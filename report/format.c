@@ -23,12 +23,26 @@ const char *oc_fmt_bytes(double v, char *buf, size_t n) { return oc_fmt_si(v, "B
 
 const char *oc_fmt_time(double us, char *buf, size_t n)
 {
-    if (us >= 1e6)
+    if (us >= 3600e6)
+        snprintf(buf, n, "%.1f h", us / 3600e6);
+    else if (us >= 60e6)
+        snprintf(buf, n, "%.1f min", us / 60e6);
+    else if (us >= 1e6)
         snprintf(buf, n, "%.2f s", us / 1e6);
     else if (us >= 1e3)
         snprintf(buf, n, "%.2f ms", us / 1e3);
     else
         snprintf(buf, n, "%.1f us", us);
+    return buf;
+}
+
+const char *oc_fmt_seconds(double s, char *buf, size_t n)
+{
+    if (!(s > 0))
+        s = 0;
+    if (s >= 60)
+        return oc_fmt_time(s * 1e6, buf, n);
+    snprintf(buf, n, "%.0f s", s);
     return buf;
 }
 

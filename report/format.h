@@ -14,8 +14,13 @@
 /* Human units: "1.81 G", "46.7 MB". */
 const char *oc_fmt_si(double v, const char *unit, char *buf, size_t n);
 const char *oc_fmt_bytes(double v, char *buf, size_t n);
-/* A time in microseconds as "12.3 us", "4.56 ms" or "1.23 s". */
+/* A time in microseconds as "12.3 us", "4.56 ms", "1.23 s", "2.5 min" or
+ * "1.2 h": the one unit family of every time onnxcost shows. */
 const char *oc_fmt_time(double us, char *buf, size_t n);
+/* A duration of the work itself (elapsed, an ETA) in seconds, in the same
+ * family: whole seconds below a minute ("42 s"), then oc_fmt_time's
+ * "2.5 min", "1.2 h"; a negative one is 0 s. */
+const char *oc_fmt_seconds(double s, char *buf, size_t n);
 
 /* The last `width` characters of a long name ("..." + tail), for tables:
  * exported node names differ at their ends.  Returns s itself when it

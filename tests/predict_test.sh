@@ -171,9 +171,9 @@ ok '[ $? -eq 1 ] && [ ! -e "$TMP/cv.tmodel" ] && grep -q "drop -o" "$TMP/err"' "
 "$BIN" train $small --by op -o "$TMP/x.tmodel" "$TMP/slice.jsonl.gz" >/dev/null 2>&1
 ok '[ $? -eq 1 ] && [ ! -e "$TMP/x.tmodel" ]' "train --by without --cv: usage error"
 "$BIN" train $small -o "$TMP/s.tmodel" "$TMP/slice.jsonl.gz" 2>/dev/null
-"$BIN" eval -m "$TMP/s.tmodel" --by pattern "$TMP/slice.jsonl.gz" >"$TMP/ev"
+"$BIN" eval --timing-model "$TMP/s.tmodel" --by pattern "$TMP/slice.jsonl.gz" >"$TMP/ev"
 ok '[ $? -eq 0 ] && grep -q "^pattern " "$TMP/ev" && grep -q "^Conv+Add+Relu " "$TMP/ev"' "eval --by pattern"
-"$BIN" eval -m "$TMP/s.tmodel" -f json --samples "$TMP/slice.jsonl.gz" >"$TMP/evj"
+"$BIN" eval --timing-model "$TMP/s.tmodel" -f json --samples "$TMP/slice.jsonl.gz" >"$TMP/evj"
 ok "$PY - '$TMP/evj' <<'E'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -183,9 +183,9 @@ assert all(x['low_us'] <= x['predicted_us'] <= x['high_us'] and x['time_us'] > 0
 alls = [g for g in j['groups'] if g['family'] == 'all']
 assert alls and alls[0]['n'] == len(s), (alls, len(s))
 E" "eval --samples: each held-out sample with its prediction"
-"$BIN" eval -m "$TMP/s.tmodel" --samples "$TMP/slice.jsonl.gz" >/dev/null 2>"$TMP/err"
+"$BIN" eval --timing-model "$TMP/s.tmodel" --samples "$TMP/slice.jsonl.gz" >/dev/null 2>"$TMP/err"
 ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]' "eval --samples needs json: one line, exit 1"
-"$BIN" eval -m "$TMP/s.tmodel" --by kernel "$TMP/slice.jsonl.gz" >/dev/null 2>"$TMP/err"
+"$BIN" eval --timing-model "$TMP/s.tmodel" --by kernel "$TMP/slice.jsonl.gz" >/dev/null 2>"$TMP/err"
 ok '[ $? -eq 1 ] && grep -q "not one of family, op, pattern" "$TMP/err"' "eval --by: bad key"
 
 # a timing model carries its own in-graph fit (onnxcost train --overhead

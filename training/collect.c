@@ -1,5 +1,6 @@
 /* collect.c - collection of measured single-operator times (collect.h). */
 #include "training/collect.h"
+#include "report/format.h"
 #include "training/driver.h"
 
 #include <errno.h>
@@ -65,17 +66,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static const char *eta_str(double s, char *buf, size_t n)
-{
-    if (s < 90)
-        snprintf(buf, n, "%.0fs", s);
-    else if (s < 5400)
-        snprintf(buf, n, "%.0fm", s / 60);
-    else
-        snprintf(buf, n, "%.1fh", s / 3600);
-    return buf;
 }
 
 static oc_status write_lines(const char *path, json_t *const *lines, size_t n, oc_error *err)
@@ -730,7 +720,7 @@ oc_status oc_collect_family(oc_collect *c, oc_family fam, oc_error *err)
         size_t l = (size_t)snprintf(line, sizeof line,
                                     "[%s] %" PRIu64 "/%" PRId64 " samples, %.1f s/chunk, eta %s",
                                     fname, have + done, c->count, t_total / (double)chunks,
-                                    eta_str(eta, eb, sizeof eb));
+                                    oc_fmt_seconds(eta, eb, sizeof eb));
         if (c->dry_run && l < sizeof line)
             l += (size_t)snprintf(line + l, sizeof line - l, " (dry run: %s/%s-%04zu)",
                                   c->workdir, fname, start / (size_t)c->chunk);
