@@ -308,6 +308,33 @@ static oc_status quantized_operands(const oc_analysis *a, const oc_kernel *kn, o
     return OC_OK;
 }
 
+/* A float16 node ORT runs in float32 (predictor/plan.c, pass_fp16): its
+ * description says float32, as the samples of the float32 op are. */
+static oc_status as_fp32(oc_node_desc *d, oc_arena *arena, oc_error *err)
+{
+    oc_desc_value *ins = oc_arena_alloc(arena, (d->n_inputs + 1) * sizeof *ins);
+    oc_desc_value *outs = oc_arena_alloc(arena, (d->n_outputs + 1) * sizeof *outs);
+    if (!ins || !outs)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    for (size_t k = 0; k < d->n_inputs; k++) {
+        ins[k] = d->inputs[k];
+        if (ins[k].dtype == OC_DT_FLOAT16) {
+            d->cost.bytes_read = rebytes(d->cost.bytes_read, &ins[k], OC_DT_FLOAT);
+            ins[k].dtype = OC_DT_FLOAT;
+        }
+    }
+    for (size_t k = 0; k < d->n_outputs; k++) {
+        outs[k] = d->outputs[k];
+        if (outs[k].dtype == OC_DT_FLOAT16) {
+            d->cost.bytes_written = rebytes(d->cost.bytes_written, &outs[k], OC_DT_FLOAT);
+            outs[k].dtype = OC_DT_FLOAT;
+        }
+    }
+    d->inputs = ins;
+    d->outputs = outs;
+    return OC_OK;
+}
+
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
@@ -386,6 +413,8 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
             if ((st = quantized_operands(a, kn, &d, arena, err)))
                 return st;
         }
+        if (kn->in_fp32 && (st = as_fp32(&d, arena, err)))
+            return st;
         if ((st = oc_features_from_desc(&d, tgt, x + out->n_run * OC_N_FEATURES, err))) {
             if (st != OC_ERR_INPUT)
                 return st;

@@ -2231,6 +2231,159 @@ static void fuse_split(pctx *p, int v)
 
 static int kernel_out(const pctx *p, size_t m);
 
+/* ---- float16 on the CPU: InsertCastTransformer ---- */
+
+/* Operators ORT 1.30's CPU provider runs on float16 (x86): the
+ * type-agnostic data movement and the layer norms; every other node with a
+ * float16 tensor runs in float32 (as the ort-quant corpus shows: Conv,
+ * Relu, Add, MaxPool, GlobalAveragePool, Gemm, MatMul, Softmax). */
+static bool fp16_kernel(const pctx *p, const oc_node *n)
+{
+    static const oc_op_id ops[] = {
+        OC_OPID_Cast,      OC_OPID_Reshape,   OC_OPID_Transpose, OC_OPID_Concat,
+        OC_OPID_Slice,     OC_OPID_Gather,    OC_OPID_Split,     OC_OPID_Squeeze,
+        OC_OPID_Unsqueeze, OC_OPID_Flatten,   OC_OPID_Identity,  OC_OPID_Shape,
+        OC_OPID_Expand,    OC_OPID_Tile,      OC_OPID_Size,      OC_OPID_LayerNormalization,
+        OC_OPID_SimplifiedLayerNormalization};
+    for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
+        if (is_op(p, n, ops[q]))
+            return true;
+    return false;
+}
+
+static bool is_f16(const pctx *p, int v)
+{
+    const oc_tinfo *t = ainfo(p, v);
+    return v >= 0 && t && t->dtype == OC_DT_FLOAT16;
+}
+
+static bool node_f16(const pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    for (size_t k = 0; k < n->n_inputs; k++)
+        if (is_f16(p, in(p, i, k)))
+            return true;
+    return false;
+}
+
+/* Whether explicit Cast node c converts from float to float16 or back. */
+static bool cast_between(const pctx *p, size_t c, oc_dtype from, oc_dtype to)
+{
+    const oc_tinfo *x = ainfo(p, in(p, c, 0)), *y = ainfo(p, out0(p, c));
+    return is_op(p, &p->g->nodes[c], OC_OPID_Cast) && x && y && x->dtype == from &&
+           y->dtype == to;
+}
+
+/* A float16 node without a float16 kernel runs in float32 with Casts
+ * around it (InsertCastTransformer): float16 constants are cast once at
+ * session creation, a float16 graph input or a value from a float16 kernel
+ * gets a Cast kernel before the first float32 reader, and a float32 result
+ * a Cast back before a float16 reader or a graph output; a node with a
+ * float16 kernel between float32 ones runs in float32 too (isolated), and
+ * a Cast pair that undoes itself goes (RemoveDuplicateCastTransformer: an
+ * explicit float->float16 Cast before float32 readers; before a graph
+ * output the explicit Cast back stays, the inserted one goes).  Softmax
+ * (opset 13+) has no float16 kernel: ORT expands its function body,
+ * ReduceMax, Sub, Exp, ReduceSum, Div, each a kernel (ORT 1.30, fp16_mlp).
+ * Checked on the corpus's fp16_cnn, fp16_mlp, fp16_io. */
+static bool pass_fp16(pctx *p)
+{
+    const oc_graph *g = p->g;
+    bool *f32 = oc_arena_calloc(p->ar, p->nn + 1, sizeof(bool));
+    bool *cast = oc_arena_calloc(p->ar, p->nv + 1, sizeof(bool));
+    if (!f32 || !cast)
+        return false;
+    bool any = false;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (live(p, i) && node_f16(p, i) && !fp16_kernel(p, &g->nodes[i])) {
+            f32[i] = true;
+            any = true;
+        }
+    }
+    if (!any)
+        return true;
+    /* isolated float16 kernels */
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        const oc_node *n = &g->nodes[i];
+        if (!live(p, i) || f32[i] || !node_f16(p, i) || is_op(p, n, OC_OPID_Cast))
+            continue;
+        bool iso = true, out16 = false;
+        for (size_t k = 0; k < n->n_inputs && iso; k++) {
+            int v = in(p, i, k), pr = v >= 0 ? g->values[v].producer : -1;
+            if (is_f16(p, v))
+                iso = pr >= 0 && !p->constant[v] && f32[p->owner[pr]];
+        }
+        for (size_t k = 0; k < n->n_outputs && iso; k++) {
+            int v = n->outputs[k];
+            if (!is_f16(p, v))
+                continue;
+            out16 = true;
+            iso = !g->values[v].is_output;
+            for (int e = p->cons_start[v]; e < p->cons_start[v + 1] && iso; e++)
+                iso = f32[p->owner[p->cons[e]]];
+        }
+        if (iso && out16)
+            f32[i] = true;
+    }
+    /* Casts where the precision changes */
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (!live(p, i))
+            continue;
+        const oc_node *n = &g->nodes[i];
+        if (f32[i]) {
+            p->nk[i].in_fp32 = true;
+            for (size_t k = 0; k < n->n_inputs; k++) {
+                int v = in(p, i, k), pr = v >= 0 ? g->values[v].producer : -1;
+                if (!is_f16(p, v) || p->constant[v] || cast[v] || (pr >= 0 && f32[p->owner[pr]]))
+                    continue;
+                cast[v] = true; /* one Cast per value */
+                if (pr >= 0 && live(p, (size_t)pr) &&
+                    cast_between(p, (size_t)pr, OC_DT_FLOAT, OC_DT_FLOAT16) &&
+                    !g->values[v].is_output) {
+                    drop(p, (size_t)pr, OC_KERNEL_REMOVED, "a Cast ORT's Cast to float undoes");
+                    continue;
+                }
+                if (!add_inserted(p, OC_OPID_Cast, v, i, true))
+                    return false;
+            }
+        }
+        if (!f32[i])
+            continue;
+        for (size_t k = 0; k < n->n_outputs; k++) {
+            int v = n->outputs[k];
+            if (!is_f16(p, v))
+                continue;
+            bool need = g->values[v].is_output;
+            for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
+                size_t c = (size_t)p->owner[p->cons[e]];
+                if (f32[c] || !live(p, c))
+                    continue;
+                if (cast_between(p, c, OC_DT_FLOAT16, OC_DT_FLOAT)) {
+                    if (!g->values[out0(p, c)].is_output)
+                        drop(p, c, OC_KERNEL_REMOVED, "a Cast back to the float ORT ran in");
+                    continue;
+                }
+                need = true;
+            }
+            if (need && !add_inserted(p, OC_OPID_Cast, v, i, false))
+                return false;
+        }
+        if (is_op(p, n, OC_OPID_Softmax) && n->opset >= 13) {
+            static const oc_op_id body[] = {OC_OPID_ReduceMax, OC_OPID_Sub, OC_OPID_Exp,
+                                            OC_OPID_ReduceSum};
+            for (size_t q = 0; q < 4; q++)
+                if (!add_inserted(p, body[q], out0(p, i), i, true))
+                    return false;
+            set_kernel(&p->nk[i], OC_OPID_Div);
+            p->nk[i].as_op = "Softmax";
+        }
+    }
+    return true;
+}
+
 /* ---- pass 2a: quantized graphs ---- */
 
 /* The live node that produces v when it is operator id, or -1. */
@@ -2835,7 +2988,8 @@ static void nchwc_conv(pctx *p, size_t m)
 {
     int w = in(p, m, 1), b = in(p, m, 2), x = in(p, m, 0);
     const oc_tinfo *wt = sinfo(p, w);
-    if (w < 0 || !p->constant[w] || !wt || wt->rank != 4 || wt->dtype != OC_DT_FLOAT ||
+    if (w < 0 || !p->constant[w] || !wt || wt->rank != 4 ||
+        !(wt->dtype == OC_DT_FLOAT || (wt->dtype == OC_DT_FLOAT16 && p->nk[m].in_fp32)) ||
         !dims_concrete(wt, 0, 4))
         return;
     if (b >= 0 && !p->constant[b])
@@ -3043,7 +3197,9 @@ static void nchwc_pass(pctx *p)
             int64_t ch = channels(p, x);
             if (n->n_outputs > 1 && n->outputs[1] >= 0)
                 continue;
-            if (!xt || xt->dtype != OC_DT_FLOAT || ch < 0 || ch % p->block)
+            bool f = xt && (xt->dtype == OC_DT_FLOAT ||
+                            (xt->dtype == OC_DT_FLOAT16 && p->nk[i].in_fp32));
+            if (!f || ch < 0 || ch % p->block)
                 continue;
             if (read_blocked(p, x, i))
                 run_blocked(p, i, ch);
@@ -3283,7 +3439,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         pass_transpose(&p);
         ort_shapes(&p);
-        if (!late_noop(&p) || !pass_quant(&p))
+        if (!late_noop(&p) || !pass_quant(&p) || !pass_fp16(&p))
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         pass_fuse(&p);
         if (p.block > 1)

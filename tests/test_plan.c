@@ -1306,6 +1306,26 @@ static void quant_rules(void)
     c = plan_file("ort-quant/qop_cnn.onnx.gz", 16);
     CHECK_EQ_INT(count_of(&c, "Transpose"), 2);
     CHECK_EQ_INT(c.run, 8);
+    /* float16: the graph runs in float32 (fusions and NCHWc as for a
+     * float model) between a Cast of the input and one of the output */
+    c = plan_file("ort-quant/fp16_cnn.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "Cast"), 2);
+    CHECK_EQ_INT(count_of(&c, "Conv"), 2); /* NCHWc, Relu and Add fused */
+    CHECK_EQ_INT(count_of(&c, "ReorderInput"), 1);
+    CHECK_EQ_INT(c.run, 10);
+    /* LayerNormalization has a float16 kernel: a Cast before it; Softmax
+     * has none: its function body's five kernels */
+    c = plan_file("ort-quant/fp16_mlp.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "Cast"), 2);
+    CHECK_EQ_INT(count_of(&c, "ReduceMax"), 1);
+    CHECK_EQ_INT(count_of(&c, "Div"), 1);
+    CHECK_EQ_INT(count_of(&c, "Softmax"), 0);
+    CHECK_EQ_INT(c.run, 10);
+    /* keep_io_types: the input's Cast to float16 and ORT's back cancel; at
+     * the output the model's Cast stays */
+    c = plan_file("ort-quant/fp16_io.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "Cast"), 1);
+    CHECK_EQ_INT(c.run, 4);
 }
 
 int main(void)
