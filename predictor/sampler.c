@@ -1266,29 +1266,50 @@ static void gen_qconv(gen *g)
 
 /* The quantized products: QLinearMatMul (QDQ and QOperator MatMuls),
  * MatMulIntegerToFloat (a QDQ MatMul with a float output, or dynamic
- * quantization with a shared quantizer) and DynamicQuantizeMatMul (ORT's
- * fusion of a dynamically quantized MatMul): [batch, seq, K] x [K, N]. */
+ * quantization with a shared quantizer), DynamicQuantizeMatMul (ORT's
+ * fusion of a dynamically quantized MatMul) and MatMulNBits (4-bit
+ * weights in blocks of 32 or 128, float activations, as LLM exports have
+ * them): [batch, seq, K] x [K, N]. */
 static void gen_qmatmul(gen *g)
 {
     rng *r = &g->r;
-    static const double ow[] = {0.35, 0.25, 0.4};
+    static const double ow[] = {0.3, 0.2, 0.3, 0.2};
     static const char *const ops[] = {"QLinearMatMul", "MatMulIntegerToFloat",
-                                      "DynamicQuantizeMatMul"};
+                                      "DynamicQuantizeMatMul", "MatMulNBits"};
     size_t o = WPICK(r, ow);
     int64_t b = logu(r, 1, 16), l = seq_len(r), d = hidden(r, 64, 4096), f;
     double u = unif(r);
     f = u < 0.3 ? d : u < 0.5 ? d * 4 : u < 0.6 ? d * 3 : hidden(r, 64, 4096);
-    bool bias = o > 0 && chance(r, 0.7);
+    bool bias = o > 0 && o < 3 && chance(r, 0.7);
+    int64_t bs = o == 3 ? (chance(r, 0.7) ? 32 : 128) : 0;
+    if (bs && d % bs) {
+        g->reject = true;
+        return;
+    }
     cfg_s(g, "op", ops[o]);
     cfg_i(g, "batch", b);
     cfg_i(g, "seq", l);
     cfg_i(g, "k", d);
     cfg_i(g, "n", f);
     cfg_b(g, "bias", bias);
-    if (o == 2)
+    if (o >= 2)
         in_f(g, "A", SHAPE(b, l, d));
     else
         in_u8(g, "A", SHAPE(b, l, d));
+    if (o == 3) {
+        cfg_i(g, "block_size", bs);
+        oc_builder_random(g->b, "B", OC_DT_UINT8, SHAPE(f, d / bs, bs / 2), 0, 256, g->wseed);
+        weight(g, "scales", SHAPE(f * (d / bs)), 0.001, 0.01);
+        size_t n = node(g, ops[o], "A,B,scales", "Y");
+        oc_builder_attr_int(g->b, n, "K", d);
+        oc_builder_attr_int(g->b, n, "N", f);
+        oc_builder_attr_int(g->b, n, "bits", 4);
+        oc_builder_attr_int(g->b, n, "block_size", bs);
+        ms_domain(g, n);
+        main_node(g, n, ops[o]);
+        out_f(g, "Y");
+        return;
+    }
     oc_builder_random(g->b, "B", OC_DT_INT8, SHAPE(d, f), -127, 128, g->wseed);
     if (bias)
         weight(g, "bias", SHAPE(f), -1, 1);
