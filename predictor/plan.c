@@ -551,7 +551,10 @@ static void pass_remove(pctx *p, bool eager)
             why = "shape (Python ints)";
         else if (eager) {
             /* eager PyTorch: no more rewriting */
-        } else if (is_op(p, n, OC_OPID_Cast) && x >= 0 && ainfo(p, x) &&
+        } else if (is_op(p, n, OC_OPID_Cast) && x >= 0 && ainfo(p, x) && y >= 0 &&
+                   /* one that writes a graph output ORT keeps (checked:
+                    * tests/data/ort-quant-opt fp16_io, run as saved) */
+                   !g->values[y].is_output &&
                    ainfo(p, x)->dtype != OC_DT_UNDEFINED && oc_node_attr(n, "to") &&
                    (int64_t)ainfo(p, x)->dtype == oc_node_attr(n, "to")->i)
             why = "cast to its own type";
@@ -2600,7 +2603,8 @@ static void qdq_group(pctx *p, size_t i, bool *dq_used)
     }
     if (dropq) {
         double s1, z1, s2, z2;
-        if (q < 0 || !qparams(p, (size_t)dq[0], &s1, &z1) || !qparams(p, (size_t)q, &s2, &z2) ||
+        if (q < 0 || out0(p, (size_t)q) < 0 || !qparams(p, (size_t)dq[0], &s1, &z1) ||
+            !qparams(p, (size_t)q, &s2, &z2) ||
             s1 != s2 || z1 != z2 || (positive && s1 <= 0))
             return;
         drop(p, (size_t)q, OC_KERNEL_REMOVED, "QDQ pair dropped: the op runs on the integers");
@@ -2689,7 +2693,7 @@ static void dynamic_matmul(pctx *p, size_t m)
     int d = producer_op(p, in(p, (size_t)mi, 0), OC_OPID_DynamicQuantizeLinear);
     const oc_node *dn = d >= 0 ? &g->nodes[d] : NULL;
     int bs = in(p, (size_t)right, 1), bz = in(p, (size_t)mi, 3), b = in(p, (size_t)mi, 1);
-    if (!dn || dn->n_outputs < 3 || !p->constant[b] || bs < 0 || !p->constant[bs] ||
+    if (!dn || dn->n_outputs < 3 || b < 0 || !p->constant[b] || bs < 0 || !p->constant[bs] ||
         (bz >= 0 && !p->constant[bz]))
         return;
     int edges = 0;

@@ -14,6 +14,9 @@ tests/ort_plan_check.py):
   NAME.ort.json   the optimized graph's nodes [name, domain, op_type] and
                   the kernels of the run [node_name, op_name]
 
+and ORT's optimized graph itself as tests/data/ort-quant-opt/NAME.onnx.gz
+(initializers external as above), which ORT runs as it is.
+
     /usr/bin/python3 scripts/ort_quant.py [--out DIR] [NAME...]   # ~20 s
 
 Needs collector/node_modules (scripts/setup.sh) and build/onnxcost (for the
@@ -100,10 +103,13 @@ def nchwc_block():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(REPO, "tests", "data", "ort-quant"))
+    ap.add_argument("--opt-out", default=os.path.join(REPO, "tests", "data", "ort-quant-opt"),
+                    help="ORT's optimized graphs (the same external-data treatment)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     names = args.names or list(gq.MODELS)
     os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.opt_out, exist_ok=True)
     machine, block = fingerprint(), nchwc_block()
     with tempfile.TemporaryDirectory() as work:
         for nm in names:
@@ -139,6 +145,8 @@ def main():
             }
             externalize(m)
             write_gz(os.path.join(args.out, nm + ".onnx.gz"), m.SerializeToString())
+            externalize(om)
+            write_gz(os.path.join(args.opt_out, nm + ".onnx.gz"), om.SerializeToString())
             dump_json(info, os.path.join(args.out, nm + ".ort.json"))
             print("%-20s %3d nodes -> %3d kernels: %s" % (
                 nm, len(m.graph.node), len(info["profile"]),

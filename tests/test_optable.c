@@ -166,6 +166,7 @@ static int runtime_op_family(oc_op_id id)
         {OC_OPID_MS_QLinearAveragePool, OC_OPF_POOL},
         {OC_OPID_MS_QLinearGlobalAveragePool, OC_OPF_GLOBAL_POOL},
         {OC_OPID_MS_QLinearConcat, OC_OPF_DATA_MOVEMENT},
+        {OC_OPID_MS_QLinearConv, OC_OPF_CONV},
         {OC_OPID_MS_QGemm, OC_OPF_GEMM},
         {OC_OPID_MS_MatMulIntegerToFloat, OC_OPF_MATMUL},
         {OC_OPID_MS_DynamicQuantizeMatMul, OC_OPF_MATMUL},

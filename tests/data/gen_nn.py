@@ -734,6 +734,13 @@ def gen_qlinear():
     # QLinearConcat: Y_scale, Y_zp, then (X, scale, zp) per input
     m.node("QLinearConcat", qp() + [m.inp([2, 3, 4], U8)] + qp() + [m.inp([2, 5, 4], U8)] + qp(),
            0, 2 * 2 * 8 * 4, [2, 8, 4], domain=ms, axis=1)
+    # com.microsoft QLinearConv, channels last (ORT's NhwcTransformer): X and
+    # Y NHWC, W [M, C, kh, kw]; the ONNX QLinearConv's cost (2 per output)
+    y = [1, 8, 8, 16]
+    macs = 8 * 8 * 16 * 8 * 9
+    m.node("QLinearConv", [m.inp([1, 8, 8, 8], U8)] + qp() + [m.inp([16, 8, 3, 3], I8)] +
+           qp(I8) + qp(), macs, 2 * macs + 2 * numel(y), y, domain=ms, pads=[1, 1, 1, 1],
+           channels_last=1)
     # QGemm: M N K MACs; + 2 per output to requantise (+1 bias); float out: + 1
     a, b = m.inp([4, 6], U8), m.inp([5, 6], I8)
     m.node("QGemm", [a] + qp() + [b] + qp(I8) + [m.inp([5], I32)] + qp(), 120,
