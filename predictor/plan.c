@@ -2644,8 +2644,8 @@ static void qdq_group(pctx *p, size_t i, bool *dq_used)
 
 /* MatMulIntegerToFloatFusion then DynamicQuantizeMatMulFusion
  * (matmul_integer_to_float.cc, dynamic_quantize_matmul_fusion.cc): Mul(
- * Cast(MatMulInteger(A, B)), Mul(a_scale, b_scale)) [+ Add(constant bias of
- * shape [1.., N > 1])] is one MatMulIntegerToFloat, and with the
+ * Cast(MatMulInteger(A, B)), Mul(a_scale, b_scale)) [+ Add of a constant bias
+ * of shape [1.., N > 1], either input] is one MatMulIntegerToFloat, and with the
  * DynamicQuantizeLinear that alone feeds it (its three outputs, B, b_scale
  * and b_zero_point constant) one DynamicQuantizeMatMul, named after the
  * MatMulInteger. */
@@ -2670,11 +2670,15 @@ static void dynamic_matmul(pctx *p, size_t m)
         return;
     int add = sole_next(p, m);
     if (add >= 0) {
+        /* the bias either side (ORT 1.30 fuses Add(bias, y) too: the
+         * corpus's bert_small_dq, as the exporter writes a Linear) */
         const oc_node *an = &g->nodes[add];
         int b = in(p, (size_t)add, 1);
+        if (b == out0(p, m))
+            b = in(p, (size_t)add, 0);
         const oc_tinfo *bt = sinfo(p, b);
-        bool ok = is_op(p, an, OC_OPID_Add) && an->n_inputs == 2 && in(p, (size_t)add, 0) ==
-                  out0(p, m) && b >= 0 && g->values[b].is_initializer && bt && bt->rank >= 1;
+        bool ok = is_op(p, an, OC_OPID_Add) && an->n_inputs == 2 && b >= 0 && b != out0(p, m) &&
+                  p->constant[b] && bt && bt->rank >= 1;
         for (int d = 0; ok && d < bt->rank; d++)
             ok = oc_dim_is_known(bt->dims[d]) &&
                  (d == bt->rank - 1 ? bt->dims[d].v > 1 : bt->dims[d].v == 1);
@@ -2828,7 +2832,7 @@ static bool pass_quant(pctx *p)
         for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
             int o = p->owner[p->cons[e]];
             all &= (p->flags[o] & F_QUNIT) != 0;
-            reader = reader < 0 || reader == o ? o : -2;
+            reader = reader == -1 || reader == o ? o : -2;
         }
         if (!all)
             continue;

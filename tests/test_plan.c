@@ -1306,6 +1306,24 @@ static void quant_rules(void)
     c = plan_file("ort-quant/qop_cnn.onnx.gz", 16);
     CHECK_EQ_INT(count_of(&c, "Transpose"), 2);
     CHECK_EQ_INT(c.run, 8);
+    /* resnet18 in QDQ format: 20 QLinearConvs; the residual Adds whose
+     * skip input comes plain run plain (a Transpose each side), the rest
+     * channels last; a bias DQ shared by several Convs goes */
+    c = plan_file("ort-quant/resnet18_qdq.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearConv"), 20);
+    CHECK_EQ_INT(count_of(&c, "QLinearAdd"), 8);
+    CHECK_EQ_INT(count_of(&c, "Transpose"), 8);
+    CHECK_EQ_INT(count_of(&c, "DequantizeLinear"), 5);
+    CHECK_EQ_INT(c.run, 50);
+    /* BERT as quantize_dynamic writes it: Q, K, V share a quantizer
+     * (MatMulIntegerToFloat each), the others are DynamicQuantizeMatMul;
+     * the exporter's Add(bias, y) fuses as Add(y, bias) does */
+    c = plan_file("ort-quant/bert_small_dq.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "MatMulIntegerToFloat"), 12);
+    CHECK_EQ_INT(count_of(&c, "DynamicQuantizeMatMul"), 12);
+    CHECK_EQ_INT(count_of(&c, "DynamicQuantizeLinear"), 4);
+    CHECK_EQ_INT(count_of(&c, "Add"), 10);
+    CHECK_EQ_INT(count_of(&c, "Gelu"), 4);
     /* float16: the graph runs in float32 (fusions and NCHWc as for a
      * float model) between a Cast of the input and one of the output */
     c = plan_file("ort-quant/fp16_cnn.onnx.gz", 16);

@@ -12,6 +12,8 @@ activation, int8 weights, the integer result scaled back to float):
   dq_matmul_nobias  the same without the bias Add
   dq_matmul_op17  dq_matmul at opset 17 (Mul-14)
   dq_shared       one DQL feeding three MatMulIntegers (Q, K, V)
+  dq_qkv          the same with three weight scales (as quantize_dynamic
+                  writes attention's Q, K, V)
   dq_mlp          two dq_matmuls with a Relu between
   dq_conv         x[N,16,32,32] -> DQL -> ConvInteger(W 32x16x3x3 uint8)
                   -> Cast -> Mul(scale) -> Add(bias as [32,1,1]) -> Relu
@@ -45,6 +47,9 @@ fp16 (weights and activations in float16):
                   Cast back
 int4 weights:
   nbits_matmul    x[N,32,256] -> MatMulNBits(K 256, N 512, 4 bits, block 32)
+Whole networks of tests/data/ort-plan (random weights of their shapes):
+  resnet18_qdq    resnet18-op13-dyn in QDQ format, as quantize_static writes it
+  bert_small_dq   bert_small-op13-dyn dynamically quantized (quantize_dynamic)
 """
 import json
 import os
@@ -183,6 +188,23 @@ def dq_shared():
         y = g.op("Mul", [g.op("Cast", [mm], to=F), scale])
         outs.append(g.op("Add", [y, g.init("bias", rng.standard_normal(256).astype(np.float32))]))
     return finish(g, "dq_shared", [vi("x", F, ["N", 32, 256])],
+                  [vi(o, F, None) for o in outs]), [spec("x", [1, 32, 256])]
+
+
+@model
+def dq_qkv():
+    """one DQL feeding three MatMulIntegers with their own weight scales
+    (as quantize_dynamic writes attention's Q, K, V)"""
+    g = G()
+    xq, xs, xz = g.op("DynamicQuantizeLinear", ["x"], n_out=3)
+    outs = []
+    for k in range(3):
+        w = g.init("w", rng.integers(-127, 128, size=(256, 256)).astype(np.int8))
+        mm = g.op("MatMulInteger", [xq, w, xz, g.init("wz", np.int8(0))])
+        scale = g.op("Mul", [xs, g.init("ws", np.float32(0.003 + 0.001 * k))])
+        y = g.op("Mul", [g.op("Cast", [mm], to=F), scale])
+        outs.append(g.op("Add", [y, g.init("bias", rng.standard_normal(256).astype(np.float32))]))
+    return finish(g, "dq_qkv", [vi("x", F, ["N", 32, 256])],
                   [vi(o, F, None) for o in outs]), [spec("x", [1, 32, 256])]
 
 
@@ -462,6 +484,192 @@ def nbits_matmul():
              block_size=bs)
     return finish(g, "nbits_matmul", [vi("x", F, ["N", 32, 256])], [vi(y, F, None)], ms=True), \
         [spec("x", [1, 32, 256])]
+
+
+# ---- whole networks of tests/data/ort-plan, quantized as ORT's quantizer
+# would: random weights of the exported shapes (the corpus keeps none) ----
+
+def corpus_model(entry):
+    import gzip
+    import onnx
+    here = os.path.dirname(os.path.abspath(__file__))
+    with gzip.open(os.path.join(here, "ort-plan", entry + ".onnx.gz")) as f:
+        m = onnx.load_model_from_string(f.read())
+    for t in m.graph.initializer:
+        if t.data_location == TensorProto.EXTERNAL:
+            shape = tuple(t.dims)
+            arr = (rng.standard_normal(shape) * 0.05).astype(
+                np.float16 if t.data_type == TensorProto.FLOAT16 else np.float32)
+            t.CopyFrom(numpy_helper.from_array(arr, t.name))
+    # the exporter's Identity of a shared initializer: read it directly
+    inits = {t.name for t in m.graph.initializer}
+    alias = {n.output[0]: n.input[0] for n in m.graph.node
+             if n.op_type == "Identity" and n.input[0] in inits}
+    keep = [n for n in m.graph.node if n.output[0] not in alias]
+    for n in keep:
+        for k, i in enumerate(n.input):
+            if i in alias:
+                n.input[k] = alias[i]
+    del m.graph.node[:]
+    m.graph.node.extend(keep)
+    return m
+
+
+@model
+def resnet18_qdq():
+    """resnet18-op13-dyn in QDQ format (quantize_static's defaults: uint8
+    activations, int8 weights per tensor, int32 biases of scale x_scale *
+    w_scale; a Relu after a Conv is folded into the Conv's Q, zero point
+    0; one Q/DQ pair per activation tensor, shared by its readers)"""
+    m = corpus_model("resnet18-op13-dyn")
+    g = m.graph
+    inits = {t.name: t for t in g.initializer}
+    prod = {o: n for n in g.node for o in n.output}
+    readers = {}
+    for n in g.node:
+        for i in n.input:
+            readers.setdefault(i, []).append(n)
+    quant_ops = {"Conv", "Gemm", "Add", "MaxPool", "GlobalAveragePool", "Flatten",
+                 "Reshape"}
+    # Relu after a Conv with one reader: removed, the Conv writes its output
+    drop = set()
+    for n in g.node:
+        if n.op_type == "Relu" and n.input[0] in prod and \
+                prod[n.input[0]].op_type in ("Conv", "Add") and len(readers[n.input[0]]) == 1:
+            drop.add(n.name)
+            prod[n.input[0]].output[0] = n.output[0]
+    nodes = [n for n in g.node if n.name not in drop]
+    new_inits, new_nodes, qdq = [], [], {}
+    relu_out = {n.output[0] for n in g.node if n.name in drop}
+    scale = {}
+
+    def act(t):
+        if t not in qdq:
+            zp = 0 if t in relu_out else 128
+            scale[t] = 0.05
+            s = numpy_helper.from_array(np.float32(0.05), t + "_scale")
+            z = numpy_helper.from_array(np.uint8(zp), t + "_zp")
+            new_inits.extend([s, z])
+            new_nodes.append(helper.make_node("QuantizeLinear", [t, s.name, z.name],
+                                              [t + "_q"], name=t + "_QuantizeLinear"))
+            new_nodes.append(helper.make_node("DequantizeLinear", [t + "_q", s.name, z.name],
+                                              [t + "_dq"], name=t + "_DequantizeLinear"))
+            qdq[t] = t + "_dq"
+        return qdq[t]
+
+    out, done = [], set()
+    for n in nodes:
+        if n.op_type in quant_ops:
+            ins = list(n.input)
+            for k, t in enumerate(ins):
+                if not t:
+                    continue
+                if t in inits and t + "_dq" in done:
+                    ins[k] = t + "_dq"  # a shared initializer: one DQ
+                elif t in inits and n.op_type in ("Conv", "Gemm") and k == 1:
+                    w = numpy_helper.to_array(inits[t])
+                    q = rng.integers(-127, 128, size=w.shape).astype(np.int8)
+                    new_inits.extend([numpy_helper.from_array(q, t + "_quantized"),
+                                      numpy_helper.from_array(np.float32(0.004), t + "_scale"),
+                                      numpy_helper.from_array(np.int8(0), t + "_zp")])
+                    new_nodes.append(helper.make_node(
+                        "DequantizeLinear", [t + "_quantized", t + "_scale", t + "_zp"],
+                        [t + "_dq"], name=t + "_DequantizeLinear"))
+                    ins[k] = t + "_dq"
+                    done.add(ins[k])
+                elif t in inits and n.op_type in ("Conv", "Gemm") and k == 2:
+                    b = numpy_helper.to_array(inits[t])
+                    bq = rng.integers(-1000, 1000, size=b.shape).astype(np.int32)
+                    new_inits.extend([numpy_helper.from_array(bq, t + "_quantized"),
+                                      numpy_helper.from_array(np.float32(0.05 * 0.004),
+                                                              t + "_scale"),
+                                      numpy_helper.from_array(np.int32(0), t + "_zp")])
+                    new_nodes.append(helper.make_node(
+                        "DequantizeLinear", [t + "_quantized", t + "_scale", t + "_zp"],
+                        [t + "_dq"], name=t + "_DequantizeLinear"))
+                    ins[k] = t + "_dq"
+                    done.add(ins[k])
+                elif t not in inits and (n.op_type not in ("Reshape",) or k == 0):
+                    ins[k] = act(t)
+            del n.input[:]
+            n.input.extend(ins)
+        out.append(n)
+    # the network's output quantized too
+    for o in g.output:
+        if o.name in prod:
+            act(o.name)
+    order = out + new_nodes
+    # topological order: a node after the producers of its inputs
+    have = {i.name for i in g.input} | {t.name for t in g.initializer} | \
+        {t.name for t in new_inits}
+    sorted_nodes, pending = [], order
+    while pending:
+        rest = []
+        for n in pending:
+            if all(not i or i in have for i in n.input):
+                sorted_nodes.append(n)
+                have.update(n.output)
+            else:
+                rest.append(n)
+        if len(rest) == len(pending):
+            raise RuntimeError("resnet18_qdq: cycle")
+        pending = rest
+    del g.node[:]
+    g.node.extend(sorted_nodes)
+    used = {i for n in sorted_nodes for i in n.input}
+    keep = [t for t in list(g.initializer) + new_inits if t.name in used]
+    del g.initializer[:]
+    g.initializer.extend(keep)
+    for o in g.output:  # read the dequantized output
+        pass
+    return m, [spec("input", [1, 3, 224, 224])]
+
+
+@model
+def bert_small_dq():
+    """bert_small-op13-dyn as quantize_dynamic writes it: every MatMul of a
+    constant 2-D weight reads its input through one DynamicQuantizeLinear
+    per tensor (shared by Q, K, V), int8 weights per tensor (a scale each),
+    MatMulInteger -> Cast -> Mul(Mul(x_scale, w_scale))"""
+    m = corpus_model("bert_small-op13-dyn")
+    g = m.graph
+    inits = {t.name: t for t in g.initializer}
+    dql, new_inits, out = {}, [], []
+    for n in g.node:
+        w = inits.get(n.input[1]) if n.op_type == "MatMul" and len(n.input) == 2 else None
+        if w is None or len(w.dims) != 2:
+            out.append(n)
+            continue
+        x = n.input[0]
+        if x not in dql:
+            dql[x] = [x + "_quantized", x + "_scale", x + "_zero_point"]
+            out.append(helper.make_node("DynamicQuantizeLinear", [x], dql[x],
+                                        name=x + "_QuantizeLinear"))
+        xq, xs, xz = dql[x]
+        wn = w.name
+        new_inits.extend([
+            numpy_helper.from_array(rng.integers(-127, 128, size=tuple(w.dims)).astype(np.int8),
+                                    wn + "_quantized"),
+            numpy_helper.from_array(np.float32(0.002 + 0.0001 * len(new_inits)), wn + "_scale"),
+            numpy_helper.from_array(np.int8(0), wn + "_zero_point")])
+        y = n.output[0]
+        out.append(helper.make_node("MatMulInteger", [xq, wn + "_quantized", xz,
+                                                      wn + "_zero_point"],
+                                    [y + "_output_quantized"], name=n.name + "_quant"))
+        out.append(helper.make_node("Mul", [xs, wn + "_scale"], [y + "_scales_mul"],
+                                    name=n.name + "_scales_mul"))
+        out.append(helper.make_node("Cast", [y + "_output_quantized"],
+                                    [y + "_output_quantized_cast"], to=F,
+                                    name=n.name + "_output_quantized_cast"))
+        out.append(helper.make_node("Mul", [y + "_output_quantized_cast", y + "_scales_mul"],
+                                    [y], name=n.name + "_output_quantized_mul"))
+    del g.node[:]
+    g.node.extend(out)
+    used = {i for n in out for i in n.input}
+    keep = [t for t in list(g.initializer) + new_inits if t.name in used]
+    del g.initializer[:]
+    g.initializer.extend(keep)
+    return m, [{"name": "input_ids", "dtype": "int64", "shape": [1, 32], "bound": 100}]
 
 
 def main():
