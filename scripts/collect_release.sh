@@ -43,16 +43,19 @@ swish() { # swish THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
         --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
 # ONNX Runtime's quantized kernels (QLinearConv; QLinearMatMul,
-# MatMulIntegerToFloat, DynamicQuantizeMatMul; QLinearAdd/Mul/Sigmoid/
-# LeakyRelu/AveragePool/GlobalAveragePool): 500 samples, about 10 minutes
-# per thread count on the 2-core machine (not yet timed: from the probe's
-# ~0.6 s a kernel, doubled for the larger int8 convolutions).
+# MatMulIntegerToFloat, DynamicQuantizeMatMul, MatMulNBits; QLinearAdd/Mul/
+# Sigmoid/LeakyRelu/AveragePool/GlobalAveragePool): 850 samples, about 10
+# minutes per thread count on the 2-core machine.  Not yet timed: the
+# probe's rate (0.6 s a sample, overhead-bound) and these samples' work
+# (mean 0.25, 0.4 and 0.02 GFLOP: at most ~10 ms a run, 24 runs a sample).
 quant() { # quant THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     local th=$1 ds=$2 extra=${3:-}
     shift 3 || shift $#
-    "$BIN" collect --target ort-cpu --threads "$th" --family qconv --count "$(n 200)" \
+    "$BIN" collect --target ort-cpu --threads "$th" --family qconv --count "$(n 350)" \
         --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family qmatmul,qelementwise --count "$(n 150)" \
+    "$BIN" collect --target ort-cpu --threads "$th" --family qmatmul --count "$(n 300)" \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family qelementwise --count "$(n 200)" \
         --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
 case "${1:-all}" in
