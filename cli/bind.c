@@ -51,19 +51,6 @@ int cli_check_bound(const analyze_args *aa, const oc_analysis *a)
     return 0;
 }
 
-json_t *cli_unbound_json(const char *assumed)
-{
-    json_t *arr = json_array();
-    for (const char *p = assumed; *p;) {
-        size_t l = strcspn(p, ",");
-        json_array_append_new(arr, json_stringn(p, l));
-        p += l;
-        if (*p)
-            p++;
-    }
-    return arr;
-}
-
 /* Kernels predicted outside the timing model's data, said once: the
  * operators it has no sample of, then the first kernels far beyond its
  * largest samples (a few of each; linear in the nodes). */

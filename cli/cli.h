@@ -11,6 +11,12 @@
 #include "predictor/machine.h"
 #include "predictor/sweep.h"
 #include "predictor/target.h"
+#include "report/format.h"
+#include "report/json.h"
+#include "report/report.h"
+#include "training/anchors.h"
+#include "training/driver.h"
+#include "training/score.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_IO = 3, EXIT_INTERRUPTED = 130 };
 
@@ -43,6 +49,13 @@ int cli_bad_option(const char *cmd, char **argv, const char *shortopts);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exit code for a failed library call, after printing err. */
 int cli_fail(const oc_error *err, int load_phase);
+/* The library's log (training/log.h) on stderr: progress lines as they
+ * are, "onnxcost: warning: " before warnings, the DETAIL lines of a failed
+ * run after its error line (cli_fail). */
+extern const oc_log cli_log;
+/* Exit code of a failed long run (collect, calibrate): EXIT_INTERRUPTED,
+ * silently, when a second Ctrl-C abandoned it, else cli_fail(err, 0). */
+int cli_fail_run(const oc_error *err, bool abandoned);
 
 /* Options shared by the commands that analyse a model. */
 typedef struct analyze_args {
@@ -80,8 +93,6 @@ enum { CLI_OPT_DIM = 0x100, CLI_OPT_STRICT };
  * (the batch is the model's or another option's).  Returns 0 or
  * EXIT_INPUT. */
 int cli_check_bound(const analyze_args *aa, const oc_analysis *a);
-/* The symbols of oc_analysis_assumed() as a JSON array ("unbound_dims"). */
-json_t *cli_unbound_json(const char *assumed);
 /* One warning line when an estimate left nodes out (shapes unknown); with
  * --strict an error line and EXIT_INPUT.  Returns 0 or EXIT_INPUT. */
 struct oc_estimate;
@@ -97,8 +108,6 @@ enum { CLI_MAX_STEPS = OC_SWEEP_MAX_STEPS };
 int cli_parse_list(const char *opt, const char *s, int64_t *out, size_t *n);
 /* Parse a size such as 8GiB, 512MB or 1e9 for option `opt`. */
 int cli_parse_size(const char *opt, const char *s, uint64_t *out);
-/* mkdir -p (mode 0755): 0, or -1 with errno set. */
-int cli_mkdir_p(const char *path);
 /* Whether two paths name the same file (equal, or the same inode). */
 bool cli_same_file(const char *a, const char *b);
 
@@ -108,16 +117,6 @@ bool cli_same_file(const char *a, const char *b);
 int cli_load(const char *path, oc_model **m);
 /* --max-model-size SIZE (100M, 2G, 512MB, 1e9): 0 or EXIT_USAGE. */
 int cli_set_max_model_size(const char *opt, const char *size);
-
-/* Human units: "1.81 G", "46.7 MB". */
-const char *cli_si(double v, const char *unit, char *buf, size_t n);
-const char *cli_bytes(double v, char *buf, size_t n);
-/* A time in microseconds as "12.3 us", "4.56 ms" or "1.23 s". */
-const char *cli_time(double us, char *buf, size_t n);
-
-/* The last `width` characters of a long name ("..." + tail), for tables:
- * exported node names differ at their ends. */
-const char *cli_tail(const char *s, int width);
 
 /* --mode inference|training and --optimizer sgd|adam of the predicting
  * commands. */
@@ -143,25 +142,8 @@ struct oc_tmodel;
 struct oc_overhead;
 int cli_load_tmodel(const char *spec, int64_t threads, const cli_mode *mode,
                     struct oc_tmodel **tm, struct oc_overhead *ov, cli_target *tgt);
-/* The target as JSON (predict, sweep: {"name", "runtime", "cpu",
- * "threads", "mode", "optimizer", "machine", "model_machine",
- * "calibrated", "calibration", "this_machine", "label"}), a new
- * reference; and as the table's first line ("target: ...").  */
-json_t *cli_target_json(const struct oc_tmodel *tm, const cli_target *tgt,
-                        const cli_mode *mode);
 void cli_print_target(const struct oc_tmodel *tm, const cli_target *tgt,
                       const cli_mode *mode);
-
-/* One batch size of a sweep (sweep and report share it). */
-typedef struct cli_step {
-    int64_t batch;
-    double time_ms, low_ms, high_ms, throughput; /* samples per second */
-    uint64_t memory, macs; /* memory: inference: weights + activation peak;
-                              training: oc_training_memory's total */
-    bool fits;             /* memory <= the limit (always, without one) */
-    size_t uncounted;      /* nodes not counted (shapes unknown) */
-    char unbound[256];     /* oc_analysis_assumed() of the step */
-} cli_step;
 
 /* Analyse and predict `m` at each of batches[0..n) into steps[]: aa's
  * --input overrides keep their dims but take each step's batch; a --dim
@@ -173,73 +155,12 @@ typedef struct cli_step {
  * (message printed). */
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const struct oc_tmodel *tm,
                     const struct oc_overhead *ov, const int64_t *batches, size_t n,
-                    uint64_t limit, cli_step *steps, size_t *fit, size_t *best, bool warn);
+                    uint64_t limit, oc_report_step *steps, size_t *fit, size_t *best, bool warn);
 
-/* JSON helpers. */
-json_t *cli_json_shape(const oc_tinfo *t);
-json_t *cli_json_decl_shape(const oc_value *v);
-char *cli_shape_str(const oc_tinfo *t, char *buf, size_t n);
-char *cli_decl_shape_str(const oc_value *v, char *buf, size_t n);
 int cli_json_print(json_t *j);
-/* The model as every JSON document names it: {"file", "ir_version",
- * "producer", "opset"}; a new reference. */
-json_t *cli_model_json(const oc_model *m);
-/* analyze's JSON document (model, unbound_dims, inputs, outputs, nodes in
- * topological order, totals, warnings); a new reference. */
-json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a);
 /* --nchwc-block N into *out: 0, 8 or 16; EXIT_USAGE (one line) otherwise. */
 int cli_parse_nchwc_block(const char *arg, int64_t *out);
-/* The kernels of an estimate that run, in run order: name (as ONNX
- * Runtime names them), op (as its profiler does), nodes, times. */
-struct oc_estimate;
-json_t *cli_kernels_json(const struct oc_estimate *e);
-/* How many entries of cli_kernels_json plan kernel k is: 0 when it does
- * not run, the kernels of its branch for an If the runtime inlines, else
- * 1. */
-size_t cli_kernel_entries(const struct oc_estimate *e, size_t k);
-/* The times an ONNX Runtime profile (Chrome-trace JSON) measured for the
- * kernels of e: meas[k] for plan kernel k, its median over the profile's
- * runs, or -1 when the profile did not run it.  A profile of another model,
- * or an unreadable one, fails with one line (cmd_compare.c). */
-/* Run a timing driver: argv[0] the interpreter (looked up on PATH), argv[1]
- * the driver script; its stdout and stderr go to `log`, in its own process
- * group.  *interrupted (may be NULL) is polled: 1 says so once, 2 kills
- * the driver.  0, EXIT_IO (one line and the log's tail printed) or
- * EXIT_INTERRUPTED. */
-int cli_run_driver(char *const argv[], const char *log, const volatile sig_atomic_t *interrupted);
-/* path made absolute against the working directory (it need not exist; no
- * symlink is resolved); 0, or -1 when it does not fit in n. */
-int cli_absolute(const char *path, char *out, size_t n);
-/* Remove a folder we made, with everything in it (links not followed). */
-void cli_rm_tree(const char *path);
-
-/* ---- calibrate's anchors (anchors.c): whole networks timed here ---- */
-enum { CLI_N_ANCHORS = 3, CLI_N_ANCHOR_BATCHES = 2, CLI_N_OUTPUT_PROBES = 2,
-       CLI_N_ANCHOR_RUNS = CLI_N_ANCHORS * CLI_N_ANCHOR_BATCHES + CLI_N_OUTPUT_PROBES };
-/* The network that measures handing outputs back: Expand of one float to
- * output_bytes / 4 of them. */
-extern const char cli_output_probe[];
-extern const uint64_t cli_output_probe_bytes[CLI_N_OUTPUT_PROBES];
-extern const char *const cli_anchor_names[CLI_N_ANCHORS];
-extern const int64_t cli_anchor_batches[CLI_N_ANCHOR_BATCHES];
-typedef struct cli_anchor_run {
-    const char *name; /* one of cli_anchor_names, or cli_output_probe */
-    int64_t batch, threads;
-    double wall_us, spread;
-    uint64_t output_bytes; /* cli_output_probe: its output's size */
-    double kernel_us;      /* cli_output_probe: its kernels' time */
-} cli_anchor_run;
-/* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */
-int cli_anchor_path(const char *name, char *buf, size_t n);
-/* Time every anchor at every anchor batch, and the output probes, with
- * ONNX Runtime at `threads` (models with random weights made under
- * workdir/anchors); runs needs room for CLI_N_ANCHOR_RUNS.  0 or an exit
- * status (one line printed). */
-int cli_anchors_measure(int64_t threads, const char *workdir,
-                        const volatile sig_atomic_t *interrupted, cli_anchor_run *runs,
-                        size_t *n_runs);
-
-int cli_profile_kernel_times(const char *model_path, const char *prof_path, const oc_graph *g,
-                             const struct oc_estimate *e, double *meas);
+/* Parse --by family|op|pattern; 0 or EXIT_USAGE (message printed). */
+int cli_parse_score_by(const char *s, oc_score_by *by);
 
 #endif

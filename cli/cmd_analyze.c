@@ -25,94 +25,6 @@ static const char analyze_help[] =
     "MAC plus each operator's own elementwise work. Symbolic dims left unbound\n"
     "are costed as 1 (listed as 'assumed'; JSON unbound_dims).\n";
 
-static json_t *values_json(const oc_analysis *a, const oc_graph *g, const int *ids,
-                           size_t n)
-{
-    json_t *arr = json_array();
-    for (size_t i = 0; i < n; i++) {
-        json_t *o = json_object();
-        if (ids[i] < 0) {
-            json_object_set_new(o, "name", json_string(""));
-            json_object_set_new(o, "dtype", json_null());
-            json_object_set_new(o, "shape", json_null());
-        } else {
-            const oc_tinfo *t = oc_analysis_value(a, ids[i]);
-            json_object_set_new(o, "name", json_string(g->values[ids[i]].name));
-            json_object_set_new(o, "dtype", json_string(oc_dtype_name(t->dtype)));
-            json_object_set_new(o, "shape", cli_json_shape(t));
-        }
-        json_array_append_new(arr, o);
-    }
-    return arr;
-}
-
-#define U(x) json_integer((json_int_t)(x))
-
-json_t *cli_model_json(const oc_model *m)
-{
-    json_t *mo = json_object();
-    json_object_set_new(mo, "file", json_string(oc_model_source(m)));
-    json_object_set_new(mo, "ir_version", json_integer(oc_model_ir_version(m)));
-    json_object_set_new(mo, "producer", json_string(oc_model_producer(m)));
-    json_object_set_new(mo, "opset", json_integer(oc_model_opset(m, "")));
-    return mo;
-}
-
-json_t *cli_analysis_json(const oc_model *m, const oc_analysis *a)
-{
-    const oc_graph *g = oc_model_graph(m);
-    const oc_totals *t = oc_analysis_totals(a);
-    json_t *j = json_object();
-    json_object_set_new(j, "model", cli_model_json(m));
-    json_object_set_new(j, "unbound_dims", cli_unbound_json(oc_analysis_assumed(a)));
-    json_object_set_new(j, "inputs", values_json(a, g, g->inputs, g->n_inputs));
-    json_object_set_new(j, "outputs", values_json(a, g, g->outputs, g->n_outputs));
-    json_t *nodes = json_array();
-    for (size_t k = 0; k < g->n_nodes; k++) {
-        size_t i = (size_t)g->topo[k];
-        const oc_node *n = &g->nodes[i];
-        const oc_node_cost *c = oc_analysis_node_cost(a, i);
-        json_t *o = json_object();
-        json_object_set_new(o, "name", json_string(n->name));
-        json_object_set_new(o, "op", json_string(n->op));
-        json_object_set_new(o, "domain", json_string(n->domain));
-        json_object_set_new(o, "inputs", values_json(a, g, n->inputs, n->n_inputs));
-        json_object_set_new(o, "outputs", values_json(a, g, n->outputs, n->n_outputs));
-        json_object_set_new(o, "macs", U(c->macs));
-        json_object_set_new(o, "flops", U(c->flops));
-        json_object_set_new(o, "params", U(c->params));
-        json_object_set_new(o, "bytes_read", U(c->bytes_read));
-        json_object_set_new(o, "bytes_written", U(c->bytes_written));
-        json_object_set_new(o, "shapes_known", json_boolean(c->shapes_known));
-        json_object_set_new(o, "supported", json_boolean(c->supported));
-        json_array_append_new(nodes, o);
-    }
-    json_object_set_new(j, "nodes", nodes);
-    json_t *to = json_object();
-    json_object_set_new(to, "nodes", U(t->nodes));
-    json_object_set_new(to, "macs", U(t->macs));
-    json_object_set_new(to, "flops", U(t->flops));
-    json_object_set_new(to, "params", U(t->params));
-    json_object_set_new(to, "bytes_read", U(t->bytes_read));
-    json_object_set_new(to, "bytes_written", U(t->bytes_written));
-    json_object_set_new(to, "peak_activation_bytes", U(t->peak_activation_bytes));
-    json_object_set_new(to, "weight_bytes", U(t->weight_bytes));
-    json_object_set_new(to, "unknown_shape_nodes", U(t->unknown_shape_nodes));
-    json_object_set_new(to, "unsupported_nodes", U(t->unsupported_nodes));
-    json_object_set_new(to, "batch", json_integer(oc_analysis_batch(a)));
-    json_object_set_new(j, "totals", to);
-    json_t *w = json_array();
-    for (size_t i = 0; i < oc_analysis_n_warnings(a); i++) {
-        const oc_warning *x = oc_analysis_warning(a, i);
-        json_t *o = json_object();
-        json_object_set_new(o, "node", json_string(x->node));
-        json_object_set_new(o, "message", json_string(x->msg));
-        json_array_append_new(w, o);
-    }
-    json_object_set_new(j, "warnings", w);
-    return j;
-}
-
 static void csv_field(const char *s)
 {
     bool q = strpbrk(s, ",\"\n") != NULL;
@@ -139,7 +51,7 @@ static int analyze_csv(const oc_model *m, const oc_analysis *a)
         const oc_node_cost *c = oc_analysis_node_cost(a, i);
         char s[512] = "";
         if (n->n_outputs && n->outputs[0] >= 0)
-            cli_shape_str(oc_analysis_value(a, n->outputs[0]), s, sizeof s);
+            oc_fmt_shape(oc_analysis_value(a, n->outputs[0]), s, sizeof s);
         csv_field(n->name);
         putchar(',');
         csv_field(n->op);
@@ -203,12 +115,12 @@ static int analyze_table(const oc_model *m, const oc_analysis *a, int64_t top)
         const oc_node_cost *c = oc_analysis_node_cost(a, i);
         s[0] = '\0';
         if (n->n_outputs && n->outputs[0] >= 0)
-            cli_shape_str(oc_analysis_value(a, n->outputs[0]), s, sizeof s);
-        printf("%-36.36s %-18.18s %-22.22s %10s %10s %9s %9s\n", cli_tail(n->name, 36), n->op, s,
-               cli_si((double)c->macs, "", b1, sizeof b1),
-               cli_si((double)c->flops, "", b2, sizeof b2),
-               cli_si((double)c->params, "", b3, sizeof b3),
-               cli_bytes((double)(c->bytes_read + c->bytes_written), b4, sizeof b4));
+            oc_fmt_shape(oc_analysis_value(a, n->outputs[0]), s, sizeof s);
+        printf("%-36.36s %-18.18s %-22.22s %10s %10s %9s %9s\n", oc_fmt_tail(n->name, 36), n->op, s,
+               oc_fmt_si((double)c->macs, "", b1, sizeof b1),
+               oc_fmt_si((double)c->flops, "", b2, sizeof b2),
+               oc_fmt_si((double)c->params, "", b3, sizeof b3),
+               oc_fmt_bytes((double)(c->bytes_read + c->bytes_written), b4, sizeof b4));
     }
     size_t n_ops = 0;
     for (size_t i = 0; i < g->n_nodes; i++) {
@@ -230,18 +142,18 @@ static int analyze_table(const oc_model *m, const oc_analysis *a, int64_t top)
            "FLOPs", "FLOPs%", "bytes");
     for (size_t k = 0; k < n_ops; k++)
         printf("%-24s %6llu %10s %10s %6.1f%% %10s\n", ops[k].op,
-               (unsigned long long)ops[k].n, cli_si((double)ops[k].macs, "", b1, sizeof b1),
-               cli_si((double)ops[k].flops, "", b2, sizeof b2),
+               (unsigned long long)ops[k].n, oc_fmt_si((double)ops[k].macs, "", b1, sizeof b1),
+               oc_fmt_si((double)ops[k].flops, "", b2, sizeof b2),
                t->flops ? 100.0 * (double)ops[k].flops / (double)t->flops : 0.0,
-               cli_bytes((double)ops[k].bytes, b3, sizeof b3));
+               oc_fmt_bytes((double)ops[k].bytes, b3, sizeof b3));
     printf("\ntotals: %llu nodes, %s, %s, %s params\n", (unsigned long long)t->nodes,
-           cli_si((double)t->macs, "MAC", b1, sizeof b1),
-           cli_si((double)t->flops, "FLOP", b2, sizeof b2),
-           cli_si((double)t->params, "", b3, sizeof b3));
+           oc_fmt_si((double)t->macs, "MAC", b1, sizeof b1),
+           oc_fmt_si((double)t->flops, "FLOP", b2, sizeof b2),
+           oc_fmt_si((double)t->params, "", b3, sizeof b3));
     printf("memory: weights %s, peak activations %s, moved %s\n",
-           cli_bytes((double)t->weight_bytes, b1, sizeof b1),
-           cli_bytes((double)t->peak_activation_bytes, b2, sizeof b2),
-           cli_bytes((double)(t->bytes_read + t->bytes_written), b3, sizeof b3));
+           oc_fmt_bytes((double)t->weight_bytes, b1, sizeof b1),
+           oc_fmt_bytes((double)t->peak_activation_bytes, b2, sizeof b2),
+           oc_fmt_bytes((double)(t->bytes_read + t->bytes_written), b3, sizeof b3));
     if (oc_analysis_assumed(a)[0])
         printf("assumed: symbolic dims %s costed as 1 (bind them with --dim NAME=VALUE, "
                "--batch or --input)\n", oc_analysis_assumed(a));
@@ -320,7 +232,7 @@ int cmd_analyze(int argc, char **argv)
     if (oc_analysis_n_warnings(a) > 20)
         fprintf(stderr, "onnxcost: warning: %zu more warnings\n",
                 oc_analysis_n_warnings(a) - 20);
-    rc = fmt == FMT_JSON ? cli_json_print(cli_analysis_json(m, a))
+    rc = fmt == FMT_JSON ? cli_json_print(oc_json_analysis(m, a))
          : fmt == FMT_CSV ? analyze_csv(m, a)
                           : analyze_table(m, a, top);
     oc_analysis_free(a);

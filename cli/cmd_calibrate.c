@@ -23,7 +23,9 @@
 
 #include "predictor/dataset.h"
 #include "predictor/estimate.h"
-#include "predictor/sampler.h"
+#include "report/profile.h"
+#include "training/calibrate.h"
+#include "training/sampler.h"
 
 #ifndef OC_SOURCE_DIR
 #define OC_SOURCE_DIR "."
@@ -57,9 +59,16 @@ static const char calibrate_help[] =
     "      --no-measure       fit from --probe FILE alone, measuring nothing\n"
     "      --anchors FILE     keep the whole networks' runs in this file (JSON\n"
     "                         Lines; runs in it are not measured again; with\n"
-    "                         --no-measure, the runs to fit the in-graph scale on)\n"
+    "                         --no-measure, the runs to fit the in-graph scale on);\n"
+    "                         again: more runs to fit on, read only (say, the\n"
+    "                         reference networks' runs of scripts/measure_models.py)\n"
     "      --no-anchors       time no whole network: keep the timing model's\n"
     "                         in-graph scale\n"
+    "      --hw FILE          the machine's copy bandwidth from 'onnxcost hw -o\n"
+    "                         FILE' (made there), the rate at which a graph's\n"
+    "                         weights stream; without it, measured here when the\n"
+    "                         calibration is of this machine (not with\n"
+    "                         --no-measure)\n"
     "      --profile MODEL=PROFILE.json\n"
     "                         also fit on the kernels of an ONNX Runtime profile\n"
     "                         of MODEL (enableProfiling; run at batch 1, symbolic\n"
@@ -132,7 +141,9 @@ typedef struct copts {
     int64_t threads[16];
     size_t n_threads;
     double budget;
-    const char *output, *probe, *base, *anchors;
+    const char *output, *probe, *base, *anchors, *hw;
+    const char *more_anchors[8]; /* --anchors given again: read, not written */
+    size_t n_more_anchors;
     const char *profiles[16]; /* MODEL=PROFILE */
     size_t n_profiles;
     int64_t profile_threads;
@@ -141,7 +152,7 @@ typedef struct copts {
 static int parse(int argc, char **argv, copts *o)
 {
     enum { O_MODE = 256, O_OPT, O_NO_MEASURE, O_PROFILE, O_PROFILE_THREADS, O_ANCHORS,
-           O_NO_ANCHORS };
+           O_NO_ANCHORS, O_HW };
     static const struct option opts[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"optimizer", required_argument, NULL, O_OPT},
@@ -152,6 +163,7 @@ static int parse(int argc, char **argv, copts *o)
         {"no-measure", no_argument, NULL, O_NO_MEASURE},
         {"anchors", required_argument, NULL, O_ANCHORS},
         {"no-anchors", no_argument, NULL, O_NO_ANCHORS},
+        {"hw", required_argument, NULL, O_HW},
         {"profile", required_argument, NULL, O_PROFILE},
         {"profile-threads", required_argument, NULL, O_PROFILE_THREADS},
         {"timing-model", required_argument, NULL, 'm'},
@@ -177,8 +189,18 @@ static int parse(int argc, char **argv, copts *o)
         case 'o': o->output = optarg; break;
         case 'p': o->probe = optarg; break;
         case O_NO_MEASURE: o->no_measure = true; break;
-        case O_ANCHORS: o->anchors = optarg; break;
+        case O_ANCHORS:
+            if (!o->anchors) {
+                o->anchors = optarg;
+            } else if (o->n_more_anchors < sizeof o->more_anchors / sizeof *o->more_anchors) {
+                o->more_anchors[o->n_more_anchors++] = optarg;
+            } else {
+                cli_error("calibrate: too many --anchors files");
+                return EXIT_USAGE;
+            }
+            break;
         case O_NO_ANCHORS: o->no_anchors = true; break;
+        case O_HW: o->hw = optarg; break;
         case O_PROFILE:
             if (!strchr(optarg, '=') || optarg[0] == '=' || !strchr(optarg, '=')[1]) {
                 cli_error("--profile: '%s' is not MODEL=PROFILE.json", optarg);
@@ -383,7 +405,9 @@ static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_cal
             rc = EXIT_IO;
         }
         if (!rc)
-            rc = cli_profile_kernel_times(model, prof, oc_model_graph(m), &e, meas);
+            rc = oc_profile_kernel_times(model, prof, oc_model_graph(m), &e, meas, &err)
+                     ? cli_fail(&err, 0)
+                     : 0;
         size_t got = 0;
         for (size_t r = 0; !rc && r < e.n_run; r++) {
             double mu = meas[e.x_kernel[r]], pu = e.x_us[r];
@@ -426,143 +450,24 @@ static int profile_rows(const copts *o, oc_tmodel *base, int64_t threads, oc_cal
 
 /* ---- anchors: whole networks, for the in-graph scale (cli/anchors.c) ---- */
 
-enum { MAX_ANCHOR_RUNS = 64 };
-/* The spread between passes above which an anchor run is measured again
- * (the quiet machine's whole-model runs spread 5-7%). */
-#define MAX_ANCHOR_SPREAD 0.25
-
-typedef struct anchor_set {
-    cli_anchor_run r[MAX_ANCHOR_RUNS];
-    size_t n;
-} anchor_set;
-
-static const char *anchor_name(const char *model)
-{
-    for (int a = 0; model && a < CLI_N_ANCHORS; a++)
-        if (!strcmp(model, cli_anchor_names[a]))
-            return cli_anchor_names[a];
-    return model && !strcmp(model, cli_output_probe) ? cli_output_probe : NULL;
-}
-
-static bool anchor_batch(int64_t b)
-{
-    for (int i = 0; i < CLI_N_ANCHOR_BATCHES; i++)
-        if (cli_anchor_batches[i] == b)
-            return true;
-    return false;
-}
-
-static size_t anchor_count(const anchor_set *s, int64_t threads)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < s->n; i++)
-        k += s->r[i].threads == threads;
-    return k;
-}
-
-/* The anchor runs of a file (calibrate --anchors, or whole-model runs of
- * scripts/measure_models.py: lines {"model", "batch", "threads",
- * "wall_us": {"median"}}; other networks and batches are skipped).  A
- * missing file is an empty one. */
-static int anchors_load(const char *path, const char *machine, anchor_set *s)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT)
-            return 0;
-        cli_error("cannot read %s: %s", path, strerror(errno));
-        return EXIT_IO;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0, rc = 0;
-    while (!rc && getline(&line, &cap, f) > 0) {
-        lineno++;
-        json_error_t je;
-        json_t *j = json_loads(line, 0, &je);
-        const char *name = anchor_name(json_string_value(json_object_get(j, "model")));
-        const char *mach = json_string_value(json_object_get(j, "machine"));
-        json_t *b = json_object_get(j, "batch"), *t = json_object_get(j, "threads");
-        json_t *ob = json_object_get(j, "output_bytes");
-        double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
-        double k = json_number_value(json_object_get(json_object_get(j, "kernel_us"), "median"));
-        bool probe = name == cli_output_probe;
-        if (!json_is_object(j) || !json_is_integer(t) || !(w > 0) ||
-            (probe ? !json_is_integer(ob) || json_integer_value(ob) <= 0 || !(k >= 0)
-                   : !json_is_integer(b))) {
-            cli_error("%s:%d: not a whole-network run (model, batch or output_bytes, threads, "
-                      "wall_us)", path, lineno);
-            rc = EXIT_INPUT;
-        } else if (mach && strcmp(mach, machine)) {
-            cli_error("%s:%d: measured on %s, not %s", path, lineno, mach, machine);
-            rc = EXIT_INPUT;
-        } else if (name && (probe || anchor_batch(json_integer_value(b)))) {
-            if (s->n == MAX_ANCHOR_RUNS) {
-                cli_error("%s: more than %d anchor runs", path, MAX_ANCHOR_RUNS);
-                rc = EXIT_INPUT;
-            } else {
-                double sp = json_number_value(json_object_get(j, "spread"));
-                s->r[s->n++] = (cli_anchor_run){
-                    .name = name, .batch = probe ? 0 : json_integer_value(b),
-                    .threads = json_integer_value(t), .wall_us = w, .spread = sp,
-                    .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
-                    .kernel_us = probe ? k : 0};
-            }
-        }
-        json_decref(j);
-    }
-    free(line);
-    fclose(f);
-    return rc;
-}
-
-/* Append runs to `path` (one line each, whole lines at once). */
-static int anchors_append(const char *path, const char *machine, const cli_anchor_run *r,
-                          size_t n)
-{
-    FILE *f = fopen(path, "a");
-    if (!f) {
-        cli_error("cannot write %s: %s", path, strerror(errno));
-        return EXIT_IO;
-    }
-    int bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        json_t *j = json_pack("{s:s, s:I, s:s, s:{s:f}, s:f}", "model", r[i].name, "threads",
-                              (json_int_t)r[i].threads, "machine", machine, "wall_us",
-                              "median", r[i].wall_us, "spread", r[i].spread);
-        if (j && r[i].output_bytes) {
-            json_object_set_new(j, "output_bytes", json_integer((json_int_t)r[i].output_bytes));
-            json_object_set_new(j, "kernel_us", json_pack("{s:f}", "median", r[i].kernel_us));
-        } else if (j) {
-            json_object_set_new(j, "batch", json_integer((json_int_t)r[i].batch));
-        }
-        char *t = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(7)) : NULL;
-        bad |= !t || fprintf(f, "%s\n", t) < 0;
-        free(t);
-        json_decref(j);
-    }
-    bad |= fclose(f) != 0;
-    if (bad) {
-        cli_error("cannot write %s", path);
-        return EXIT_IO;
-    }
-    return 0;
-}
-
 /* Time the anchors at `threads` unless --anchors FILE has them; what is
  * measured goes to the file, or to `mem` without one. */
 static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
-                           const char *machine, anchor_set *mem, double t0, double total_est,
+                           const char *machine, oc_anchor_set *mem, double t0, double total_est,
                            double *done_est)
 {
-    enum { ALL = CLI_N_ANCHOR_RUNS };
-    anchor_set *have = calloc(1, sizeof *have);
+    enum { ALL = OC_N_ANCHOR_RUNS };
+    oc_anchor_set *have = calloc(1, sizeof *have);
     if (!have) {
         cli_error("out of memory");
         return EXIT_IO;
     }
-    int rc = o->anchors ? anchors_load(o->anchors, machine, have) : 0;
-    bool done = !rc && anchor_count(o->anchors ? have : mem, threads) >= ALL;
+    oc_error err;
+    oc_error_clear(&err);
+    int rc = o->anchors && oc_anchors_load(o->anchors, machine, have, &err) ? cli_fail(&err, 0) : 0;
+    for (size_t i = 0; i < o->n_more_anchors && !rc; i++)
+        rc = oc_anchors_load(o->more_anchors[i], machine, have, &err) ? cli_fail(&err, 0) : 0;
+    bool done = !rc && oc_anchors_complete(o->anchors ? have : mem, threads);
     free(have);
     if (rc || done)
         return rc;
@@ -572,124 +477,41 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
             mmss(now_s() - t0, el, sizeof el), mmss(total_est - *done_est, eta, sizeof eta));
     /* A busy machine shows as spread between the interleaved passes: such
      * runs are measured again (once), and the steadier of the two kept. */
-    cli_anchor_run runs[ALL], again[ALL];
+    oc_anchor_run runs[ALL], again[ALL];
     size_t n = 0, n2 = 0;
-    rc = cli_anchors_measure(threads, workdir, &stop, runs, &n);
+    bool abandoned = false;
+    if (oc_anchors_measure(threads, workdir, &stop, &cli_log, &abandoned, runs, &n, &err))
+        rc = cli_fail_run(&err, abandoned);
     *done_est += ANCHOR_COST;
     size_t unsteady = 0;
     for (size_t i = 0; !rc && i < n; i++)
-        unsteady += runs[i].spread > MAX_ANCHOR_SPREAD;
+        unsteady += runs[i].spread > OC_MAX_ANCHOR_SPREAD;
     if (!rc && unsteady && !stop) {
         fprintf(stderr, "calibrate: %zu of the whole-network runs varied by more than %.0f%% "
                         "between passes (a busy machine?): measuring them again\n",
-                unsteady, 100 * MAX_ANCHOR_SPREAD);
-        rc = cli_anchors_measure(threads, workdir, &stop, again, &n2);
+                unsteady, 100 * OC_MAX_ANCHOR_SPREAD);
+        if (oc_anchors_measure(threads, workdir, &stop, &cli_log, &abandoned, again, &n2, &err))
+            rc = cli_fail_run(&err, abandoned);
         for (size_t i = 0; !rc && i < n && i < n2; i++)
             if (again[i].spread < runs[i].spread)
                 runs[i] = again[i];
         unsteady = 0;
         for (size_t i = 0; !rc && i < n; i++)
-            unsteady += runs[i].spread > MAX_ANCHOR_SPREAD;
+            unsteady += runs[i].spread > OC_MAX_ANCHOR_SPREAD;
         if (!rc && unsteady)
             fprintf(stderr, "onnxcost: warning: %zu whole-network run%s still varied by more "
                             "than %.0f%%: the in-graph scale at %lld thread%s is uncertain "
                             "(calibrate on a quiet machine)\n",
-                    unsteady, unsteady == 1 ? "" : "s", 100 * MAX_ANCHOR_SPREAD,
+                    unsteady, unsteady == 1 ? "" : "s", 100 * OC_MAX_ANCHOR_SPREAD,
                     (long long)threads, threads == 1 ? "" : "s");
     }
     if (rc)
         return rc;
     if (o->anchors)
-        return anchors_append(o->anchors, machine, runs, n);
-    for (size_t i = 0; i < n && mem->n < MAX_ANCHOR_RUNS; i++)
+        return oc_anchors_append(o->anchors, machine, runs, n, &err) ? cli_fail(&err, 0) : 0;
+    for (size_t i = 0; i < n && mem->n < OC_MAX_ANCHOR_RUNS; i++)
         mem->r[mem->n++] = runs[i];
     return 0;
-}
-
-/* The base model: the file `path` (a file of format 3 or 4 with the
- * built-in's in-graph fit when it is the built-in model), else the
- * built-in model of `target`. */
-static oc_status load_base(const char *path, const char *target, oc_tmodel **tm,
-                           oc_error *err)
-{
-    oc_overhead ov;
-    if (!path)
-        return oc_default_tmodel(target, tm, &ov, err);
-    bool fitted;
-    oc_status st = oc_tmodel_load(path, tm, err);
-    if (st == OC_OK && (st = oc_tmodel_fit_legacy(*tm, &fitted, err)) != OC_OK) {
-        oc_tmodel_free(*tm);
-        *tm = NULL;
-    }
-    return st;
-}
-
-/* The in-graph scale at `threads` from the anchor runs there: each network
- * predicted by the base model with the calibration just fitted. */
-static int fit_anchors(const copts *o, oc_calib *cal, const char *target, int64_t threads,
-                       const anchor_set *as)
-{
-    oc_calib_fit *f = (oc_calib_fit *)oc_calib_fit_for(cal, (int)threads);
-    if (!f || !anchor_count(as, threads))
-        return 0;
-    oc_error err;
-    oc_error_clear(&err);
-    oc_tmodel *tm = NULL;
-    oc_overhead ov;
-    oc_status st = load_base(o->base, target, &tm, &err);
-    if (!st)
-        st = oc_tmodel_set_calib(tm, cal, &err);
-    if (!st)
-        st = oc_tmodel_set_threads(tm, (int)threads, &err);
-    if (st) {
-        oc_tmodel_free(tm);
-        return cli_fail(&err, 0);
-    }
-    oc_tmodel_overhead(tm, (int)threads, &ov);
-    ov.kernel_scale = 1;
-    ov.per_kernel_us = 0;
-    oc_calib_anchor a[MAX_ANCHOR_RUNS];
-    oc_calib_output out[MAX_ANCHOR_RUNS];
-    size_t k = 0, n_out = 0;
-    int rc = 0;
-    for (size_t i = 0; i < as->n && !rc; i++) {
-        const cli_anchor_run *r = &as->r[i];
-        if (r->threads != threads)
-            continue;
-        if (r->name == cli_output_probe) {
-            out[n_out++] = (oc_calib_output){r->wall_us, r->kernel_us, r->output_bytes};
-            continue;
-        }
-        char path[PATH_MAX];
-        oc_model *m = NULL;
-        oc_analysis *an = NULL;
-        oc_arena *ar = oc_arena_new();
-        oc_estimate e;
-        oc_analyze_opts ao = {.batch = r->batch};
-        if (cli_anchor_path(r->name, path, sizeof path)) {
-            cli_error("calibrate: the anchor network %s is missing (set ONNXCOST_ANCHORS)",
-                      path);
-            rc = EXIT_IO;
-        } else if (!ar) {
-            cli_error("out of memory");
-            rc = EXIT_IO;
-        } else if (!(rc = cli_load(path, &m)) &&
-                   (oc_analyze(m, &ao, &an, &err) != OC_OK ||
-                    oc_estimate_run(an, tm, &ov, &e, ar, &err) != OC_OK)) {
-            rc = cli_fail(&err, 0);
-        }
-        if (!rc)
-            a[k++] = (oc_calib_anchor){r->name, e.kernels_raw_us, e.plan.n_run, r->wall_us};
-        oc_arena_free(ar);
-        oc_analysis_free(an);
-        oc_model_free(m);
-    }
-    oc_tmodel_free(tm);
-    if (!rc && k && oc_calib_fit_in_graph(f, a, k, &err) != OC_OK)
-        rc = cli_fail(&err, 0);
-    if (!rc && n_out && oc_calib_fit_output(f, out, n_out, &err) != OC_OK)
-        rc = cli_fail(&err, 0);
-    return rc;
 }
 
 static int fit(const copts *o, oc_calib *cal, oc_tmodel *base, const oc_train_set *s,
@@ -873,7 +695,7 @@ int cmd_calibrate(int argc, char **argv)
     oc_tmodel *base = NULL;
     const oc_target_entry *builtin =
         oc_target_of_mode(o.training ? OC_TARGET_TRAINING : OC_TARGET_INFERENCE);
-    oc_status st = load_base(o.base, builtin->name, &base, &err);
+    oc_status st = oc_calib_load_base(o.base, builtin->name, &base, &err);
     if (st)
         return cli_fail(&err, o.base != NULL);
     const oc_tmodel_info *info = oc_tmodel_get_info(base);
@@ -906,7 +728,7 @@ int cmd_calibrate(int argc, char **argv)
         snprintf(probe, sizeof probe, "%s", o.probe);
     else
         snprintf(probe, sizeof probe, "%s/probe.jsonl.gz", tmpdir);
-    anchor_set *anchors = calloc(1, sizeof *anchors);
+    oc_anchor_set *anchors = calloc(1, sizeof *anchors);
     if (!anchors) {
         cli_error("out of memory");
         oc_tmodel_free(base);
@@ -1006,7 +828,7 @@ int cmd_calibrate(int argc, char **argv)
      * loads that file as its base. */
     char real[PATH_MAX];
     if (!rc && o.base) {
-        if (cli_absolute(o.base, real, sizeof real) || strlen(real) >= sizeof cal->base_path) {
+        if (oc_path_absolute(o.base, real, sizeof real) || strlen(real) >= sizeof cal->base_path) {
             cli_error("calibrate: %s: path too long", o.base);
             rc = EXIT_IO;
         } else {
@@ -1017,10 +839,21 @@ int cmd_calibrate(int argc, char **argv)
         rc = fit(&o, cal, base, &s, o.threads[i]);
     if (!rc)
         probe_check(probe, cal);
+    bool no_stream = false;
+    if (!rc && !o.training &&
+        oc_calib_set_stream(cal, o.hw, !o.no_measure, here.id, &no_stream, &err))
+        rc = cli_fail(&err, 0);
+    if (!rc && no_stream && !o.no_measure)
+        fprintf(stderr, "onnxcost: note: no copy bandwidth of %s (--hw FILE): weights are "
+                        "taken to stay in cache\n", cal->machine.id);
     if (!rc && o.anchors)
-        rc = anchors_load(o.anchors, mach.id, anchors);
+        rc = oc_anchors_load(o.anchors, mach.id, anchors, &err) ? cli_fail(&err, 0) : 0;
+    for (size_t i = 0; i < o.n_more_anchors && !rc; i++)
+        rc = oc_anchors_load(o.more_anchors[i], mach.id, anchors, &err) ? cli_fail(&err, 0) : 0;
     for (size_t i = 0; i < o.n_threads && !rc && !o.no_anchors; i++)
-        rc = fit_anchors(&o, cal, info->target, o.threads[i], anchors);
+        rc = oc_calib_fit_anchors(o.base, cal, info->target, o.threads[i], anchors, &err)
+                 ? cli_fail(&err, 0)
+                 : 0;
 
     char path[4096];
     if (!rc) {
@@ -1034,7 +867,7 @@ int cmd_calibrate(int argc, char **argv)
                 cli_error("calibrate: no cache directory (set XDG_CACHE_HOME or HOME, or "
                           "give -o FILE)");
                 rc = EXIT_USAGE;
-            } else if (cli_mkdir_p(dir) != 0) {
+            } else if (oc_mkdir_p(dir) != 0) {
                 cli_error("cannot create %s: %s", dir, strerror(errno));
                 rc = EXIT_IO;
             }
@@ -1071,6 +904,16 @@ int cmd_calibrate(int argc, char **argv)
                 printf("in-graph scale at %d thread%s: %.2f, the timing model's (no whole "
                        "network timed)\n",
                        f->threads, f->threads == 1 ? "" : "s", f->kernel_scale);
+            if (f->n_chains)
+                printf("a kernel at %d thread%s: %.2f us in a run, %.2f us as profiled (chains "
+                       "of tiny kernels): %s %.2f us per kernel\n",
+                       f->threads, f->threads == 1 ? "" : "s", f->kernel_floor_us,
+                       f->profiled_kernel_us,
+                       f->per_kernel_us < 0 ? "predicted kernels less" : "predicted kernels plus",
+                       fabs(f->per_kernel_us));
+            if (f->stream_gbps > 0)
+                printf("weights stream at %d thread%s: %.1f GB/s\n", f->threads,
+                       f->threads == 1 ? "" : "s", f->stream_gbps);
             if (f->output_us_per_mb > 0)
                 printf("handing outputs back at %d thread%s: %.2f ms per MB\n", f->threads,
                        f->threads == 1 ? "" : "s", f->output_us_per_mb / 1e3);
@@ -1085,6 +928,6 @@ int cmd_calibrate(int argc, char **argv)
     free(cal);
     oc_tmodel_free(base);
     if (tmpdir[0]) /* the temporary probe and its lock, the anchors */
-        cli_rm_tree(tmpdir);
+        oc_rm_tree(tmpdir);
     return rc;
 }

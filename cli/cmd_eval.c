@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/score.h"
+#include "training/score.h"
 #include "predictor/tmodel.h"
 
 static const char eval_help[] =
@@ -47,7 +47,7 @@ int cmd_eval(int argc, char **argv)
     const char *model_path = NULL, *calib_path = NULL;
     int split = OC_SPLIT_TEST; /* -1: all */
     out_format fmt = FMT_TABLE;
-    score_by by = SCORE_BY_FAMILY;
+    oc_score_by by = OC_SCORE_BY_FAMILY;
     bool list_samples = false;
     int c, rc;
     optind = 1;
@@ -133,13 +133,13 @@ int cmd_eval(int argc, char **argv)
 
     size_t m = 0;
     int exit_code = EXIT_OK;
-    cli_score *sc = cli_score_new(by, list_samples);
+    oc_score *sc = oc_score_new(by, list_samples);
     if (!sc) {
         cli_error("out of memory");
         exit_code = EXIT_IO;
         goto out;
     }
-    if (cli_score_split(sc, tm, &s, split, 0, &m, &err) != OC_OK) {
+    if (oc_score_split(sc, tm, &s, split, 0, &m, &err) != OC_OK) {
         exit_code = cli_fail(&err, 0);
         goto out;
     }
@@ -163,18 +163,18 @@ int cmd_eval(int argc, char **argv)
         json_object_set_new(j, "target", json_string(in->target));
         json_object_set_new(j, "split", json_string(split_name));
         json_object_set_new(j, "samples", json_integer((json_int_t)m));
-        json_object_set_new(j, "groups", cli_score_json(sc));
+        json_object_set_new(j, "groups", oc_score_json(sc));
         if (list_samples)
-            json_object_set_new(j, "predictions", cli_score_predictions(sc));
+            json_object_set_new(j, "predictions", oc_score_predictions(sc));
         exit_code = cli_json_print(j);
         goto out;
     }
     printf("timing model %s (target %s, %d member(s)), %s split: %zu samples\n", model_path,
            in->target, in->ensemble, split_name, m);
     printf("absolute percentage error: median / mean\n\n");
-    cli_score_print(sc);
+    oc_score_table(sc, stdout);
 out:
-    cli_score_free(sc);
+    oc_score_free(sc);
     oc_train_set_free(&s);
     oc_tmodel_free(tm);
     return exit_code;

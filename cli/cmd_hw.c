@@ -154,8 +154,8 @@ int cmd_hw(int argc, char **argv)
     printf("isa             %s (ONNX Runtime NCHWc block %d)\n", isa[0] ? isa : "-",
            oc_machine_nchwc_block(&mach));
     printf("caches          L2 %s, L3 %s (per instance)\n",
-           mach.l2_bytes ? cli_bytes((double)mach.l2_bytes, l2, sizeof l2) : "unknown",
-           mach.l3_bytes ? cli_bytes((double)mach.l3_bytes, l3, sizeof l3) : "unknown");
+           mach.l2_bytes ? oc_fmt_bytes((double)mach.l2_bytes, l2, sizeof l2) : "unknown",
+           mach.l3_bytes ? oc_fmt_bytes((double)mach.l3_bytes, l3, sizeof l3) : "unknown");
     printf("runtimes        onnxruntime-node %s, torch %s\n", ort[0] ? ort : "not installed",
            torch[0] ? torch : "not installed");
     printf("sgemm peak      1 thread %7.1f GFLOP/s   %d threads %7.1f GFLOP/s   (%d^3)\n",

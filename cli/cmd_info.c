@@ -66,7 +66,7 @@ static json_t *io_json(const oc_graph *g, const int *ids, size_t n)
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(v->name));
         json_object_set_new(o, "dtype", json_string(oc_dtype_name(v->dtype)));
-        json_object_set_new(o, "shape", cli_json_decl_shape(v));
+        json_object_set_new(o, "shape", oc_json_decl_shape(v));
         json_array_append_new(a, o);
     }
     return a;
@@ -115,7 +115,7 @@ static void print_io(const char *title, const oc_graph *g, const int *ids, size_
         const oc_value *v = &g->values[ids[i]];
         char s[512];
         printf("  %-24s %-8s %s\n", v->name, oc_dtype_name(v->dtype),
-               cli_decl_shape_str(v, s, sizeof s));
+               oc_fmt_decl_shape(v, s, sizeof s));
     }
 }
 
@@ -124,7 +124,7 @@ static int info_table(const oc_model *m)
     const oc_graph *g = oc_model_graph(m);
     char b1[32], b2[32];
     printf("file:        %s (%s%s)\n", oc_model_source(m),
-           cli_bytes((double)oc_model_file_size(m), b1, sizeof b1),
+           oc_fmt_bytes((double)oc_model_file_size(m), b1, sizeof b1),
            oc_model_compression(m) == OC_GZIP ? ", gzip" : "");
     printf("ir_version:  %lld\n", (long long)oc_model_ir_version(m));
     printf("producer:    %s %s\n", oc_model_producer(m), oc_model_producer_version(m));
@@ -139,9 +139,9 @@ static int info_table(const oc_model *m)
     size_t ext = count_external(g);
     printf("nodes:       %zu\n", g->n_nodes);
     printf("params:      %llu (%s)\n", (unsigned long long)oc_model_param_count(m),
-           cli_si((double)oc_model_param_count(m), "", b1, sizeof b1));
+           oc_fmt_si((double)oc_model_param_count(m), "", b1, sizeof b1));
     printf("weights:     %s in %zu initializers%s\n",
-           cli_bytes((double)oc_model_weight_bytes(m), b2, sizeof b2), g->n_initializers,
+           oc_fmt_bytes((double)oc_model_weight_bytes(m), b2, sizeof b2), g->n_initializers,
            ext ? " (some stored as external data)" : "");
     size_t nh;
     op_count *h = histogram(g, &nh);

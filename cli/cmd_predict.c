@@ -144,179 +144,12 @@ static int parse(int argc, char **argv, popts *p)
     return cli_mode_resolve(&p->mode);
 }
 
-/* The time a node reports under the chosen baseline (or the model). */
-static double pick(const popts *p, const oc_estimate *e, size_t i)
-{
-    if (p->baseline && !strcmp(p->baseline, "linear"))
-        return e->node_linear_us[i];
-    if (p->baseline && !strcmp(p->baseline, "roofline"))
-        return e->node_roofline_us[i];
-    return e->node_us[i];
-}
-
-static double pick_total(const popts *p, const oc_estimate *e)
-{
-    if (p->baseline && !strcmp(p->baseline, "linear"))
-        return e->linear_us + e->overhead_us;
-    if (p->baseline && !strcmp(p->baseline, "roofline"))
-        return e->roofline_us + e->overhead_us;
-    return e->total_us;
-}
-
-/* The kernels of e that run, in run order (oc_estimate_each_kernel),
- * appended to arr; "subgraph_of" names the If whose inlined branch a
- * kernel came from, or, for what runs inside an If, Loop or Scan the
- * runtime keeps, that node: such a kernel lists its subgraph's kernels
- * (per run) under "kernels", with "times" the runs per inference. */
-typedef struct kernels_ctx {
-    json_t *arr;
-    const char *inside; /* the kept control-flow node e runs in, or NULL */
-} kernels_ctx;
-
-static bool kernel_into(const oc_estimate *e, size_t q, const char *name, const char *from,
-                        void *ud)
-{
-    kernels_ctx *c = ud;
-    const oc_graph *g = oc_analysis_graph(e->analysis);
-    const oc_kernel *k = &e->plan.kernels[q];
-    const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[q] : NULL;
-    json_t *nodes = json_array();
-    double us = e->kernel_us[q], lo = e->kernel_low_us[q], hi = e->kernel_high_us[q];
-    if (k->main != OC_PLAN_INSERTED) {
-        json_array_append_new(nodes, json_string(g->nodes[k->main].name));
-        for (size_t f = 0; f < k->n_fused; f++)
-            json_array_append_new(nodes, json_string(g->nodes[k->fused[f]].name));
-    }
-    json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:f, s:f}", "name", name, "op", k->op,
-                          "nodes", nodes, "time_us", us, "time_us_low", lo, "time_us_high", hi);
-    if (from || c->inside)
-        json_object_set_new(o, "subgraph_of", json_string(from ? from : c->inside));
-    if (k->main == OC_PLAN_INSERTED && k->value >= 0) {
-        json_object_set_new(o, "tensor", json_string(g->values[k->value].name));
-        json_object_set_new(o, "costed_as", json_string("Transpose"));
-    }
-    if (k->main != OC_PLAN_INSERTED && e->node_unknown[k->main])
-        json_object_set_new(o, "unknown", json_string(e->node_unknown[k->main]));
-    if (k->main != OC_PLAN_INSERTED && e->node_outside[k->main])
-        json_object_set_new(o, "extrapolated", json_string(e->node_outside[k->main]));
-    if (sub) {
-        kernels_ctx inner = {json_array(), g->nodes[k->main].name};
-        oc_estimate_each_kernel(sub, kernel_into, &inner);
-        json_object_set_new(o, "times", json_integer((json_int_t)e->kernel_times[q]));
-        json_object_set_new(o, "kernels", inner.arr);
-    }
-    json_array_append_new(c->arr, o);
-    return true;
-}
-
-size_t cli_kernel_entries(const oc_estimate *e, size_t k)
-{
-    const oc_kernel *kn = &e->plan.kernels[k];
-    if (kn->kind != OC_KERNEL_RUN)
-        return 0;
-    const oc_estimate *sub = e->kernel_sub ? e->kernel_sub[k] : NULL;
-    return kn->inlined && sub ? oc_estimate_n_kernels(sub) : 1;
-}
-
-json_t *cli_kernels_json(const oc_estimate *e)
-{
-    kernels_ctx c = {json_array(), NULL};
-    oc_estimate_each_kernel(e, kernel_into, &c);
-    return c.arr;
-}
-
-static int predict_json(const oc_model *m, const oc_analysis *a, const oc_estimate *e,
-                        const popts *p, const oc_tmodel *tm, const cli_target *tgt)
-{
-    const oc_graph *g = oc_model_graph(m);
-    json_t *j = cli_analysis_json(m, a);
-    json_t *nodes = json_object_get(j, "nodes");
-    for (size_t k = 0; k < g->n_nodes; k++) {
-        size_t i = (size_t)g->topo[k];
-        json_t *o = json_array_get(nodes, k);
-        const char *note = oc_node_kernel_note(g, e, i);
-        bool sub = p->baseline != NULL;
-        json_object_set_new(o, "time_us", json_real(pick(p, e, i)));
-        json_object_set_new(o, "time_us_low", json_real(sub ? pick(p, e, i) : e->node_low_us[i]));
-        json_object_set_new(o, "time_us_high", json_real(sub ? pick(p, e, i) : e->node_high_us[i]));
-        json_object_set_new(o, "linear_us", json_real(e->node_linear_us[i]));
-        json_object_set_new(o, "roofline_us", json_real(e->node_roofline_us[i]));
-        if (note && (!strcmp(note, "folded") || !strcmp(note, "removed")))
-            json_object_set_new(o, "kernel", json_string(note));
-        else if (note)
-            json_object_set_new(o, "fused_into", json_string(note));
-        const oc_kernel *kn = &e->plan.kernels[e->plan.kernel_of[i]];
-        if (kn->main == i && kn->as_op)
-            json_object_set_new(o, "runs_as", json_string(kn->as_op));
-        if (kn->main == i && e->kernel_sub[e->plan.kernel_of[i]]) {
-            /* its time is what runs inside it: the subgraph's kernels */
-            json_object_set_new(o, "subgraph_runs",
-                                json_integer((json_int_t)e->kernel_times[e->plan.kernel_of[i]]));
-            if (kn->inlined)
-                json_object_set_new(o, "kernel", json_string("inlined"));
-        }
-        if (e->node_unknown[i])
-            json_object_set_new(o, "unknown", json_string(e->node_unknown[i]));
-        if (e->node_outside[i])
-            json_object_set_new(o, "extrapolated", json_string(e->node_outside[i]));
-    }
-    json_t *t = json_object_get(j, "totals");
-    bool sub = p->baseline != NULL;
-    double total = pick_total(p, e);
-    json_object_set_new(t, "time_ms", json_real(total / 1e3));
-    json_object_set_new(t, "time_ms_low", json_real((sub ? total : e->total_low_us) / 1e3));
-    json_object_set_new(t, "time_ms_high", json_real((sub ? total : e->total_high_us) / 1e3));
-    json_object_set_new(t, "kernels", json_integer((json_int_t)(e->plan.n_run + e->n_inner_run)));
-    json_object_set_new(t, "uncounted_nodes", json_integer((json_int_t)e->n_uncounted_nodes));
-    json_object_set_new(t, "extrapolated_kernels", json_integer((json_int_t)e->n_outside));
-    json_object_set_new(t, "extrapolated_ms", json_real(e->outside_us / 1e3));
-    json_object_set_new(j, "kernels", cli_kernels_json(e));
-    json_object_set_new(t, "inserted_kernels", json_integer((json_int_t)e->n_inserted));
-    json_object_set_new(t, "inserted_ms", json_real(e->inserted_us / 1e3));
-    json_object_set_new(t, "overhead_ms", json_real(e->overhead_us / 1e3));
-    json_object_set_new(t, "output_bytes", json_integer((json_int_t)e->output_bytes));
-    json_object_set_new(t, "output_ms", json_real(e->output_us / 1e3));
-    json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
-    json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
-    json_object_set_new(t, "roofline_ms", json_real((e->roofline_us + e->overhead_us) / 1e3));
-    oc_train_memory mem;
-    if (p->mode.training)
-        oc_training_memory(a, &e->plan, p->mode.optimizer, &mem);
-    json_object_set_new(t, "memory_bytes",
-                        json_integer((json_int_t)(p->mode.training
-                                                      ? mem.total
-                                                      : oc_step_memory(a, &e->plan,
-                                                                        OC_OPT_NONE))));
-    if (p->mode.training)
-        json_object_set_new(t, "training_memory",
-                            json_pack("{s:I, s:I, s:I, s:I, s:I}", "weights_bytes",
-                                      (json_int_t)mem.weights, "gradients_bytes",
-                                      (json_int_t)mem.gradients, "optimizer_state_bytes",
-                                      (json_int_t)mem.optimizer_state, "activations_bytes",
-                                      (json_int_t)mem.activations, "total_bytes",
-                                      (json_int_t)mem.total));
-    int64_t batch = oc_analysis_batch(a);
-    json_object_set_new(t, "batch", json_integer(batch));
-    json_object_set_new(t, "throughput_per_s", json_real(total > 0 ? batch * 1e6 / total : 0));
-    if (p->dataset_size) {
-        int64_t steps = (p->dataset_size + batch - 1) / batch;
-        json_object_set_new(t, "steps_per_epoch", json_integer(steps));
-        json_object_set_new(t, "epoch_s", json_real(steps * total / 1e6));
-        json_object_set_new(t, "epochs", json_integer(p->epochs));
-        json_object_set_new(t, "total_s", json_real(p->epochs * steps * total / 1e6));
-    }
-    json_t *tg = cli_target_json(tm, tgt, &p->mode);
-    json_object_set_new(tg, "baseline", p->baseline ? json_string(p->baseline) : json_null());
-    json_object_set_new(j, "target", tg);
-    return cli_json_print(j);
-}
-
 static const oc_estimate *sort_e;
 static const popts *sort_p;
 static int by_time(const void *x, const void *y)
 {
-    double a = pick(sort_p, sort_e, *(const size_t *)x);
-    double b = pick(sort_p, sort_e, *(const size_t *)y);
+    double a = oc_baseline_node_us(sort_e, sort_p->baseline, *(const size_t *)x);
+    double b = oc_baseline_node_us(sort_e, sort_p->baseline, *(const size_t *)y);
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
@@ -403,16 +236,16 @@ static void kernel_rows(const oc_estimate *e, const popts *p, double total)
         bool ins = k->main == OC_PLAN_INSERTED;
         double us = krow_us(&rows[r]);
         snprintf(range, sizeof range, "%s-%s",
-                 cli_time(ins ? 0 : ke->node_low_us[k->main], b2, sizeof b2),
-                 cli_time(ins ? 0 : ke->node_high_us[k->main], b3, sizeof b3));
+                 oc_fmt_time(ins ? 0 : ke->node_low_us[k->main], b2, sizeof b2),
+                 oc_fmt_time(ins ? 0 : ke->node_high_us[k->main], b3, sizeof b3));
         if (ke->kernel_sub[rows[r].q])
             snprintf(op, sizeof op, "%s x%lld", k->op, (long long)ke->kernel_times[rows[r].q]);
         else
             snprintf(op, sizeof op, "%s", k->op);
         printf("%-34.34s %-22.22s %6zu %10s %20s %6.1f%%\n",
-               cli_tail(oc_inline_kernel_name(rows[r].names, g, k, nb, sizeof nb), 34), op,
+               oc_fmt_tail(oc_inline_kernel_name(rows[r].names, g, k, nb, sizeof nb), 34), op,
                ins ? (size_t)0 : 1 + k->n_fused,
-               ins ? "(in op)" : cli_time(us, b1, sizeof b1), ins ? "" : range,
+               ins ? "(in op)" : oc_fmt_time(us, b1, sizeof b1), ins ? "" : range,
                total > 0 ? 100 * us / total : 0);
     }
     free(rows);
@@ -431,7 +264,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     sort_e = e;
     sort_p = p;
     qsort(order, g->n_nodes, sizeof *order, by_time);
-    double total = pick_total(p, e);
+    double total = oc_baseline_total_us(e, p->baseline);
     char b1[32], b2[32], b3[32], b4[32], s[256];
     cli_print_target(tm, tgt, &p->mode);
     if (p->baseline)
@@ -446,22 +279,22 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
         shown = 0;
     for (size_t k = 0; k < shown; k++) {
         size_t i = order[k];
-        if (pick(p, e, i) <= 0)
+        if (oc_baseline_node_us(e, p->baseline, i) <= 0)
             break;
         const oc_node *n = &g->nodes[i];
         s[0] = '\0';
         if (n->n_outputs && n->outputs[0] >= 0)
-            cli_shape_str(oc_analysis_value(a, n->outputs[0]), s, sizeof s);
+            oc_fmt_shape(oc_analysis_value(a, n->outputs[0]), s, sizeof s);
         const oc_kernel *kn = &e->plan.kernels[e->plan.kernel_of[i]];
         char op[64];
         snprintf(op, sizeof op, "%s%s", kn->as_op ? kn->as_op : n->op,
                  kn->n_fused && !kn->as_op ? "+" : "");
         char range[80];
-        snprintf(range, sizeof range, "%s-%s", cli_time(e->node_low_us[i], b2, sizeof b2),
-                 cli_time(e->node_high_us[i], b3, sizeof b3));
-        printf("%-34.34s %-18.18s %-20.20s %10s %20s %6.1f%%\n", cli_tail(n->name, 34), op, s,
-               cli_time(pick(p, e, i), b1, sizeof b1), p->baseline ? "" : range,
-               total > 0 ? 100 * pick(p, e, i) / total : 0);
+        snprintf(range, sizeof range, "%s-%s", oc_fmt_time(e->node_low_us[i], b2, sizeof b2),
+                 oc_fmt_time(e->node_high_us[i], b3, sizeof b3));
+        printf("%-34.34s %-18.18s %-20.20s %10s %20s %6.1f%%\n", oc_fmt_tail(n->name, 34), op, s,
+               oc_fmt_time(oc_baseline_node_us(e, p->baseline, i), b1, sizeof b1), p->baseline ? "" : range,
+               total > 0 ? 100 * oc_baseline_node_us(e, p->baseline, i) / total : 0);
     }
     free(order);
     if (e->n_uncounted_nodes && !p->by_kernel) {
@@ -471,7 +304,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
             size_t i = (size_t)g->topo[k];
             if (!e->node_unknown[i])
                 continue;
-            printf("  %-34.34s %-18.18s %s\n", cli_tail(g->nodes[i].name, 34), g->nodes[i].op,
+            printf("  %-34.34s %-18.18s %s\n", oc_fmt_tail(g->nodes[i].name, 34), g->nodes[i].op,
                    e->node_unknown[i]);
             shown_u++;
         }
@@ -483,41 +316,45 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     printf("\n%s %lld: %s (range %s to %s), %llu kernels for %llu nodes, "
            "overhead %s\n",
            p->mode.training ? "training step, batch" : "batch", (long long)batch,
-           cli_time(total, b1, sizeof b1),
-           cli_time(e->total_low_us, b2, sizeof b2), cli_time(e->total_high_us, b3, sizeof b3),
+           oc_fmt_time(total, b1, sizeof b1),
+           oc_fmt_time(e->total_low_us, b2, sizeof b2), oc_fmt_time(e->total_high_us, b3, sizeof b3),
            (unsigned long long)(e->plan.n_run + e->n_inner_run), (unsigned long long)t->nodes,
-           cli_time(e->overhead_us, b4, sizeof b4));
+           oc_fmt_time(e->overhead_us, b4, sizeof b4));
+    if (e->profiler_us > 0)
+        printf("kernel times as profiled, less ONNX Runtime's profiler cost per kernel, "
+               "which a run has not: %s\n",
+               oc_fmt_time(e->profiler_us, b1, sizeof b1));
     if (e->output_us > 0)
         printf("of which handing back the outputs (%s): %s\n",
-               cli_bytes((double)e->output_bytes, b1, sizeof b1),
-               cli_time(e->output_us, b2, sizeof b2));
+               oc_fmt_bytes((double)e->output_bytes, b1, sizeof b1),
+               oc_fmt_time(e->output_us, b2, sizeof b2));
     if (e->n_uncounted_nodes)
         printf("not counted: %zu nodes whose shapes are unknown (%zu kernels): the time is "
                "for the rest\n",
                e->n_uncounted_nodes, e->n_uncounted);
     printf("throughput: %.1f samples/s; %s, peak activations %s\n",
-           total > 0 ? batch * 1e6 / total : 0.0, cli_si((double)t->macs, "MAC", b1, sizeof b1),
-           cli_bytes((double)t->peak_activation_bytes, b2, sizeof b2));
+           total > 0 ? batch * 1e6 / total : 0.0, oc_fmt_si((double)t->macs, "MAC", b1, sizeof b1),
+           oc_fmt_bytes((double)t->peak_activation_bytes, b2, sizeof b2));
     if (p->mode.training) {
         oc_train_memory mem;
         oc_training_memory(a, &e->plan, p->mode.optimizer, &mem);
         char b5[32];
         printf("training memory: %s = weights %s + gradients %s + optimizer state %s + "
                "saved activations %s\n",
-               cli_bytes((double)mem.total, b1, sizeof b1),
-               cli_bytes((double)mem.weights, b2, sizeof b2),
-               cli_bytes((double)mem.gradients, b3, sizeof b3),
-               cli_bytes((double)mem.optimizer_state, b4, sizeof b4),
-               cli_bytes((double)mem.activations, b5, sizeof b5));
+               oc_fmt_bytes((double)mem.total, b1, sizeof b1),
+               oc_fmt_bytes((double)mem.weights, b2, sizeof b2),
+               oc_fmt_bytes((double)mem.gradients, b3, sizeof b3),
+               oc_fmt_bytes((double)mem.optimizer_state, b4, sizeof b4),
+               oc_fmt_bytes((double)mem.activations, b5, sizeof b5));
     }
     printf("baselines: linear-FLOPs %s, roofline %s\n",
-           cli_time(e->linear_us + e->overhead_us, b1, sizeof b1),
-           cli_time(e->roofline_us + e->overhead_us, b2, sizeof b2));
+           oc_fmt_time(e->linear_us + e->overhead_us, b1, sizeof b1),
+           oc_fmt_time(e->roofline_us + e->overhead_us, b2, sizeof b2));
     if (p->dataset_size) {
         int64_t steps = (p->dataset_size + batch - 1) / batch;
         printf("epoch: %lld batches x %s = %s; %lld epochs: %s\n", (long long)steps,
-               cli_time(total, b1, sizeof b1), cli_time(steps * total, b2, sizeof b2),
-               (long long)p->epochs, cli_time(p->epochs * steps * total, b3, sizeof b3));
+               oc_fmt_time(total, b1, sizeof b1), oc_fmt_time(steps * total, b2, sizeof b2),
+               (long long)p->epochs, oc_fmt_time(p->epochs * steps * total, b3, sizeof b3));
     }
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
 }
@@ -561,13 +398,13 @@ static int predict_compare(const popts *p, const char *path)
         } else if (k == 0 && (rc = cli_check_uncounted(&p->aa, a, &e))) {
             /* the same nodes for every target: said once */
         } else {
-            double total = pick_total(p, &e);
+            double total = oc_baseline_total_us(&e, p->baseline);
             uint64_t mem = oc_step_memory(a, &e.plan, p->mode.optimizer);
             const oc_tmodel_info *info = oc_tmodel_get_info(tm);
             if (p->fmt == FMT_JSON) {
                 json_t *o = json_object();
                 json_object_set_new(o, "spec", json_string(p->targets[k]));
-                json_object_set_new(o, "target", cli_target_json(tm, &tgt, &p->mode));
+                json_object_set_new(o, "target", oc_json_target(tm, &tgt, p->mode.optimizer));
                 json_object_set_new(o, "time_ms", json_real(total / 1e3));
                 json_object_set_new(o, "time_ms_low", json_real(e.total_low_us / 1e3));
                 json_object_set_new(o, "time_ms_high", json_real(e.total_high_us / 1e3));
@@ -581,13 +418,13 @@ static int predict_compare(const popts *p, const char *path)
             } else {
                 char b1[32], b2[32], b3[32], b4[32], range[80], th[16];
                 snprintf(range, sizeof range, "%s-%s",
-                         cli_time(e.total_low_us, b2, sizeof b2),
-                         cli_time(e.total_high_us, b3, sizeof b3));
+                         oc_fmt_time(e.total_low_us, b2, sizeof b2),
+                         oc_fmt_time(e.total_high_us, b3, sizeof b3));
                 snprintf(th, sizeof th, "%d", info->threads);
                 printf("%-40.40s %-8s %10s %22s %12.1f %10s  %s\n", p->targets[k], th,
-                       cli_time(total, b1, sizeof b1), range,
+                       oc_fmt_time(total, b1, sizeof b1), range,
                        total > 0 ? batch * 1e6 / total : 0.0,
-                       cli_bytes((double)mem, b4, sizeof b4), tgt.label);
+                       oc_fmt_bytes((double)mem, b4, sizeof b4), tgt.label);
             }
         }
         oc_arena_free(ar);
@@ -595,9 +432,9 @@ static int predict_compare(const popts *p, const char *path)
     }
     if (!rc && p->fmt == FMT_JSON) {
         json_t *j = json_object();
-        json_object_set_new(j, "model", cli_model_json(m));
+        json_object_set_new(j, "model", oc_json_model(m));
         json_object_set_new(j, "batch", json_integer(batch));
-        json_object_set_new(j, "unbound_dims", cli_unbound_json(oc_analysis_assumed(a)));
+        json_object_set_new(j, "unbound_dims", oc_json_unbound(oc_analysis_assumed(a)));
         json_object_set_new(j, "mode", json_string(cli_mode_name(&p->mode)));
         json_object_set_new(j, "targets", arr);
         arr = NULL;
@@ -648,7 +485,7 @@ int cmd_predict(int argc, char **argv)
             fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
         }
         if (!(rc = cli_check_bound(&p.aa, a)) && !(rc = cli_check_uncounted(&p.aa, a, &e)))
-            rc = p.fmt == FMT_JSON ? predict_json(m, a, &e, &p, tm, &tgt)
+            rc = p.fmt == FMT_JSON ? cli_json_print(oc_json_predict(m, a, &e, p.baseline, p.mode.optimizer, p.dataset_size, p.epochs, tm, &tgt))
                                    : predict_table(m, a, &e, &p, tm, &tgt);
     }
     oc_arena_free(ar);

@@ -1,5 +1,5 @@
 /* cmd_report.c - onnxcost report MODEL -o report.html */
-#include "cli/report.h"
+#include "cli/cli.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -103,24 +103,14 @@ static int parse(int argc, char **argv, ropts *p)
 
 /* Render into memory, then write atomically: a failed run leaves any
  * earlier report as it was. */
-static int write_report(const report *r, const char *path)
+static int write_report(const oc_report *r, const char *path)
 {
     char *buf = NULL;
     size_t size = 0;
-    FILE *f = open_memstream(&buf, &size);
-    if (!f) {
-        cli_error("out of memory");
-        return EXIT_IO;
-    }
-    report_html(f, r);
-    bool bad = ferror(f) != 0;
-    if (fclose(f) != 0 || bad) {
-        free(buf);
-        cli_error("out of memory while rendering the report");
-        return EXIT_IO;
-    }
     oc_error err;
     oc_error_clear(&err);
+    if (oc_report_render(r, &buf, &size, &err) != OC_OK)
+        return cli_fail(&err, 0);
     int rc = oc_write_file_atomic(path, buf, size, &err) == OC_OK ? 0 : cli_fail(&err, 0);
     if (!rc)
         fprintf(stderr, "onnxcost: wrote %s (%zu KB): %.3f ms at batch %" PRId64 "\n", path,
@@ -154,8 +144,8 @@ int cmd_report(int argc, char **argv)
         if (!oc_dim_binds_batch(m, p.aa.dims[k].name))
             sweep_aa.dims[sweep_aa.opts.n_dims++] = p.aa.dims[k];
     sweep_aa.opts.dims = sweep_aa.dims;
-    cli_step steps[CLI_MAX_STEPS];
-    report r = {.m = m, .target = oc_tmodel_get_info(tm), .target_label = tgt.label, .batch = p.aa.opts.batch,
+    oc_report_step steps[CLI_MAX_STEPS];
+    oc_report r = {.m = m, .target = oc_tmodel_get_info(tm), .target_label = tgt.label, .batch = p.aa.opts.batch,
                 .top = (size_t)p.top, .steps = steps, .n_steps = p.n_batches,
                 .memory_limit = p.limit};
     oc_error err;
@@ -180,7 +170,7 @@ int cmd_report(int argc, char **argv)
         if (!(rc = cli_check_bound(&p.aa, a)) && !(rc = cli_check_uncounted(&p.aa, a, &e)))
             rc = cli_sweep_steps(m, &sweep_aa, tm, &ov, p.batches, p.n_batches, p.limit, steps,
                                  &r.fit, &r.best, false);
-        if (!rc && report_group_ops(&r, ar, &err) != OC_OK)
+        if (!rc && oc_report_group_ops(&r, ar, &err) != OC_OK)
             rc = cli_fail(&err, 0);
         if (!rc)
             rc = write_report(&r, p.out);

@@ -97,14 +97,14 @@ int cmd_sweep(int argc, char **argv)
         oc_tmodel_free(tm);
         return rc;
     }
-    cli_step steps[CLI_MAX_STEPS];
+    oc_report_step steps[CLI_MAX_STEPS];
     size_t fit, best;
     rc = cli_sweep_steps(m, &aa, tm, &ov, batches, nb, limit, steps, &fit, &best, true);
     if (!rc) {
         if (fmt == FMT_JSON) {
             json_t *j = json_object(), *arr = json_array();
             for (size_t k = 0; k < nb; k++) {
-                const cli_step *s = &steps[k];
+                const oc_report_step *s = &steps[k];
                 json_t *o = json_object();
                 json_object_set_new(o, "batch", json_integer(s->batch));
                 json_object_set_new(o, "time_ms", json_real(s->time_ms));
@@ -117,10 +117,10 @@ int cmd_sweep(int argc, char **argv)
                 json_object_set_new(o, "uncounted_nodes", json_integer((json_int_t)s->uncounted));
                 json_array_append_new(arr, o);
             }
-            json_object_set_new(j, "model", cli_model_json(m));
+            json_object_set_new(j, "model", oc_json_model(m));
             json_object_set_new(j, "mode", json_string(cli_mode_name(&mode)));
-            json_object_set_new(j, "unbound_dims", cli_unbound_json(steps[0].unbound));
-            json_object_set_new(j, "target", cli_target_json(tm, &tgt, &mode));
+            json_object_set_new(j, "unbound_dims", oc_json_unbound(steps[0].unbound));
+            json_object_set_new(j, "target", oc_json_target(tm, &tgt, mode.optimizer));
             if (mode.training)
                 json_object_set_new(j, "optimizer",
                                     json_string(oc_optimizer_name(mode.optimizer)));
@@ -146,7 +146,7 @@ int cmd_sweep(int argc, char **argv)
                 printf("%8s %12s %22s %14s %12s  %s\n", "batch", "time", "range", "samples/s",
                        "memory", "");
             for (size_t k = 0; k < nb; k++) {
-                const cli_step *s = &steps[k];
+                const oc_report_step *s = &steps[k];
                 char mem[32];
                 if (fmt == FMT_CSV) {
                     printf("%" PRId64 ",%.4f,%.4f,%.4f,%.2f,%" PRIu64 ",%s\n", s->batch,
@@ -158,7 +158,7 @@ int cmd_sweep(int argc, char **argv)
                 snprintf(range, sizeof range, "%.2f-%.2f ms", s->low_ms, s->high_ms);
                 printf("%8" PRId64 " %9.2f ms %22s %14.1f %12s  %s%s%s\n", s->batch,
                        s->time_ms, range, s->throughput,
-                       cli_bytes((double)s->memory, mem, sizeof mem),
+                       oc_fmt_bytes((double)s->memory, mem, sizeof mem),
                        s->fits ? "" : "over the limit ",
                        k == fit ? "<- largest that fits " : "",
                        k == best && fit != SIZE_MAX ? "<- best throughput" : "");

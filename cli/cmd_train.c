@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/score.h"
+#include "training/score.h"
 #include "predictor/tmodel.h"
 
 static const char train_help[] =
@@ -176,13 +176,13 @@ out:
 /* K-fold cross-validation: fold k trains with split shift k/K and test
  * fraction 1/K, and scores the samples it held out. */
 static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_train_opts o,
-                          int folds, score_by by, out_format fmt, bool list_samples,
+                          int folds, oc_score_by by, out_format fmt, bool list_samples,
                           progress_state *ps)
 {
     int rc = EXIT_OK;
     oc_error err;
     oc_error_clear(&err);
-    cli_score *sc = cli_score_new(by, list_samples);
+    oc_score *sc = oc_score_new(by, list_samples);
     if (!sc) {
         cli_error("out of memory");
         return EXIT_IO;
@@ -199,7 +199,7 @@ static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_trai
             goto out;
         }
         size_t m;
-        oc_status st = cli_score_split(sc, tm, s, OC_SPLIT_TEST, o.split_shift, &m, &err);
+        oc_status st = oc_score_split(sc, tm, s, OC_SPLIT_TEST, o.split_shift, &m, &err);
         oc_tmodel_free(tm);
         if (st != OC_OK) {
             rc = cli_fail(&err, 0);
@@ -209,21 +209,21 @@ static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_trai
     }
     if (fmt == FMT_JSON) {
         json_t *j = json_pack("{s:i, s:s, s:I}", "folds", folds, "target", s->target,
-                              "samples", (json_int_t)cli_score_count(sc));
+                              "samples", (json_int_t)oc_score_count(sc));
         if (j) {
-            json_object_set_new(j, "groups", cli_score_json(sc));
+            json_object_set_new(j, "groups", oc_score_json(sc));
             if (list_samples)
-                json_object_set_new(j, "predictions", cli_score_predictions(sc));
+                json_object_set_new(j, "predictions", oc_score_predictions(sc));
         }
         rc = cli_json_print(j);
         goto out;
     }
     printf("%d-fold cross-validation, %zu samples (target %s): each scored by the fold\n"
            "that held it out; absolute percentage error: median / mean\n\n",
-           folds, cli_score_count(sc), s->target);
-    cli_score_print(sc);
+           folds, oc_score_count(sc), s->target);
+    oc_score_table(sc, stdout);
 out:
-    cli_score_free(sc);
+    oc_score_free(sc);
     return rc;
 }
 
@@ -311,7 +311,7 @@ int cmd_train(int argc, char **argv)
     progress_state ps = {false, -1, 0, 0};
     int folds = 0;
     bool by_given = false, test_given = false;
-    score_by by = SCORE_BY_FAMILY;
+    oc_score_by by = OC_SCORE_BY_FAMILY;
     out_format fmt = FMT_TABLE;
     bool fmt_given = false, list_samples = false;
     int64_t iv;

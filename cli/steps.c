@@ -8,7 +8,7 @@
 
 int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
                     const oc_overhead *ov, const int64_t *batches, size_t n,
-                    uint64_t limit, cli_step *steps, size_t *fit, size_t *best, bool warn)
+                    uint64_t limit, oc_report_step *steps, size_t *fit, size_t *best, bool warn)
 {
     oc_error err;
     oc_error_clear(&err);
@@ -31,7 +31,7 @@ int cli_sweep_steps(const oc_model *m, analyze_args *aa, const oc_tmodel *tm,
         rc = cli_check_uncounted(aa, s->an[s->worst], &s->est[s->worst]);
     for (size_t k = 0; k < n && !rc; k++) {
         const oc_sweep_step *o = &s->steps[k];
-        cli_step *c = &steps[k];
+        oc_report_step *c = &steps[k];
         c->batch = o->batch;
         c->time_ms = o->time_ms;
         c->low_ms = o->low_ms;

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static void drop_details(bool print);
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
@@ -23,6 +25,7 @@ void cli_error(const char *fmt, ...)
 int cli_fail(const oc_error *err, int load_phase)
 {
     cli_error("%s", err->msg[0] ? err->msg : oc_status_str(err->status));
+    drop_details(true);
     switch (err->status) {
     case OC_ERR_USAGE:
         return EXIT_USAGE;
@@ -34,6 +37,46 @@ int cli_fail(const oc_error *err, int load_phase)
     default:
         return EXIT_IO;
     }
+}
+
+/* The library's lines (training/log.h) on stderr; a failed run's DETAIL
+ * lines wait for its error line (cli_fail). */
+static char *details[64];
+static size_t n_details;
+
+static void drop_details(bool print)
+{
+    for (size_t i = 0; i < n_details; i++) {
+        if (print)
+            fprintf(stderr, "%s\n", details[i]);
+        free(details[i]);
+    }
+    n_details = 0;
+}
+
+static void log_line(void *ud, oc_log_level level, const char *line)
+{
+    (void)ud;
+    switch (level) {
+    case OC_LOG_PROGRESS: fprintf(stderr, "%s\n", line); break;
+    case OC_LOG_NOTICE: fprintf(stderr, "\nonnxcost: %s\n", line); break;
+    case OC_LOG_WARNING: fprintf(stderr, "onnxcost: warning: %s\n", line); break;
+    case OC_LOG_DETAIL:
+        if (n_details < sizeof details / sizeof details[0])
+            details[n_details++] = strdup(line);
+        break;
+    }
+}
+
+const oc_log cli_log = {log_line, NULL};
+
+int cli_fail_run(const oc_error *err, bool abandoned)
+{
+    if (abandoned) {
+        drop_details(false);
+        return EXIT_INTERRUPTED;
+    }
+    return cli_fail(err, 0);
 }
 
 int cli_parse_i64(const char *opt, const char *s, int64_t min, int64_t max,
@@ -267,86 +310,6 @@ int cli_load(const char *path, oc_model **m)
     return 0;
 }
 
-const char *cli_si(double v, const char *unit, char *buf, size_t n)
-{
-    static const char *pre[] = {"", "K", "M", "G", "T", "P", "E"};
-    int i = 0;
-    while (v >= 1000 && i < 6) {
-        v /= 1000;
-        i++;
-    }
-    if (i == 0)
-        snprintf(buf, n, "%.0f %s", v, unit);
-    else
-        snprintf(buf, n, "%.*f %s%s", v < 10 ? 2 : v < 100 ? 1 : 0, v, pre[i], unit);
-    return buf;
-}
-
-const char *cli_bytes(double v, char *buf, size_t n) { return cli_si(v, "B", buf, n); }
-
-const char *cli_time(double us, char *buf, size_t n)
-{
-    if (us >= 1e6)
-        snprintf(buf, n, "%.2f s", us / 1e6);
-    else if (us >= 1e3)
-        snprintf(buf, n, "%.2f ms", us / 1e3);
-    else
-        snprintf(buf, n, "%.1f us", us);
-    return buf;
-}
-
-const char *cli_tail(const char *s, int width)
-{
-    static char buf[4][256];
-    static int k;
-    size_t n = strlen(s);
-    if (width < 4 || width > 250 || n <= (size_t)width)
-        return s;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "...%s", s + n - (size_t)(width - 3));
-    return buf[k];
-}
-
-static json_t *dim_json(oc_dim d)
-{
-    char buf[128];
-    if (oc_dim_is_known(d))
-        return json_integer(d.v);
-    if (oc_dim_is_unknown(d))
-        return json_null();
-    return json_string(oc_dim_str(d, buf, sizeof buf));
-}
-
-json_t *cli_json_shape(const oc_tinfo *t)
-{
-    if (!t || t->rank < 0)
-        return json_null();
-    json_t *a = json_array();
-    for (int i = 0; i < t->rank; i++)
-        json_array_append_new(a, dim_json(t->dims[i]));
-    return a;
-}
-
-json_t *cli_json_decl_shape(const oc_value *v)
-{
-    if (v->rank < 0)
-        return json_null();
-    json_t *a = json_array();
-    for (int i = 0; i < v->rank; i++)
-        json_array_append_new(a, dim_json(v->dims[i]));
-    return a;
-}
-
-char *cli_shape_str(const oc_tinfo *t, char *buf, size_t n)
-{
-    return oc_shape_str(t ? t->rank : -1, t ? t->dims : NULL, buf, n);
-}
-
-char *cli_decl_shape_str(const oc_value *v, char *buf, size_t n)
-{
-    return oc_shape_str(v->rank, v->dims, buf, n);
-}
-
 int cli_json_print(json_t *j)
 {
     int rc = json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -359,21 +322,6 @@ int cli_json_print(json_t *j)
     return 0;
 }
 
-int cli_mkdir_p(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return -1;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
 
 int cli_parse_nchwc_block(const char *arg, int64_t *out)
 {
@@ -404,4 +352,19 @@ int cli_bad_option(const char *cmd, char **argv, const char *shortopts)
     else
         cli_error("%s: unknown option '%.*s' (see 'onnxcost %s --help')", cmd, (int)n, arg, cmd);
     return EXIT_USAGE;
+}
+
+int cli_parse_score_by(const char *s, oc_score_by *by)
+{
+    if (!strcmp(s, "family"))
+        *by = OC_SCORE_BY_FAMILY;
+    else if (!strcmp(s, "op"))
+        *by = OC_SCORE_BY_OP;
+    else if (!strcmp(s, "pattern"))
+        *by = OC_SCORE_BY_PATTERN;
+    else {
+        cli_error("--by: '%s' is not one of family, op, pattern", s);
+        return EXIT_USAGE;
+    }
+    return 0;
 }

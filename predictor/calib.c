@@ -196,7 +196,7 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
     f->threads = threads;
     f->n = (int)n;
     f->kernel_scale = kernel_scale > 0 ? kernel_scale : 1;
-    f->per_kernel_us = per_kernel_us > 0 ? per_kernel_us : 0;
+    f->per_kernel_us = per_kernel_us;
     /* Standardise the covariates over the probe. */
     double s[2] = {0, 0}, ss[2] = {0, 0};
     for (size_t i = 0; i < n; i++) {
@@ -279,6 +279,51 @@ oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_
     return OC_OK;
 }
 
+/* Least-squares slope of y over x; 0 when x does not vary. */
+static double slope(const double *x, const double *y, size_t n)
+{
+    double mx = 0, my = 0;
+    for (size_t i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= (double)n;
+    my /= (double)n;
+    double sxy = 0, sxx = 0;
+    for (size_t i = 0; i < n; i++) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    return sxx > 0 ? sxy / sxx : 0;
+}
+
+oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err)
+{
+    enum { MAX = 64 };
+    double x[MAX], w[MAX], p[MAX];
+    if (!n || n > MAX)
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "%zu kernel chains (2 to %d)", n, MAX);
+    bool lengths = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!c[i].kernels || !(c[i].wall_us > 0) || !(c[i].kernel_us > 0) ||
+            !isfinite(c[i].wall_us) || !isfinite(c[i].kernel_us))
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "kernel chain %zu has no time", i);
+        x[i] = (double)c[i].kernels;
+        w[i] = c[i].wall_us;
+        p[i] = c[i].kernel_us;
+        lengths |= c[i].kernels != c[0].kernels;
+    }
+    if (!lengths)
+        return oc_error_set(err, OC_ERR_USAGE, NULL,
+                            "kernel chains of one length: the fit needs two");
+    double sw = slope(x, w, n), sp = slope(x, p, n);
+    f->kernel_floor_us = sw > 0 ? sw : 0;
+    f->profiled_kernel_us = sp > 0 ? sp : 0;
+    f->per_kernel_us = f->kernel_floor_us - f->profiled_kernel_us;
+    f->n_chains = (int)n;
+    return OC_OK;
+}
+
 oc_status oc_calib_fit_output(oc_calib_fit *f, const oc_calib_output *p, size_t n,
                               oc_error *err)
 {
@@ -318,6 +363,13 @@ static json_t *overhead_json(const oc_calib_fit *f)
 {
     json_t *o = json_pack("{s:f, s:f, s:f}", "kernel_scale", f->kernel_scale, "per_kernel_us",
                           f->per_kernel_us, "output_us_per_mb", f->output_us_per_mb);
+    if (o && f->stream_gbps > 0)
+        json_object_set_new(o, "stream_gbps", json_real(f->stream_gbps));
+    if (o && f->n_chains)
+        json_object_set_new(o, "kernel_chain",
+                            json_pack("{s:i, s:f, s:f}", "runs", f->n_chains,
+                                      "wall_us_per_kernel", f->kernel_floor_us,
+                                      "profiled_us_per_kernel", f->profiled_kernel_us));
     if (o && f->n_anchors)
         json_object_set_new(o, "anchors",
                             json_pack("{s:i, s:f, s:f, s:f}", "runs", f->n_anchors,
@@ -445,8 +497,21 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
         !get_vec(o, "mean", 2, -1e3, 1e3, f->mu) || !get_vec(o, "std", 2, 1e-9, 1e3, f->sd) ||
         !get_vec(o, "global", 3, -10, 10, f->global) || !json_is_object(groups) ||
         !json_is_object(ov) || !get_num(ov, "kernel_scale", 1e-3, 1e3, &f->kernel_scale) ||
-        !get_num(ov, "per_kernel_us", 0, 1e6, &f->per_kernel_us))
+        !get_num(ov, "per_kernel_us", -1e3, 1e6, &f->per_kernel_us))
         return BAD("%s: corrupt calibration: bad entry in \"threads\"", label);
+    const json_t *ch = json_object_get(ov, "kernel_chain");
+    double nc = 0;
+    if (ch && (!get_num(ch, "runs", 2, 1e6, &nc) ||
+               !get_num(ch, "wall_us_per_kernel", 0, 1e6, &f->kernel_floor_us) ||
+               !get_num(ch, "profiled_us_per_kernel", 0, 1e6, &f->profiled_kernel_us)))
+        return BAD("%s: corrupt calibration: bad \"kernel_chain\" in \"overhead\"", label);
+    f->n_chains = (int)nc;
+    if (json_object_get(ov, "stream_gbps") &&
+        !get_num(ov, "stream_gbps", 0, 1e6, &f->stream_gbps))
+        return BAD("%s: corrupt calibration: bad \"stream_gbps\"", label);
+    if (!ch && f->per_kernel_us < 0)
+        return BAD("%s: corrupt calibration: negative \"per_kernel_us\" without its "
+                   "\"kernel_chain\"", label);
     const json_t *an = json_object_get(ov, "anchors");
     double na = 0;
     if (an && (!get_num(an, "runs", 1, 1e6, &na) ||

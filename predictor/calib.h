@@ -66,6 +66,19 @@ typedef struct oc_calib_fit {
      * output is large; 0 when not measured */
     double output_us_per_mb;
     double anchor_err_before, anchor_err_after;
+    /* Chains of tiny kernels timed here with and without ONNX Runtime's
+     * profiler (calibrate's anchors): what one more kernel adds to a
+     * graph's run (kernel_floor_us) and to its profile (profiled_kernel_us).
+     * The timing model learned profiled kernel times, so per_kernel_us is
+     * then their difference, negative where the profiler's own cost per
+     * kernel exceeds the executor's.  n_chains 0: not measured. */
+    int n_chains;
+    double kernel_floor_us, profiled_kernel_us;
+    /* The machine's copy bandwidth at this thread count (onnxcost hw), GB/s:
+     * a graph's weights do not stay in cache from one run to the next, so
+     * a kernel takes at least its weights' bytes at this rate; 0 when not
+     * measured. */
+    double stream_gbps;
     /* the probe's check kernel (a 256^3 MatMul timed before and after each
      * chunk), median in us: how fast this host ran while it was measured;
      * 0 when not recorded */
@@ -141,6 +154,21 @@ typedef struct oc_calib_output {
  * Errors: OC_ERR_USAGE (no probe, one without output or time). */
 oc_status oc_calib_fit_output(oc_calib_fit *f, const oc_calib_output *p, size_t n,
                               oc_error *err);
+
+/* A chain of `kernels` tiny kernels (each runs on a few floats) timed in
+ * one session: its wall time and its kernels' profiled time. */
+typedef struct oc_calib_chain {
+    size_t kernels;
+    double wall_us, kernel_us;
+} oc_calib_chain;
+
+/* f's kernel_floor_us, profiled_kernel_us and per_kernel_us from n chains
+ * of at least two lengths: the slopes of wall and profiled time over the
+ * kernel count (least squares), per_kernel_us their difference.  Fit it
+ * before oc_calib_fit_in_graph, which keeps it.  Errors: OC_ERR_USAGE
+ * (fewer than two lengths, a non-positive time). */
+oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
+                             oc_error *err);
 
 /* The fit for a thread count, or NULL when the calibration has none. */
 const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads);

@@ -3,6 +3,7 @@
 #include "predictor/builtin.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,7 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     out->inner_low_us += out->kernel_low_us[k];
     out->inner_high_us += out->kernel_high_us[k];
     out->inner_overhead_us += t * se->overhead_us;
+    out->profiler_us += t * se->profiler_us;
     out->outside_us += t * se->outside_us / scale; /* scaled with the rest */
     if (se->n_outside) {
         out->node_outside[m] = "some kernels of its subgraph are outside the timing model's data";
@@ -517,14 +519,39 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
         out->kernel_high_us[k] *= scale;
     }
     /* every kernel that runs, those the runtime inserts included */
-    out->overhead_us = (ov ? ov->per_kernel_us * (double)out->plan.n_run : 0) +
-                       out->inner_overhead_us;
+    double per = ov ? ov->per_kernel_us : 0, n_run = (double)out->plan.n_run;
+    out->overhead_us = (per > 0 ? per * n_run : 0) + out->inner_overhead_us;
+    out->profiler_us += per < 0 ? -per * n_run : 0;
     out->output_bytes = output_bytes(a);
     out->output_us = ov ? ov->output_us_per_mb * (double)out->output_bytes / 1e6 : 0;
-    double fixed = out->overhead_us + out->output_us;
-    out->total_us = out->kernels_us + fixed;
-    out->total_low_us = out->kernels_low_us + fixed;
-    out->total_high_us = out->kernels_high_us + fixed;
+    double fixed = out->overhead_us + out->output_us - out->profiler_us;
+    /* what the kernels cost at the least, every kernel a graph runs */
+    double floor = (ov && ov->kernel_floor_us > 0 ? ov->kernel_floor_us : 0) *
+                       (n_run + (double)out->n_inner_run) + out->output_us;
+    out->total_us = fmax(out->kernels_us + fixed, floor);
+    out->total_low_us = fmax(out->kernels_low_us + fixed, floor);
+    out->total_high_us = fmax(out->kernels_high_us + fixed, floor);
+}
+
+/* Each Conv, ConvTranspose, Gemm and MatMul kernel of the n rows of x
+ * takes at least its weights' bytes at gbps (its prediction as timed
+ * alone, us, and its range, lo and hi, raised to that).  Other kernels
+ * with weights (Gather, a bias Add) read only part of them, or little. */
+static void stream_floor(const float *x, size_t n, double gbps, double *us, double *lo,
+                         double *hi)
+{
+    for (size_t r = 0; r < n; r++) {
+        const float *f = x + r * OC_N_FEATURES;
+        if (f[OC_F_FAM_CONV] < 0.5f && f[OC_F_FAM_CONV_TRANSPOSE] < 0.5f &&
+            f[OC_F_FAM_GEMM] < 0.5f && f[OC_F_FAM_MATMUL] < 0.5f)
+            continue;
+        /* LOG_PARAMS is log1p(weight elements), DTYPE_BYTES their size */
+        double bytes = expm1((double)f[OC_F_LOG_PARAMS]) * (double)f[OC_F_DTYPE_BYTES];
+        double t = bytes / (gbps * 1e3); /* GB/s = 1e3 bytes per us */
+        us[r] = fmax(us[r], t);
+        lo[r] = fmax(lo[r], t);
+        hi[r] = fmax(hi[r], t);
+    }
 }
 
 /* The estimates of n analyses, each planned with what folds in sessions[i]
@@ -592,6 +619,8 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
         if (st)
             return st;
     }
+    if (ov && ov->stream_gbps > 0)
+        stream_floor(x, rows, ov->stream_gbps, us, us + total, us + 2 * total);
     for (size_t i = 0, r = 0; i < n; r += out[i].n_run, i++) {
         out[i].x = x + r * OC_N_FEATURES;
         out[i].x_kernel = kidx + r;

@@ -16,9 +16,15 @@
 
 /* From kernels timed alone to a whole graph (fitted on whole-model
  * measurements, bench/eval_models.py): total = kernel_scale * sum of the
- * kernels + per_kernel_us * kernels that run.  {1, 0} is the identity. */
+ * kernels + per_kernel_us * kernels that run.  {1, 0} is the identity.
+ * A negative per_kernel_us (a calibration's, measured on chains of tiny
+ * kernels) takes ONNX Runtime's profiler cost per kernel, which the
+ * timing model's profiled samples hold and a graph's run does not, out of
+ * the kernels' sum; the total then stays at least kernel_floor_us per
+ * kernel run (what one kernel adds to a run, measured the same way). */
 typedef struct oc_overhead {
     double kernel_scale, per_kernel_us;
+    double kernel_floor_us;
     /* shape arithmetic and view kernels in graph context: one measured
      * time each (0: the timing model predicts them like any kernel) */
     double small_kernel_us;
@@ -27,6 +33,11 @@ typedef struct oc_overhead {
      * 1.30: 2.8-4 ms per MB measured on cpu-AuthenticAMD-f26-m2); 0 when
      * not measured on the machine (calibrate measures it) */
     double output_us_per_mb;
+    /* the machine's bandwidth streaming a graph's weights, GB/s: a Conv,
+     * ConvTranspose, Gemm or MatMul kernel takes at least its weights'
+     * bytes at this rate (its samples ran with their weights in cache; a
+     * graph's weights are not, run after run); 0: no such floor */
+    double stream_gbps;
 } oc_overhead;
 
 typedef struct oc_estimate {
@@ -62,7 +73,11 @@ typedef struct oc_estimate {
                                    inference (plan.n_run + this: all) */
     double kernels_raw_us;      /* sum of the kernels as timed alone */
     double kernels_us, kernels_low_us, kernels_high_us; /* scaled */
-    double overhead_us;
+    double overhead_us;         /* per_kernel_us > 0: the runtime's per-kernel
+                                   cost (+ inner_overhead_us) */
+    double profiler_us;         /* per_kernel_us < 0: the profiler's cost per
+                                   kernel held in kernels_us, taken out of
+                                   the total (inner kernels' too) */
     uint64_t output_bytes;      /* the graph's outputs (known shapes) */
     double output_us;           /* handing them back (oc_overhead) */
     double total_us, total_low_us, total_high_us;

@@ -272,6 +272,8 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
     if (cf) {
         ov->kernel_scale = cf->kernel_scale;
         ov->per_kernel_us = cf->per_kernel_us;
+        ov->kernel_floor_us = cf->n_chains ? cf->kernel_floor_us : 0;
+        ov->stream_gbps = cf->stream_gbps;
         if (cf->output_us_per_mb > 0)
             ov->output_us_per_mb = cf->output_us_per_mb;
     }

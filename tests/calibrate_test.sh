@@ -221,6 +221,50 @@ assert abs(ta['kernels_raw_ms'] - tb['kernels_raw_ms']) < 1e-9
 assert ta['output_ms'] > 0 and tb['output_ms'] == 0
 assert abs(ta['time_ms'] - (sc * ta['kernels_raw_ms'] + ta['overhead_ms'] + ta['output_ms'])) < 1e-6 * ta['time_ms']
 E" "predict applies the calibration's in-graph scale and its cost of handing outputs back"
+# --- chains of tiny kernels: the profiler's cost per kernel leaves the total ---
+cat >"$TMP/chain.jsonl" <<'E'
+{"model":"kernel_chain","threads":1,"wall_us":{"median":28.0},"spread":0.05,"kernels":8,"kernel_us":{"median":17}}
+{"model":"kernel_chain","threads":1,"wall_us":{"median":79.8},"spread":0.05,"kernels":256,"kernel_us":{"median":803}}
+E
+REF=$SRC/data/machines/$FP/ort-cpu-models.jsonl
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
+    --anchors "$TMP/chain.jsonl" --anchors "$REF" --hw "$SRC/data/machines/$FP/hw.json" \
+    -o "$TMP/ch.json" >"$TMP/ch" 2>"$TMP/che"
+ok '[ $? -eq 0 ] && [ ! -s "$TMP/che" ] &&
+    grep -q "^in-graph scale at 1 thread: .* fitted on 36 whole-network runs" "$TMP/ch" &&
+    grep -q "^a kernel at 1 thread: 0.21 us in a run, 3.17 us as profiled" "$TMP/ch" &&
+    grep -q "^weights stream at 1 thread: 28.6 GB/s" "$TMP/ch"' \
+    "--anchors twice: kernel chains and the reference networks runs (any batch, their input shapes), --hw"
+ok "$PY - '$TMP/ch.json' <<'E'
+import json, sys
+o = json.load(open(sys.argv[1]))['threads'][0]['overhead']
+c = o['kernel_chain']
+assert c['runs'] == 2 and abs(c['wall_us_per_kernel'] - 51.8 / 248) < 1e-6, c
+assert abs(c['profiled_us_per_kernel'] - 786 / 248) < 1e-6, c
+assert abs(o['per_kernel_us'] - (c['wall_us_per_kernel'] - c['profiled_us_per_kernel'])) < 1e-6, o
+assert o['stream_gbps'] > 20 and o['anchors']['runs'] == 36, o
+E" "kernel chains: slopes of wall and profiled time; per_kernel_us their difference, negative"
+"$BIN" predict --target "$TMP/ch.json" -T 1 -f json "$SRC/samples/mobilenet_v2.onnx" >"$TMP/pch" 2>/dev/null
+"$BIN" predict --target "$TMP/ch.json" -T 1 "$SRC/samples/mobilenet_v2.onnx" >"$TMP/pcht" 2>/dev/null
+ok "$PY - '$TMP/pch' '$TMP/ch.json' <<'E'
+import json, sys
+t = json.load(open(sys.argv[1]))['totals']
+o = json.load(open(sys.argv[2]))['threads'][0]['overhead']
+assert t['overhead_ms'] == 0 and abs(t['profiler_ms'] - (-o['per_kernel_us']) * t['kernels'] / 1e3) < 1e-9, t
+assert abs(t['time_ms'] - (o['kernel_scale'] * t['kernels_raw_ms'] - t['profiler_ms'] + t['output_ms'])) < 1e-6 * t['time_ms'], t
+assert t['time_ms'] >= t['kernels'] * o['kernel_chain']['wall_us_per_kernel'] / 1e3
+E" "predict takes the profiler's cost per kernel out of the total (JSON totals.profiler_ms)"
+ok 'grep -q "less ONNX Runtime.s profiler cost per kernel" "$TMP/pcht"' "predict says so in its table"
+head -1 "$TMP/chain.jsonl" >"$TMP/chain1.jsonl"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
+    --anchors "$TMP/chain1.jsonl" -o "$TMP/bad.json" >/dev/null 2>"$TMP/bade"
+ok '[ $? -ne 0 ] && grep -q "kernel chains of one length" "$TMP/bade" && [ ! -e "$TMP/bad.json" ]' \
+    "kernel chains of one length: refused, nothing written"
+sed 's/"machine"/"id"/' "$SRC/data/machines/$FP/hw.json" >"$TMP/hwx.json"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
+    --hw "$TMP/hwx.json" -o "$TMP/bad.json" >/dev/null 2>"$TMP/bade"
+ok '[ $? -eq 2 ] && grep -q "was measured on an unrecorded machine, the calibration is of $FP" "$TMP/bade" &&
+    [ ! -e "$TMP/bad.json" ]' "--hw of another (or no) machine: refused"
 printf '{"model": "resnet18", "batch": 1}\n' >"$TMP/badan.jsonl"
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" --anchors "$TMP/badan.jsonl" \
     -o "$TMP/bad.json" >/dev/null 2>"$TMP/bade"
@@ -253,7 +297,12 @@ assert all(r['threads'] == 1 and r['wall_us']['median'] > 0 and r['machine'] for
 f = json.load(open(sys.argv[2]))['threads'][0]['overhead']
 assert f['anchors']['runs'] == 6 and 0.25 <= f['kernel_scale'] <= 4, f
 assert f['output_us_per_mb'] > 0, f
-E" "a real probe: the whole networks and the output probes timed, kept in --anchors, fitted"
+chains = [r for r in runs if r['model'] == 'kernel_chain']
+assert sorted(r['kernels'] for r in chains) == [8, 256], chains
+assert all(r['kernel_us']['median'] > 0 for r in chains), chains
+assert f['kernel_chain']['runs'] == 2 and f['kernel_chain']['profiled_us_per_kernel'] > 0, f
+assert f['stream_gbps'] > 0, f
+E" "a real probe: the whole networks, the output probes and the kernel chains timed, kept in --anchors, fitted"
     ok "$PY - '$TMP/real.jsonl.gz' <<'E'
 import gzip, json, sys, os
 lines = [json.loads(l) for l in gzip.open(sys.argv[1], 'rt')]

@@ -8,7 +8,7 @@
 #include "onnx/build.h"
 #include "predictor/dataset.h"
 #include "predictor/desc.h"
-#include "predictor/sampler.h"
+#include "training/sampler.h"
 
 #include <stdlib.h>
 #include <unistd.h>

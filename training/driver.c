@@ -1,7 +1,9 @@
 /* driver.c - running a timing driver (collector/ort_bench.js, torch_bench.py)
  * as a child process, and the work folders it fills: collect's chunks and
  * calibrate's anchors. */
-#include "cli/cli.h"
+#include "training/driver.h"
+
+#include <stdint.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,7 +21,7 @@
 
 extern char **environ;
 
-int cli_absolute(const char *path, char *out, size_t n)
+int oc_path_absolute(const char *path, char *out, size_t n)
 {
     if (path[0] == '/')
         return snprintf(out, n, "%s", path) < (int)n ? 0 : -1;
@@ -29,7 +31,7 @@ int cli_absolute(const char *path, char *out, size_t n)
     return snprintf(out, n, "%s/%s", cwd, path) < (int)n ? 0 : -1;
 }
 
-void cli_rm_tree(const char *path)
+void oc_rm_tree(const char *path)
 {
     DIR *d = opendir(path);
     if (d) {
@@ -42,7 +44,7 @@ void cli_rm_tree(const char *path)
                 continue;
             struct stat sb;
             if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
-                cli_rm_tree(p);
+                oc_rm_tree(p);
             else
                 unlink(p);
         }
@@ -51,8 +53,8 @@ void cli_rm_tree(const char *path)
     rmdir(path);
 }
 
-/* The last `max` lines of a log, indented, on stderr. */
-static void print_tail(const char *path, int max)
+/* The last `max` lines of a file, indented, as OC_LOG_DETAIL lines. */
+static void log_tail(const oc_log *lg, const char *path, int max)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -72,7 +74,8 @@ static void print_tail(const char *path, int max)
     fclose(f);
     int start = n > max ? n - max : 0;
     for (int i = start; i < n; i++) {
-        fprintf(stderr, "  | %s", lines[i % max] ? lines[i % max] : "\n");
+        const char *l = lines[i % max] ? lines[i % max] : "";
+        oc_logf(lg, OC_LOG_DETAIL, "  | %.*s", (int)strcspn(l, "\n"), l);
         free(lines[i % max]);
         lines[i % max] = NULL;
     }
@@ -80,7 +83,8 @@ static void print_tail(const char *path, int max)
         free(lines[i]);
 }
 
-int cli_run_driver(char *const argv[], const char *log, const volatile sig_atomic_t *interrupted)
+oc_status oc_driver_run(char *const argv[], const char *log, oc_stop_flag *interrupted,
+                        const oc_log *lg, bool *abandoned, oc_error *err)
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
@@ -97,9 +101,8 @@ int cli_run_driver(char *const argv[], const char *log, const volatile sig_atomi
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     if (rc != 0) {
-        cli_error("cannot run '%s': %s (set ONNXCOST_NODE or ONNXCOST_PYTHON to the "
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot run '%s': %s (set ONNXCOST_NODE or ONNXCOST_PYTHON to the "
                   "interpreter)", argv[0], strerror(rc));
-        return EXIT_IO;
     }
     /* Poll rather than block: the handlers use SA_RESTART (so no write or
      * read elsewhere fails with EINTR), which would also restart a blocking
@@ -111,13 +114,12 @@ int cli_run_driver(char *const argv[], const char *log, const volatile sig_atomi
         if (w == pid)
             break;
         if (w < 0 && errno != EINTR) {
-            cli_error("waitpid: %s", strerror(errno));
-            return EXIT_IO;
+            return oc_error_set(err, OC_ERR_IO, NULL, "waitpid: %s", strerror(errno));
         }
         sig_atomic_t intr = interrupted ? *interrupted : 0;
         if (intr == 1 && !told) {
-            fprintf(stderr, "\nonnxcost: interrupted: finishing the current run "
-                            "(Ctrl-C again abandons it)\n");
+            oc_logf(lg, OC_LOG_NOTICE,
+                    "interrupted: finishing the current run (Ctrl-C again abandons it)");
             told = true;
         }
         if (intr >= 2 && !killed) {
@@ -127,17 +129,36 @@ int cli_run_driver(char *const argv[], const char *log, const volatile sig_atomi
         struct timespec ts = {0, 20 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
-    if (killed || (interrupted && *interrupted >= 2))
-        return EXIT_INTERRUPTED;
+    if (killed || (interrupted && *interrupted >= 2)) {
+        if (abandoned)
+            *abandoned = true;
+        return oc_error_set(err, OC_ERR_IO, NULL, "interrupted");
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
+        return OC_OK;
     const char *drv = argv[1] ? argv[1] : argv[0];
     if (WIFEXITED(status))
-        cli_error("driver %s exited with status %d; its output (%s):", drv,
+        oc_error_set(err, OC_ERR_IO, NULL, "driver %s exited with status %d; its output (%s):", drv,
                   WEXITSTATUS(status), log);
     else
-        cli_error("driver %s was killed by signal %d; its output (%s):", drv,
+        oc_error_set(err, OC_ERR_IO, NULL, "driver %s was killed by signal %d; its output (%s):", drv,
                   WIFSIGNALED(status) ? WTERMSIG(status) : -1, log);
-    print_tail(log, 30);
-    return EXIT_IO;
+    log_tail(lg, log, 30);
+    return OC_ERR_IO;
+}
+
+int oc_mkdir_p(const char *path)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return -1;
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }

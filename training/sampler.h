@@ -15,8 +15,8 @@
  * by the next draw of the same stream, so the limits are part of the
  * sample's identity too.
  */
-#ifndef OC_PREDICTOR_SAMPLER_H
-#define OC_PREDICTOR_SAMPLER_H
+#ifndef OC_TRAINING_SAMPLER_H
+#define OC_TRAINING_SAMPLER_H
 
 #include <jansson.h>
 

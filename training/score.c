@@ -1,12 +1,11 @@
 /* score.c - held-out error tables (score.h). */
-#include "cli/score.h"
+#include "training/score.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 
 typedef struct group {
     char name[96];
@@ -21,8 +20,8 @@ typedef struct kept {
     double t, lo, hi;
 } kept;
 
-struct cli_score {
-    score_by by;
+struct oc_score {
+    oc_score_by by;
     size_t n_groups, cap, n_samples;
     group *g;
     bool sorted, keep;
@@ -30,9 +29,9 @@ struct cli_score {
     size_t k_cap;
 };
 
-cli_score *cli_score_new(score_by by, bool keep)
+oc_score *oc_score_new(oc_score_by by, bool keep)
 {
-    cli_score *sc = calloc(1, sizeof *sc);
+    oc_score *sc = calloc(1, sizeof *sc);
     if (sc) {
         sc->by = by;
         sc->keep = keep;
@@ -40,7 +39,7 @@ cli_score *cli_score_new(score_by by, bool keep)
     return sc;
 }
 
-void cli_score_free(cli_score *sc)
+void oc_score_free(oc_score *sc)
 {
     if (!sc)
         return;
@@ -52,20 +51,6 @@ void cli_score_free(cli_score *sc)
     free(sc);
 }
 
-int cli_parse_score_by(const char *s, score_by *by)
-{
-    if (!strcmp(s, "family"))
-        *by = SCORE_BY_FAMILY;
-    else if (!strcmp(s, "op"))
-        *by = SCORE_BY_OP;
-    else if (!strcmp(s, "pattern"))
-        *by = SCORE_BY_PATTERN;
-    else {
-        cli_error("--by: '%s' is not one of family, op, pattern", s);
-        return EXIT_USAGE;
-    }
-    return 0;
-}
 
 /* Room for one more element in the array *pp of *cap elements of `size`
  * bytes holding n (doubling, from `first`).  False when out of memory. */
@@ -82,7 +67,7 @@ static bool reserve(void *pp, size_t *cap, size_t n, size_t size, size_t first)
     return true;
 }
 
-static group *find_group(cli_score *sc, const char *name, int threads)
+static group *find_group(oc_score *sc, const char *name, int threads)
 {
     for (size_t i = 0; i < sc->n_groups; i++)
         if (sc->g[i].threads == threads && !strcmp(sc->g[i].name, name))
@@ -115,7 +100,7 @@ static bool group_add(group *g, const double ape[3], bool in_range)
     return true;
 }
 
-bool cli_score_add(cli_score *sc, const oc_tmodel *tm, const oc_train_sample *sm,
+bool oc_score_add(oc_score *sc, const oc_tmodel *tm, const oc_train_sample *sm,
                    double t, double lo, double hi)
 {
     const oc_tmodel_info *in = oc_tmodel_get_info(tm);
@@ -129,9 +114,9 @@ bool cli_score_add(cli_score *sc, const oc_tmodel *tm, const oc_train_sample *sm
         ape[k] = 100 * fabs(pred[k] - sm->time_us) / sm->time_us;
     bool inr = lo <= sm->time_us && sm->time_us <= hi;
     char key[96];
-    if (sc->by == SCORE_BY_FAMILY)
+    if (sc->by == OC_SCORE_BY_FAMILY)
         snprintf(key, sizeof key, "%s", sm->family);
-    else if (sc->by == SCORE_BY_PATTERN)
+    else if (sc->by == OC_SCORE_BY_PATTERN)
         snprintf(key, sizeof key, "%s", sm->pattern);
     else
         snprintf(key, sizeof key, "%.*s", (int)strcspn(sm->pattern, "+"), sm->pattern);
@@ -150,7 +135,7 @@ bool cli_score_add(cli_score *sc, const oc_tmodel *tm, const oc_train_sample *sm
     return true;
 }
 
-json_t *cli_score_predictions(const cli_score *sc)
+json_t *oc_score_predictions(const oc_score *sc)
 {
     if (!sc->keep)
         return NULL;
@@ -169,7 +154,7 @@ json_t *cli_score_predictions(const cli_score *sc)
     return a;
 }
 
-oc_status cli_score_split(cli_score *sc, const oc_tmodel *tm, const oc_train_set *s,
+oc_status oc_score_split(oc_score *sc, const oc_tmodel *tm, const oc_train_set *s,
                           int split, double shift, size_t *n, oc_error *err)
 {
     const oc_tmodel_info *in = oc_tmodel_get_info(tm);
@@ -191,7 +176,7 @@ oc_status cli_score_split(cli_score *sc, const oc_tmodel *tm, const oc_train_set
     if (m && (st = oc_tmodel_predict_features(tm, X, m, t, lo, hi, err)) != OC_OK)
         goto out;
     for (size_t r = 0; r < m; r++)
-        if (!cli_score_add(sc, tm, &s->s[idx[r]], t[r], lo[r], hi[r])) {
+        if (!oc_score_add(sc, tm, &s->s[idx[r]], t[r], lo[r], hi[r])) {
             st = oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
             goto out;
         }
@@ -203,7 +188,7 @@ out:
     return st;
 }
 
-size_t cli_score_count(const cli_score *sc) { return sc->n_samples; }
+size_t oc_score_count(const oc_score *sc) { return sc->n_samples; }
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -218,7 +203,7 @@ static int by_name(const void *a, const void *b)
     return c ? c : x->threads - y->threads;
 }
 
-static void sort_all(cli_score *sc)
+static void sort_all(oc_score *sc)
 {
     if (sc->sorted)
         return;
@@ -239,9 +224,9 @@ static void med_mean(const double *v, size_t n, double *med, double *mean)
     *med = n == 0 ? NAN : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static const char *key_name(const cli_score *sc)
+static const char *key_name(const oc_score *sc)
 {
-    return sc->by == SCORE_BY_FAMILY ? "family" : sc->by == SCORE_BY_OP ? "op" : "pattern";
+    return sc->by == OC_SCORE_BY_FAMILY ? "family" : sc->by == OC_SCORE_BY_OP ? "op" : "pattern";
 }
 
 static const char *row_name(const group *g)
@@ -249,7 +234,7 @@ static const char *row_name(const group *g)
     return strcmp(g->name, "~all") ? g->name : "all";
 }
 
-json_t *cli_score_json(cli_score *sc)
+json_t *oc_score_json(oc_score *sc)
 {
     sort_all(sc);
     json_t *a = json_array();
@@ -272,10 +257,10 @@ json_t *cli_score_json(cli_score *sc)
     return a;
 }
 
-void cli_score_print(cli_score *sc)
+void oc_score_table(oc_score *sc, FILE *out)
 {
     sort_all(sc);
-    printf("%-20s %3s %6s   %-17s %6s   %-17s   %-17s\n", key_name(sc), "thr", "n", "model",
+    fprintf(out, "%-20s %3s %6s   %-17s %6s   %-17s   %-17s\n", key_name(sc), "thr", "n", "model",
            "range", "linear-FLOPs", "roofline");
     for (size_t i = 0; i < sc->n_groups; i++) {
         const group *g = &sc->g[i];
@@ -287,9 +272,9 @@ void cli_score_print(cli_score *sc)
         }
         bool all = !strcmp(g->name, "~all");
         if (all && i > 0 && strcmp(sc->g[i - 1].name, "~all"))
-            printf("%.*s\n", 96, "------------------------------------------------"
+            fprintf(out, "%.*s\n", 96, "------------------------------------------------"
                                  "------------------------------------------------");
-        printf("%-20s %3d %6zu   %-17s %5.0f%%   %-17s   %-17s\n", row_name(g), g->threads,
+        fprintf(out, "%-20s %3d %6zu   %-17s %5.0f%%   %-17s   %-17s\n", row_name(g), g->threads,
                g->n, cell[0], 100.0 * (double)g->in_range / (double)g->n, cell[1], cell[2]);
     }
 }

@@ -2,8 +2,10 @@
  * four SVG charts (slowest nodes, shares by operator, prediction against
  * the baselines, the batch sweep) and tables of the sweep and of every
  * node.  No scripts, no external resources. */
-#include "cli/report.h"
-#include "cli/svg.h"
+#include "report/report.h"
+#include "report/format.h"
+#include "report/svg.h"
+#include "predictor/sweep.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -37,7 +39,7 @@ static const char *kernel_op(const oc_graph *g, const oc_estimate *e, size_t i)
 
 static int by_op_time(const void *x, const void *y)
 {
-    const report_op *a = x, *b = y;
+    const oc_report_op *a = x, *b = y;
     if (a->us != b->us)
         return a->us < b->us ? 1 : -1;
     if (a->macs != b->macs)
@@ -45,7 +47,7 @@ static int by_op_time(const void *x, const void *y)
     return strcmp(a->op, b->op);
 }
 
-oc_status report_group_ops(report *r, oc_arena *arena, oc_error *err)
+oc_status oc_report_group_ops(oc_report *r, oc_arena *arena, oc_error *err)
 {
     const oc_graph *g = oc_model_graph(r->m);
     const oc_estimate *e = r->e;
@@ -62,7 +64,7 @@ oc_status report_group_ops(report *r, oc_arena *arena, oc_error *err)
             k++;
         if (k == r->n_ops)
             r->ops[r->n_ops++].op = op;
-        report_op *o = &r->ops[k];
+        oc_report_op *o = &r->ops[k];
         o->us += e->node_us[i];
         o->linear_us += e->node_linear_us[i];
         o->roofline_us += e->node_roofline_us[i];
@@ -118,7 +120,7 @@ static const char *time_str(double us, char *buf, size_t n)
     if (us > 0 && us < 0.1)
         snprintf(buf, n, "%.3f us", us);
     else
-        cli_time(us, buf, n);
+        oc_fmt_time(us, buf, n);
     return buf;
 }
 
@@ -184,7 +186,7 @@ static void card(FILE *f, const char *value, const char *label)
     fputs("</span></div>\n", f);
 }
 
-static void header(FILE *f, const report *r)
+static void header(FILE *f, const oc_report *r)
 {
     const oc_graph *g = oc_model_graph(r->m);
     const oc_totals *t = oc_analysis_totals(r->a);
@@ -195,7 +197,7 @@ static void header(FILE *f, const report *r)
     html_escape(f, basename_of(src));
     fputs("</h1>\n<p class=\"meta\">file <code>", f);
     html_escape(f, src);
-    fprintf(f, "</code> (%s)", cli_bytes((double)oc_model_file_size(r->m), b1, sizeof b1));
+    fprintf(f, "</code> (%s)", oc_fmt_bytes((double)oc_model_file_size(r->m), b1, sizeof b1));
     if (g->name && g->name[0]) {
         fputs(" &#183; graph <code>", f);
         html_escape(f, g->name);
@@ -249,15 +251,15 @@ static void header(FILE *f, const report *r)
     if (tput < 1e4)
         snprintf(b1, sizeof b1, "%.1f /s", tput);
     else
-        cli_si(tput, "/s", b1, sizeof b1);
+        oc_fmt_si(tput, "/s", b1, sizeof b1);
     card(f, b1, "throughput (samples)");
     card(f, time_str(e->linear_us + e->overhead_us, b1, sizeof b1), "linear-FLOPs baseline");
     card(f, time_str(e->roofline_us + e->overhead_us, b1, sizeof b1), "roofline baseline");
-    card(f, cli_si((double)t->macs, "MAC", b1, sizeof b1), "multiply-accumulates");
-    card(f, cli_si((double)t->flops, "FLOP", b1, sizeof b1), "FLOPs");
-    card(f, cli_si((double)t->params, "", b1, sizeof b1), "parameters");
-    card(f, cli_bytes((double)t->weight_bytes, b1, sizeof b1), "weights");
-    card(f, cli_bytes((double)t->peak_activation_bytes, b1, sizeof b1), "activation peak");
+    card(f, oc_fmt_si((double)t->macs, "MAC", b1, sizeof b1), "multiply-accumulates");
+    card(f, oc_fmt_si((double)t->flops, "FLOP", b1, sizeof b1), "FLOPs");
+    card(f, oc_fmt_si((double)t->params, "", b1, sizeof b1), "parameters");
+    card(f, oc_fmt_bytes((double)t->weight_bytes, b1, sizeof b1), "weights");
+    card(f, oc_fmt_bytes((double)t->peak_activation_bytes, b1, sizeof b1), "activation peak");
     snprintf(b1, sizeof b1, "%zu", e->n_run);
     snprintf(b3, sizeof b3, "kernels for %zu nodes", g->n_nodes);
     card(f, b1, b3);
@@ -321,7 +323,7 @@ static int by_us(const void *x, const void *y)
 }
 
 /* A hover text: the node, its operator, the nodes fused into it, times. */
-static void node_title(FILE *f, const report *r, size_t i)
+static void node_title(FILE *f, const oc_report *r, size_t i)
 {
     const oc_graph *g = oc_model_graph(r->m);
     const oc_estimate *e = r->e;
@@ -341,7 +343,7 @@ static void node_title(FILE *f, const report *r, size_t i)
             time_str(e->node_high_us[i], b3, sizeof b3));
 }
 
-static void chart_top_nodes(FILE *f, const report *r)
+static void chart_top_nodes(FILE *f, const oc_report *r)
 {
     const oc_graph *g = oc_model_graph(r->m);
     const oc_estimate *e = r->e;
@@ -441,7 +443,7 @@ static void share_bar(FILE *f, const char *name, double y, double x0, double w, 
     }
 }
 
-static void chart_shares(FILE *f, const report *r)
+static void chart_shares(FILE *f, const oc_report *r)
 {
     legend_item it[N_COLORS + 1], leg[N_COLORS + 1];
     double us[N_COLORS + 1] = {0}, macs[N_COLORS + 1] = {0}, sum_us = 0, sum_macs = 0;
@@ -481,7 +483,7 @@ static void chart_shares(FILE *f, const report *r)
 
 /* ---- (c) the prediction against the baselines ---- */
 
-static void chart_baselines(FILE *f, const report *r)
+static void chart_baselines(FILE *f, const oc_report *r)
 {
     enum { MAX_ROWS = 11 };
     struct {
@@ -496,7 +498,7 @@ static void chart_baselines(FILE *f, const report *r)
     rows[n].v[2] = e->roofline_us + e->overhead_us;
     n++;
     for (size_t k = 0; k < r->n_ops && n < MAX_ROWS; k++) {
-        const report_op *o = &r->ops[k];
+        const oc_report_op *o = &r->ops[k];
         if (o->us > 0 || o->linear_us > 0 || o->roofline_us > 0) {
             rows[n].label = o->op;
             rows[n].v[0] = o->us;
@@ -573,7 +575,7 @@ static void chart_baselines(FILE *f, const report *r)
 typedef struct panel {
     const char *title;
     unit_kind unit;
-    double y[CLI_MAX_STEPS];
+    double y[OC_SWEEP_MAX_STEPS];
     const double *lo, *hi;  /* a band, or NULL */
     double limit;           /* a dashed line, or 0 */
     size_t mark;            /* a ringed point, or SIZE_MAX */
@@ -581,7 +583,7 @@ typedef struct panel {
     const char *color;
 } panel;
 
-static void draw_panel(FILE *f, const report *r, const panel *p, double x0, double w, double h)
+static void draw_panel(FILE *f, const oc_report *r, const panel *p, double x0, double w, double h)
 {
     const double PL = 58, PR = 14, PT = 30, PB = 40;
     double px0 = x0 + PL, px1 = x0 + w - PR, py0 = PT, py1 = h - PB;
@@ -634,10 +636,10 @@ static void draw_panel(FILE *f, const report *r, const panel *p, double x0, doub
     if (p->limit > 0 && limit_in) {
         svg_line(f, px0, PY(p->limit), px1, PY(p->limit), "limit");
         svg_text(f, mark_left ? px1 - 2 : px0 + 4, PY(p->limit) - 5, mark_left ? "end" : NULL,
-                 "ax warn", "limit %s", cli_bytes(p->limit, b, sizeof b));
+                 "ax warn", "limit %s", oc_fmt_bytes(p->limit, b, sizeof b));
     } else if (p->limit > 0) {
         svg_text(f, px1 - 2, py0 - 6, "end", "ax warn", "limit %s (above the chart)",
-                 cli_bytes(p->limit, b, sizeof b));
+                 oc_fmt_bytes(p->limit, b, sizeof b));
     }
     fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", p->color);
     for (size_t k = 0; k < n; k++)
@@ -668,7 +670,7 @@ static void draw_panel(FILE *f, const report *r, const panel *p, double x0, doub
 #undef PY
 }
 
-static void chart_sweep(FILE *f, const report *r)
+static void chart_sweep(FILE *f, const oc_report *r)
 {
     char b[48], best[96] = "", fit[96] = "";
     bool training = r->target->optimizer != OC_OPT_NONE;
@@ -685,7 +687,7 @@ static void chart_sweep(FILE *f, const report *r)
                 r->steps[r->best].throughput);
     if (r->memory_limit)
         fprintf(f, "Memory limit <span class=\"nw\">%s</span>: ",
-                cli_bytes((double)r->memory_limit, b, sizeof b));
+                oc_fmt_bytes((double)r->memory_limit, b, sizeof b));
     if (r->memory_limit && r->fit < r->n_steps)
         fprintf(f, "the largest batch that fits is %" PRId64 " (red points do not fit).",
                 r->steps[r->fit].batch);
@@ -696,7 +698,7 @@ static void chart_sweep(FILE *f, const report *r)
     fputs("</p>\n", f);
     if (!r->n_steps)
         return;
-    double lo[CLI_MAX_STEPS], hi[CLI_MAX_STEPS];
+    double lo[OC_SWEEP_MAX_STEPS], hi[OC_SWEEP_MAX_STEPS];
     panel tp = {.title = "Time per batch", .unit = U_TIME_US, .lo = lo, .hi = hi,
                 .mark = SIZE_MAX, .color = pred_color};
     panel th = {.title = "Throughput (samples/s)", .unit = U_COUNT, .mark = r->best,
@@ -728,26 +730,26 @@ static void chart_sweep(FILE *f, const report *r)
 
 /* ---- tables ---- */
 
-static void sweep_table(FILE *f, const report *r)
+static void sweep_table(FILE *f, const oc_report *r)
 {
     char b1[32], b2[32], b3[32], b4[32];
     fputs("<table>\n<tr><th>batch</th><th>time</th><th>range</th><th>samples/s</th>"
           "<th>memory</th><th class=\"l\"></th></tr>\n", f);
     for (size_t k = 0; k < r->n_steps; k++) {
-        const cli_step *s = &r->steps[k];
+        const oc_report_step *s = &r->steps[k];
         fprintf(f, "<tr><td>%" PRId64 "</td><td>%s</td><td>%s &#8211; %s</td><td>%.1f</td>"
                    "<td>%s</td><td class=\"l\">%s%s%s</td></tr>\n",
                 s->batch, time_str(s->time_ms * 1e3, b1, sizeof b1),
                 time_str(s->low_ms * 1e3, b2, sizeof b2),
                 time_str(s->high_ms * 1e3, b3, sizeof b3), s->throughput,
-                cli_bytes((double)s->memory, b4, sizeof b4), s->fits ? "" : "over the limit ",
+                oc_fmt_bytes((double)s->memory, b4, sizeof b4), s->fits ? "" : "over the limit ",
                 r->memory_limit && k == r->fit ? "largest that fits " : "",
                 k == r->best ? "best throughput" : "");
     }
     fputs("</table>\n", f);
 }
 
-static void node_table(FILE *f, const report *r)
+static void node_table(FILE *f, const oc_report *r)
 {
     const oc_graph *g = oc_model_graph(r->m);
     const oc_estimate *e = r->e;
@@ -766,7 +768,7 @@ static void node_table(FILE *f, const report *r)
         const oc_kernel *k = &e->plan.kernels[e->plan.kernel_of[i]];
         shape[0] = '\0';
         if (nd->n_outputs && nd->outputs[0] >= 0)
-            cli_shape_str(oc_analysis_value(r->a, nd->outputs[0]), shape, sizeof shape);
+            oc_fmt_shape(oc_analysis_value(r->a, nd->outputs[0]), shape, sizeof shape);
         fprintf(f, "<tr><td>%zu</td><td class=\"l mono\">", q + 1);
         html_escape(f, nd->name);
         fputs("</td><td class=\"l\">", f);
@@ -779,8 +781,8 @@ static void node_table(FILE *f, const report *r)
         else
             fputs("</td><td>&#8211;</td><td></td>", f);
         fprintf(f, "<td>%s</td><td>%s</td><td class=\"l\">",
-                c->macs ? cli_si((double)c->macs, "", b1, sizeof b1) : "0",
-                cli_bytes((double)(c->bytes_read + c->bytes_written), b2, sizeof b2));
+                c->macs ? oc_fmt_si((double)c->macs, "", b1, sizeof b1) : "0",
+                oc_fmt_bytes((double)(c->bytes_read + c->bytes_written), b2, sizeof b2));
         if (e->node_unknown[i]) {
             fputs("<span class=\"warn\">not counted: ", f);
             html_escape(f, e->node_unknown[i]);
@@ -803,7 +805,7 @@ static void node_table(FILE *f, const report *r)
     fputs("</table>\n", f);
 }
 
-static void warnings(FILE *f, const report *r)
+static void warnings(FILE *f, const oc_report *r)
 {
     size_t n = oc_analysis_n_warnings(r->a);
     if (!n)
@@ -821,7 +823,7 @@ static void warnings(FILE *f, const report *r)
     fputs("</ul>\n", f);
 }
 
-void report_html(FILE *f, const report *r)
+void oc_report_html(FILE *f, const oc_report *r)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
           "<meta name=\"generator\" content=\"onnxcost " OC_VERSION "\"/>\n<title>onnxcost "
@@ -840,4 +842,24 @@ void report_html(FILE *f, const report *r)
           "not measurements. Times are ONNX Runtime kernels as the timing model predicts them "
           "on its target; the range is the spread of its ensemble.</footer>\n"
           "</main>\n</body>\n</html>\n", f);
+}
+
+oc_status oc_report_render(const oc_report *r, char **html, size_t *size, oc_error *err)
+{
+    *html = NULL;
+    *size = 0;
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    oc_report_html(f, r);
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad) {
+        free(buf);
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory while rendering the report");
+    }
+    *html = buf;
+    *size = n;
+    return OC_OK;
 }

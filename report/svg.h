@@ -11,8 +11,8 @@
  * Everything writes to a FILE* (the report builds in memory and is written
  * atomically at the end); write errors are left for the caller's ferror().
  */
-#ifndef OC_CLI_SVG_H
-#define OC_CLI_SVG_H
+#ifndef OC_REPORT_SVG_H
+#define OC_REPORT_SVG_H
 
 #include <stddef.h>
 #include <stdio.h>

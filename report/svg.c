@@ -1,5 +1,5 @@
 /* svg.c - escaping, ticks and drawing primitives for the HTML report. */
-#include "cli/svg.h"
+#include "report/svg.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -6,7 +6,7 @@
  * generator from the state the kept draw started at rebuilds the identical
  * model, so oc_sample_build() needs nothing but the sample.
  */
-#include "predictor/sampler.h"
+#include "training/sampler.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,605 @@
+/* anchors.c - whole networks timed by `onnxcost calibrate`: what a kernel
+ * costs inside a network against the same kernel timed alone.
+ *
+ * The probe times kernels alone; inside a network ORT runs them with a
+ * warm thread pool, data already in cache, and the pool's wake-ups between
+ * them.  That ratio is the in-graph scale of the overhead fit
+ * (estimate.h), and it is a property of the machine: 0.87 at 2 threads on
+ * the machine the built-in model learnt, about 1.07 on
+ * cpu-AuthenticAMD-f26-m2.  So calibrate also times a few whole networks
+ * (the reference models that fitted the built-in overhead, graphs
+ * committed under tests/reference/models with their weights left out) at
+ * batch 1 and 4, filled with random weights here, and fits the scale of
+ * this machine on them (oc_calib_fit_in_graph).
+ */
+#include "training/anchors.h"
+#include "training/driver.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "onnx/build.h"
+#include "onnx/model.h"
+#include "predictor/mlp.h"
+
+#ifndef OC_SOURCE_DIR
+#define OC_SOURCE_DIR "."
+#endif
+
+const char *const oc_anchor_names[OC_N_ANCHORS] = {"squeezenet1_1", "mobilenet_v2",
+                                                     "resnet18"};
+const int64_t oc_anchor_batches[OC_N_ANCHOR_BATCHES] = {1, 4};
+const char oc_output_probe[] = "expand_output";
+const uint64_t oc_output_probe_bytes[OC_N_OUTPUT_PROBES] = {16000000, 64000000};
+const char oc_chain_probe[] = "kernel_chain";
+const size_t oc_chain_lengths[OC_N_CHAINS] = {8, 256};
+
+/* Where the anchors' graphs are: $ONNXCOST_ANCHORS or the source tree's. */
+static const char *anchor_dir(void)
+{
+    const char *d = getenv("ONNXCOST_ANCHORS");
+    return d && *d ? d : OC_SOURCE_DIR "/tests/reference/models";
+}
+
+int oc_anchor_path(const char *name, char *buf, size_t n)
+{
+    if (snprintf(buf, n, "%s/%s.onnx", anchor_dir(), name) >= (int)n)
+        return -1;
+    return access(buf, R_OK) == 0 ? 0 : -1;
+}
+
+static oc_status copy_file(const char *from, const char *to, oc_error *err)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot read %s: %s", from, strerror(errno));
+    }
+    FILE *out = fopen(to, "wb");
+    if (!out) {
+        fclose(in);
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", to, strerror(errno));
+    }
+    char buf[1 << 16];
+    size_t k;
+    int rc = 0;
+    while ((k = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, k, out) != k) {
+            rc = OC_ERR_IO;
+            break;
+        }
+    if (ferror(in))
+        rc = OC_ERR_IO;
+    if (fclose(out) != 0)
+        rc = OC_ERR_IO;
+    fclose(in);
+    if (rc)
+        oc_error_set(err, OC_ERR_IO, NULL, "cannot copy %s to %s", from, to);
+    return rc;
+}
+
+/* Fill one external float tensor of `fd` with random values: weights of
+ * rank >= 2 uniform in +-sqrt(3 / fan-in) (activations keep their scale
+ * through the network, no overflow, no denormals), vectors (biases,
+ * normalisation scales and variances) in [0.5, 1.5). */
+static oc_status fill_tensor(int fd, const oc_tensor *t, oc_rng *rng, const char *path,
+                             oc_error *err)
+{
+    uint64_t bytes = t->numel * 4;
+    if (t->ext_length && t->ext_length < bytes)
+        bytes = t->ext_length;
+    double fan_in = 1;
+    for (int d = 1; d < t->rank; d++)
+        fan_in *= (double)t->dims[d];
+    double a = t->rank >= 2 ? sqrt(3.0 / (fan_in > 0 ? fan_in : 1)) : 0.5;
+    double c = t->rank >= 2 ? 0 : 1.0;
+    float buf[4096];
+    uint64_t off = t->ext_offset;
+    while (bytes >= 4) {
+        size_t k = bytes / 4 < 4096 ? (size_t)(bytes / 4) : 4096;
+        for (size_t i = 0; i < k; i++)
+            buf[i] = (float)(c + a * (2 * oc_rng_uniform(rng) - 1));
+        ssize_t w = pwrite(fd, buf, k * 4, (off_t)off);
+        if (w != (ssize_t)(k * 4)) {
+            return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", path, w < 0 ? strerror(errno) : "short write");
+        }
+        off += k * 4;
+        bytes -= k * 4;
+    }
+    return 0;
+}
+
+/* Copy the anchor graph `name` into `dir` with random weights in its
+ * external data files; its input's per-sample shape to shape[1..rank). */
+static oc_status materialize(const char *name, const char *dir, char *model, size_t n,
+                             char *input, size_t input_n, int64_t *shape, int *rank,
+                             oc_error *err)
+{
+    char src[PATH_MAX];
+    if (oc_anchor_path(name, src, sizeof src)) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: the anchor network %s is missing (set ONNXCOST_ANCHORS to "
+                  "the folder of tests/reference/models)", src);
+    }
+    if (snprintf(model, n, "%s/%s.onnx", dir, name) >= (int)n) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
+    }
+    oc_model *m = NULL;
+    int rc = oc_model_load(src, NULL, &m, err);
+    if (rc) /* as the command's loads: a model that does not load is bad input */
+        return err->status = rc == OC_ERR_IO ? OC_ERR_INPUT : rc;
+    const oc_graph *g = oc_model_graph(m);
+    if (g->n_inputs != 1) {
+        oc_model_free(m);
+        return oc_error_set(err, OC_ERR_INPUT, NULL,
+                            "calibrate: anchor %s has %zu inputs (one image input expected)",
+                            src, g->n_inputs);
+    }
+    const oc_value *in = &g->values[g->inputs[0]];
+    *rank = in->rank;
+    snprintf(input, input_n, "%s", in->name);
+    for (int d = 1; d < in->rank && d < 8; d++)
+        shape[d] = oc_dim_is_known(in->dims[d]) ? in->dims[d].v : -1;
+    if (in->dtype != OC_DT_FLOAT || in->rank < 2 || in->rank > 8) {
+        rc = oc_error_set(err, OC_ERR_INPUT, NULL, "calibrate: anchor %s: its input is not a float tensor of rank 2 to 8", src);
+    }
+    for (int d = 1; !rc && d < in->rank; d++)
+        if (shape[d] < 0) {
+            rc = oc_error_set(err, OC_ERR_INPUT, NULL, "calibrate: anchor %s: input dim %d is not fixed", src, d);
+        }
+    if (!rc)
+        rc = copy_file(src, model, err);
+    oc_rng rng;
+    oc_rng_seed(&rng, 20261204);
+    for (size_t v = 0; !rc && v < g->n_values; v++) {
+        const oc_tensor *t = g->values[v].constant;
+        if (!g->values[v].is_initializer || !t || !t->external || !t->location)
+            continue;
+        if (t->dtype != OC_DT_FLOAT || strchr(t->location, '/')) {
+            rc = oc_error_set(err, OC_ERR_INPUT, NULL, "calibrate: anchor %s: tensor '%s' is not float32 data beside the model",
+                      src, t->name);
+            break;
+        }
+        char data[PATH_MAX];
+        if (snprintf(data, sizeof data, "%s/%s", dir, t->location) >= (int)sizeof data) {
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
+            break;
+        }
+        int fd = open(data, O_WRONLY | O_CREAT, 0644);
+        if (fd < 0) {
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", data, strerror(errno));
+            break;
+        }
+        rc = fill_tensor(fd, t, &rng, data, err);
+        if (close(fd) != 0 && !rc) {
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", data, strerror(errno));
+        }
+    }
+    oc_model_free(m);
+    return rc;
+}
+
+/* The output probe of `bytes`: Expand of one float, written to `path`. */
+static oc_status output_probe(uint64_t bytes, const char *path, oc_error *err)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t one = 1, n = (int64_t)(bytes / 4);
+    if (!b) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
+    }
+    oc_builder_input(b, "x", OC_DT_FLOAT, 1, &one);
+    oc_builder_ints(b, "size", 1, &one, &n);
+    oc_builder_node(b, "Expand", "expand", "x,size", "y");
+    oc_builder_output(b, "y", OC_DT_FLOAT, 1, &n);
+    oc_status st = oc_builder_save(b, path, err);
+    oc_builder_free(b);
+    return st;
+}
+
+/* The kernel chain of length n: Neg and Abs of 16 floats, alternating
+ * (nothing for ONNX Runtime to fold or fuse), written to `path`. */
+static oc_status chain_probe(size_t n, const char *path, oc_error *err)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t d[2] = {1, 16};
+    if (!b)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    oc_builder_input(b, "x", OC_DT_FLOAT, 2, d);
+    char in[32] = "x", out[32], name[32];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(out, sizeof out, i + 1 < n ? "t%zu" : "y", i);
+        snprintf(name, sizeof name, "k%zu", i);
+        oc_builder_node(b, i % 2 ? "Abs" : "Neg", name, in, out);
+        memcpy(in, out, sizeof in);
+    }
+    oc_builder_output(b, "y", OC_DT_FLOAT, 2, d);
+    oc_status st = oc_builder_save(b, path, err);
+    oc_builder_free(b);
+    return st;
+}
+
+/* The run of `id` in a driver's result lines, or a reason it has none. */
+static const char *result_of(const char *results, const char *id, double *wall_us,
+                             double *spread, double *kernel_us)
+{
+    json_error_t je;
+    FILE *f = fopen(results, "r");
+    if (!f)
+        return "the driver wrote no results";
+    const char *why = "the driver reported no result";
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        json_t *r = json_loads(line, 0, &je);
+        const char *rid = json_string_value(json_object_get(r, "id"));
+        if (rid && !strcmp(rid, id)) {
+            double w = json_number_value(
+                json_object_get(json_object_get(r, "wall_us"), "median"));
+            /* the spread of the wall times (p90 - p10 over the median) */
+            const json_t *sj = json_object_get(r, "wall_spread");
+            double s = json_number_value(sj ? sj : json_object_get(r, "spread"));
+            if (!json_is_true(json_object_get(r, "ok")))
+                why = "the driver reported a failure";
+            else if (!(w > 0) || !isfinite(w))
+                why = "no wall time";
+            else {
+                *kernel_us = json_number_value(
+                    json_object_get(json_object_get(r, "kernel_us"), "median"));
+                *wall_us = w;
+                *spread = s >= 0 && isfinite(s) ? s : 0;
+                why = NULL;
+            }
+        }
+        json_decref(r);
+        if (!why)
+            break;
+    }
+    free(line);
+    fclose(f);
+    return why;
+}
+
+/* One manifest line: the model at `model` fed one float32 input. */
+static oc_status manifest_line(FILE *mf, const char *id, const char *model,
+                               const char *input, json_t *shape, oc_error *err)
+{
+    json_t *line = json_pack("{s:s, s:s, s:[{s:s, s:s, s:o}]}", "id", id, "model", model,
+                             "inputs", "name", input, "dtype", "float32", "shape", shape);
+    char *s = line ? json_dumps(line, JSON_COMPACT) : NULL;
+    int rc = !s || fprintf(mf, "%s\n", s) < 0;
+    free(s);
+    json_decref(line);
+    return rc ? oc_error_set(err, OC_ERR_IO, NULL, "cannot write the anchors' manifest") : OC_OK;
+}
+
+/* The anchor networks (random weights) and the output probes in `dir`,
+ * listed in `manifest` for the driver. */
+static oc_status write_manifest(const char *dir, const char *manifest, oc_error *err)
+{
+    FILE *mf = fopen(manifest, "w");
+    if (!mf) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", manifest, strerror(errno));
+    }
+    int rc = 0;
+    for (int a = 0; a < OC_N_ANCHORS && !rc; a++) {
+        char model[PATH_MAX], input[256];
+        int64_t shape[8];
+        int rank = 0;
+        rc = materialize(oc_anchor_names[a], dir, model, sizeof model, input, sizeof input,
+                         shape, &rank, err);
+        for (int b = 0; !rc && b < OC_N_ANCHOR_BATCHES; b++) {
+            json_t *dims = json_array();
+            json_array_append_new(dims, json_integer(oc_anchor_batches[b]));
+            for (int d = 1; d < rank; d++)
+                json_array_append_new(dims, json_integer(shape[d]));
+            char id[96];
+            snprintf(id, sizeof id, "anchor/%s/b%" PRId64, oc_anchor_names[a],
+                     oc_anchor_batches[b]);
+            rc = manifest_line(mf, id, model, input, dims, err);
+        }
+    }
+    for (int p = 0; !rc && p < OC_N_OUTPUT_PROBES; p++) {
+        char model[PATH_MAX], id[64];
+        snprintf(id, sizeof id, "output/%" PRIu64, oc_output_probe_bytes[p]);
+        if (snprintf(model, sizeof model, "%s/output%d.onnx", dir, p) >= (int)sizeof model) {
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
+        } else if (!(rc = output_probe(oc_output_probe_bytes[p], model, err))) {
+            rc = manifest_line(mf, id, model, "x", json_pack("[i]", 1), err);
+        }
+    }
+    for (int c = 0; !rc && c < OC_N_CHAINS; c++) {
+        char model[PATH_MAX], id[64];
+        snprintf(id, sizeof id, "chain/%zu", oc_chain_lengths[c]);
+        if (snprintf(model, sizeof model, "%s/chain%d.onnx", dir, c) >= (int)sizeof model) {
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
+        } else if (!(rc = chain_probe(oc_chain_lengths[c], model, err))) {
+            rc = manifest_line(mf, id, model, "x", json_pack("[i, i]", 1, 16), err);
+        }
+    }
+    if (fclose(mf) != 0 && !rc) {
+        rc = oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", manifest, strerror(errno));
+    }
+    if (rc)
+        remove(manifest); /* made again by the next call */
+    return rc;
+}
+
+oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag *stop,
+                             const oc_log *lg, bool *abandoned, oc_anchor_run *runs,
+                             size_t *n_runs, oc_error *err)
+{
+    *n_runs = 0;
+    const char *node = getenv("ONNXCOST_NODE");
+    if (!node || !*node)
+        node = "node";
+    const char *driver = getenv("ONNXCOST_COLLECTOR");
+    if (!driver || !*driver)
+        driver = OC_SOURCE_DIR "/collector/ort_bench.js";
+    char dir[PATH_MAX], manifest[PATH_MAX], results[PATH_MAX], log[PATH_MAX];
+    if (snprintf(dir, sizeof dir, "%s/anchors", workdir) >= (int)sizeof dir - 32) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", workdir);
+    }
+    /* room checked above: the names below are short */
+    int w = snprintf(log, sizeof log, "%.*s/driver.log", (int)sizeof dir - 32, dir);
+    w |= snprintf(manifest, sizeof manifest, "%.*s/manifest.jsonl", (int)sizeof dir - 32, dir);
+    w |= snprintf(results, sizeof results, "%.*s/results-t%d.jsonl", (int)sizeof dir - 32, dir,
+                  (int)threads);
+    (void)w;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot create %s: %s", dir, strerror(errno));
+    }
+    /* The models and the manifest, made once for every thread count and
+     * repeat of this calibration. */
+    int rc = access(manifest, R_OK) == 0 ? 0 : write_manifest(dir, manifest, err);
+    if (rc)
+        return rc;
+    /* As the reference runs (scripts/measure_models.py) and the probe: five
+     * repeats in two interleaved passes; a pool that does not spin at two
+     * or more threads. */
+    char th[24];
+    snprintf(th, sizeof th, "%" PRId64, threads);
+    char *argv[] = {(char *)node, (char *)driver, "--threads", th, "--in", manifest,
+                    "--out", results, "--warmup", "1", "--repeats", "5", "--passes", "2",
+                    "--max-seconds", "40", threads > 1 ? "--no-spin" : NULL, NULL};
+    if ((rc = oc_driver_run(argv, log, stop, lg, abandoned, err)))
+        return rc;
+    for (int a = 0; a < OC_N_ANCHORS; a++)
+        for (int b = 0; b < OC_N_ANCHOR_BATCHES; b++) {
+            oc_anchor_run *r = &runs[*n_runs];
+            memset(r, 0, sizeof *r);
+            r->name = oc_anchor_names[a];
+            r->batch = oc_anchor_batches[b];
+            r->threads = threads;
+            char id[96];
+            snprintf(id, sizeof id, "anchor/%s/b%" PRId64, r->name, r->batch);
+            const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
+            if (why) {
+                return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
+                          threads == 1 ? "" : "s", why, log);
+            }
+            (*n_runs)++;
+        }
+    for (int p = 0; p < OC_N_OUTPUT_PROBES; p++) {
+        oc_anchor_run *r = &runs[*n_runs];
+        memset(r, 0, sizeof *r);
+        r->name = oc_output_probe;
+        r->threads = threads;
+        r->output_bytes = oc_output_probe_bytes[p];
+        char id[64];
+        snprintf(id, sizeof id, "output/%" PRIu64, r->output_bytes);
+        const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
+        if (why) {
+            return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
+                      threads == 1 ? "" : "s", why, log);
+        }
+        (*n_runs)++;
+    }
+    for (int c = 0; c < OC_N_CHAINS; c++) {
+        oc_anchor_run *r = &runs[*n_runs];
+        memset(r, 0, sizeof *r);
+        r->name = oc_chain_probe;
+        r->threads = threads;
+        r->kernels = oc_chain_lengths[c];
+        char id[64];
+        snprintf(id, sizeof id, "chain/%zu", r->kernels);
+        const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
+        if (!why && !(r->kernel_us > 0))
+            why = "no profiled kernel time";
+        if (why)
+            return oc_error_set(err, OC_ERR_IO, NULL,
+                                "calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
+                                threads == 1 ? "" : "s", why, log);
+        (*n_runs)++;
+    }
+    return OC_OK;
+}
+
+
+static const char *anchor_name(const char *model)
+{
+    for (int a = 0; model && a < OC_N_ANCHORS; a++)
+        if (!strcmp(model, oc_anchor_names[a]))
+            return oc_anchor_names[a];
+    if (model && !strcmp(model, oc_chain_probe))
+        return oc_chain_probe;
+    return model && !strcmp(model, oc_output_probe) ? oc_output_probe : NULL;
+}
+
+/* A network of the anchors' folder other than the anchors (a reference
+ * network: scripts/measure_models.py's runs), its name kept in s. */
+static const char *other_network(oc_anchor_set *s, const char *model)
+{
+    char path[PATH_MAX];
+    if (!model || strlen(model) >= sizeof s->names[0] || strchr(model, '/') ||
+        oc_anchor_path(model, path, sizeof path))
+        return NULL;
+    snprintf(s->names[s->n], sizeof s->names[0], "%s", model);
+    return s->names[s->n];
+}
+
+/* r's inputs from a run's "inputs": [{"name", "shape"}, ...] (the names
+ * kept in s at slot i); false when they are not of that form or too many. */
+static bool run_inputs(oc_anchor_set *s, size_t i, const json_t *in, oc_anchor_run *r)
+{
+    r->n_inputs = 0;
+    if (!in)
+        return true;
+    if (!json_is_array(in) || json_array_size(in) > 2)
+        return false;
+    for (size_t k = 0; k < json_array_size(in); k++) {
+        const json_t *e = json_array_get(in, k);
+        const char *name = json_string_value(json_object_get(e, "name"));
+        const json_t *sh = json_object_get(e, "shape");
+        if (!name || strlen(name) >= sizeof s->input_names[0][0] || !json_is_array(sh) ||
+            json_array_size(sh) > OC_MAX_RANK)
+            return false;
+        oc_input_override *o = &r->inputs[k];
+        snprintf(s->input_names[i][k], sizeof s->input_names[0][0], "%s", name);
+        o->name = s->input_names[i][k];
+        o->rank = (int)json_array_size(sh);
+        for (int d = 0; d < o->rank; d++) {
+            const json_t *v = json_array_get(sh, (size_t)d);
+            if (!json_is_integer(v) || json_integer_value(v) <= 0)
+                return false;
+            o->dims[d] = json_integer_value(v);
+        }
+        r->n_inputs++;
+    }
+    return true;
+}
+
+static bool has_run(const oc_anchor_set *s, int64_t threads, const char *name, int64_t batch,
+                    uint64_t output_bytes, size_t kernels)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const oc_anchor_run *r = &s->r[i];
+        if (r->threads == threads && r->name == name && r->batch == batch &&
+            r->output_bytes == output_bytes && r->kernels == kernels)
+            return true;
+    }
+    return false;
+}
+
+bool oc_anchors_complete(const oc_anchor_set *s, int64_t threads)
+{
+    for (int a = 0; a < OC_N_ANCHORS; a++)
+        for (int b = 0; b < OC_N_ANCHOR_BATCHES; b++)
+            if (!has_run(s, threads, oc_anchor_names[a], oc_anchor_batches[b], 0, 0))
+                return false;
+    for (int p = 0; p < OC_N_OUTPUT_PROBES; p++)
+        if (!has_run(s, threads, oc_output_probe, 0, oc_output_probe_bytes[p], 0))
+            return false;
+    for (int c = 0; c < OC_N_CHAINS; c++)
+        if (!has_run(s, threads, oc_chain_probe, 0, 0, oc_chain_lengths[c]))
+            return false;
+    return true;
+}
+
+size_t oc_anchor_count(const oc_anchor_set *s, int64_t threads)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        k += s->r[i].threads == threads;
+    return k;
+}
+
+oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *s,
+                          oc_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno == ENOENT)
+            return 0;
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot read %s: %s", path, strerror(errno));
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, rc = 0;
+    while (!rc && getline(&line, &cap, f) > 0) {
+        lineno++;
+        json_error_t je;
+        json_t *j = json_loads(line, 0, &je);
+        const char *model = json_string_value(json_object_get(j, "model"));
+        const char *name = anchor_name(model);
+        if (!name && s->n < OC_MAX_ANCHOR_RUNS)
+            name = other_network(s, model);
+        const char *mach = json_string_value(json_object_get(j, "machine"));
+        json_t *b = json_object_get(j, "batch"), *t = json_object_get(j, "threads");
+        json_t *ob = json_object_get(j, "output_bytes");
+        double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
+        double k = json_number_value(json_object_get(json_object_get(j, "kernel_us"), "median"));
+        bool probe = name == oc_output_probe, chain = name == oc_chain_probe;
+        json_t *nk = json_object_get(j, "kernels");
+        if (!json_is_object(j) || !json_is_integer(t) || !(w > 0) ||
+            (probe ? !json_is_integer(ob) || json_integer_value(ob) <= 0 || !(k >= 0)
+             : chain ? !json_is_integer(nk) || json_integer_value(nk) <= 0 || !(k > 0)
+                     : !json_is_integer(b) || json_integer_value(b) <= 0)) {
+            rc = oc_error_set(err, OC_ERR_INPUT, NULL,
+                              "%s:%d: not a whole-network run (model, batch or output_bytes "
+                              "or kernels, threads, wall_us)", path, lineno);
+        } else if (mach && strcmp(mach, machine)) {
+            rc = oc_error_set(err, OC_ERR_INPUT, NULL, "%s:%d: measured on %s, not %s", path, lineno, mach, machine);
+        } else if (name) {
+            if (s->n == OC_MAX_ANCHOR_RUNS) {
+                rc = oc_error_set(err, OC_ERR_INPUT, NULL, "%s: more than %d anchor runs", path, OC_MAX_ANCHOR_RUNS);
+            } else {
+                double sp = json_number_value(json_object_get(j, "spread"));
+                oc_anchor_run *run = &s->r[s->n];
+                *run = (oc_anchor_run){
+                    .name = name, .batch = probe || chain ? 0 : json_integer_value(b),
+                    .threads = json_integer_value(t), .wall_us = w, .spread = sp,
+                    .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
+                    .kernels = chain ? (size_t)json_integer_value(nk) : 0,
+                    .kernel_us = probe || chain ? k : 0};
+                /* a network whose inputs cannot be bound is not an anchor */
+                if (probe || chain || run_inputs(s, s->n, json_object_get(j, "inputs"), run))
+                    s->n++;
+            }
+        }
+        json_decref(j);
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+oc_status oc_anchors_append(const char *path, const char *machine, const oc_anchor_run *r,
+                            size_t n, oc_error *err)
+{
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s: %s", path, strerror(errno));
+    }
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *j = json_pack("{s:s, s:I, s:s, s:{s:f}, s:f}", "model", r[i].name, "threads",
+                              (json_int_t)r[i].threads, "machine", machine, "wall_us",
+                              "median", r[i].wall_us, "spread", r[i].spread);
+        if (j && (r[i].output_bytes || r[i].kernels)) {
+            json_object_set_new(j, r[i].kernels ? "kernels" : "output_bytes",
+                                json_integer((json_int_t)(r[i].kernels ? r[i].kernels
+                                                                       : r[i].output_bytes)));
+            json_object_set_new(j, "kernel_us", json_pack("{s:f}", "median", r[i].kernel_us));
+        } else if (j) {
+            json_object_set_new(j, "batch", json_integer((json_int_t)r[i].batch));
+        }
+        char *t = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(7)) : NULL;
+        bad |= !t || fprintf(f, "%s\n", t) < 0;
+        free(t);
+        json_decref(j);
+    }
+    bad |= fclose(f) != 0;
+    if (bad) {
+        return oc_error_set(err, OC_ERR_IO, NULL, "cannot write %s", path);
+    }
+    return 0;
+}
+

@@ -1,0 +1,82 @@
+/*
+ * anchors.h - whole networks timed by `onnxcost calibrate`: what a kernel
+ * costs inside a network against the same kernel timed alone (anchors.c).
+ */
+#ifndef OC_TRAINING_ANCHORS_H
+#define OC_TRAINING_ANCHORS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyzer/analyzer.h"
+#include "training/log.h"
+
+enum { OC_N_ANCHORS = 3, OC_N_ANCHOR_BATCHES = 2, OC_N_OUTPUT_PROBES = 2, OC_N_CHAINS = 2,
+       OC_N_ANCHOR_RUNS =
+           OC_N_ANCHORS * OC_N_ANCHOR_BATCHES + OC_N_OUTPUT_PROBES + OC_N_CHAINS };
+/* The network that measures handing outputs back: Expand of one float to
+ * output_bytes / 4 of them. */
+extern const char oc_output_probe[];
+extern const uint64_t oc_output_probe_bytes[OC_N_OUTPUT_PROBES];
+/* The networks that measure what one more kernel costs in a run and in a
+ * profile: chains of oc_chain_lengths tiny kernels (Neg and Abs of 16
+ * floats, alternating). */
+extern const char oc_chain_probe[];
+extern const size_t oc_chain_lengths[OC_N_CHAINS];
+extern const char *const oc_anchor_names[OC_N_ANCHORS];
+extern const int64_t oc_anchor_batches[OC_N_ANCHOR_BATCHES];
+typedef struct oc_anchor_run {
+    const char *name; /* one of oc_anchor_names, another network of their
+                         folder, oc_output_probe or oc_chain_probe */
+    int64_t batch, threads;
+    double wall_us, spread;
+    uint64_t output_bytes; /* oc_output_probe: its output's size */
+    size_t kernels;        /* oc_chain_probe: its length */
+    double kernel_us;      /* both probes: their kernels' profiled time */
+    /* the inputs' shapes when the run gives them (a reference network's
+     * sequence length, ...); else batch binds the leading dims */
+    int n_inputs;
+    oc_input_override inputs[2];
+} oc_anchor_run;
+/* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */
+int oc_anchor_path(const char *name, char *buf, size_t n);
+/* Time every anchor at every anchor batch, the output probes and the
+ * kernel chains, with
+ * ONNX Runtime at `threads` (models with random weights made under
+ * workdir/anchors); runs needs room for OC_N_ANCHOR_RUNS.  Errors: OC_ERR_IO (the
+ * driver failed, its log's tail logged as DETAIL; or *abandoned: stopped),
+ * OC_ERR_INPUT (an anchor network unusable). */
+oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag *stop,
+                             const oc_log *lg, bool *abandoned, oc_anchor_run *runs,
+                             size_t *n_runs, oc_error *err);
+
+enum { OC_MAX_ANCHOR_RUNS = 256 };
+/* The spread between passes above which an anchor run is measured again
+ * (the quiet machine's whole-model runs spread 5-7%). */
+#define OC_MAX_ANCHOR_SPREAD 0.25
+
+typedef struct oc_anchor_set {
+    oc_anchor_run r[OC_MAX_ANCHOR_RUNS];
+    char names[OC_MAX_ANCHOR_RUNS][64]; /* of networks other than the anchors */
+    char input_names[OC_MAX_ANCHOR_RUNS][2][64];
+    size_t n;
+} oc_anchor_set;
+
+/* How many runs of s are at `threads`. */
+size_t oc_anchor_count(const oc_anchor_set *s, int64_t threads);
+/* Whether s has every run calibrate measures at `threads`: each anchor at
+ * each anchor batch, each output probe, each kernel chain. */
+bool oc_anchors_complete(const oc_anchor_set *s, int64_t threads);
+/* The anchor runs of a file (calibrate --anchors, or whole-model runs of
+ * scripts/measure_models.py: lines {"model", "batch", "threads",
+ * "wall_us": {"median"}, "inputs": [{"name", "shape"}]}, at any batch, of
+ * any network whose graph is in the anchors' folder (the reference
+ * networks); others are skipped), added to s.  A missing file is an empty
+ * one. */
+oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *s,
+                          oc_error *err);
+/* Append runs to `path` (one line each, whole lines at once); OC_ERR_IO. */
+oc_status oc_anchors_append(const char *path, const char *machine, const oc_anchor_run *r,
+                            size_t n, oc_error *err);
+
+#endif
