@@ -51,7 +51,13 @@ static const char collect_help[] =
     "                         conv, convtranspose, gemm, matmul, pool, batchnorm,\n"
     "                         layernorm, softmax, elementwise, activation, reduce,\n"
     "                         concat, split, slice, transpose, reshape, resize,\n"
-    "                         pad, gather, swish (x * Sigmoid(x))\n"
+    "                         pad, gather, swish (x * Sigmoid(x)); ONNX Runtime's\n"
+    "                         quantized kernels (ort-cpu only): qconv\n"
+    "                         (QLinearConv), qmatmul (QLinearMatMul,\n"
+    "                         MatMulIntegerToFloat, DynamicQuantizeMatMul,\n"
+    "                         MatMulNBits),\n"
+    "                         qelementwise (QLinearAdd/Mul/Sigmoid/LeakyRelu/\n"
+    "                         AveragePool/GlobalAveragePool)\n"
     "  -n, --count N          samples per family (indices 0..N-1)\n"
     "  -d, --dataset FILE     dataset to append to (e.g. data/ort-cpu.jsonl.gz);\n"
     "                         samples already in it are skipped (resume)\n"
@@ -102,6 +108,12 @@ static const char *driver_path(oc_collect *c)
 
 /* ---- the command ---- */
 
+/* ONNX Runtime's own quantized kernels: no PyTorch training step runs them. */
+static bool ort_only_family(int f)
+{
+    return f == OC_FAM_QCONV || f == OC_FAM_QMATMUL || f == OC_FAM_QELEMENTWISE;
+}
+
 static int parse_families(oc_collect *c, const char *list)
 {
     char buf[512];
@@ -110,6 +122,8 @@ static int parse_families(oc_collect *c, const char *list)
          t = strtok_r(NULL, ",", &save)) {
         if (!strcmp(t, "all")) {
             for (int f = 0; f < OC_FAM_COUNT_; f++) {
+                if (oc_collect_is_training(c) && ort_only_family(f))
+                    continue;
                 bool have = false;
                 for (size_t i = 0; i < c->n_families; i++)
                     have |= c->families[i] == f;
@@ -121,6 +135,10 @@ static int parse_families(oc_collect *c, const char *list)
         int f = oc_family_from_name(t);
         if (f < 0) {
             cli_error("--family: unknown family '%s' (see 'onnxcost collect --help')", t);
+            return EXIT_USAGE;
+        }
+        if (oc_collect_is_training(c) && ort_only_family(f)) {
+            cli_error("--family: %s is ONNX Runtime's (ort-cpu only)", t);
             return EXIT_USAGE;
         }
         bool have = false;
