@@ -16,7 +16,7 @@
 //   node collector/ort_graph.js --model M.onnx --inputs SPEC.json
 //        --optimized OPT.onnx --out RESULT.json [--opt-level all] [--threads 1]
 //
-// SPEC.json: [{"name", "dtype" (float32|int64|int32|bool|float16|float64),
+// SPEC.json: [{"name", "dtype" (float32|int64|int32|int8|uint8|bool|float16|float64),
 //              "shape": [ints], "bound": int (integers drawn in [0, bound))}, ...]
 // Random values: floats uniform in [-1, 1), seeded from the model's file name.
 // Used by scripts/ort_graphs.py (tests/data/ort-plan/).  Exit status 0 on
@@ -82,6 +82,10 @@ function makeTensor(ort, spec, rng) {
       for (let i = 0; i < n; i++) data[i] = BigInt(Math.floor(rng() * bound)); break;
     case 'int32': data = new Int32Array(n);
       for (let i = 0; i < n; i++) data[i] = Math.floor(rng() * bound); break;
+    case 'int8': data = new Int8Array(n);
+      for (let i = 0; i < n; i++) data[i] = Math.floor(rng() * Math.min(bound, 128)); break;
+    case 'uint8': data = new Uint8Array(n);
+      for (let i = 0; i < n; i++) data[i] = Math.floor(rng() * Math.min(bound, 256)); break;
     case 'bool': data = new Uint8Array(n); for (let i = 0; i < n; i++) data[i] = rng() < 0.5 ? 1 : 0; break;
     default: throw new Error(`input '${spec.name}': unsupported dtype '${spec.dtype}'`);
   }

@@ -281,10 +281,11 @@ oc_status oc_builder_random(oc_builder *b, const char *name, oc_dtype dtype, int
 {
     if (b->err.status)
         return b->err.status;
-    if (dtype != OC_DT_FLOAT && dtype != OC_DT_DOUBLE && dtype != OC_DT_INT64)
+    if (dtype != OC_DT_FLOAT && dtype != OC_DT_DOUBLE && dtype != OC_DT_INT64 &&
+        dtype != OC_DT_INT32 && dtype != OC_DT_INT8 && dtype != OC_DT_UINT8)
         return fail(b, OC_ERR_USAGE,
                     "initializer '%s': random data is float32, "
-                    "float64 or int64 only",
+                    "float64, int64, int32, int8 or uint8 only",
                     name);
     if (!(hi > lo))
         return fail(b, OC_ERR_USAGE, "initializer '%s': empty range", name);
@@ -328,7 +329,17 @@ oc_status oc_builder_random(oc_builder *b, const char *name, oc_dtype dtype, int
             int64_t l = (int64_t)lo, h = (int64_t)hi;
             uint64_t range = (uint64_t)(h - l);
             int64_t v = l + (int64_t)(range ? r % range : 0);
-            memcpy(data + i * 8, &v, 8);
+            if (dtype == OC_DT_INT64) {
+                memcpy(data + i * 8, &v, 8);
+            } else if (dtype == OC_DT_INT32) {
+                int32_t v32 = (int32_t)v;
+                memcpy(data + i * 4, &v32, 4);
+            } else if (dtype == OC_DT_INT8) {
+                int8_t v8 = (int8_t)v;
+                memcpy(data + i, &v8, 1);
+            } else {
+                data[i] = (uint8_t)v;
+            }
         }
     }
     t->has_raw_data = 1;

@@ -54,7 +54,8 @@ oc_status oc_builder_output(oc_builder *b, const char *name, oc_dtype dtype,
                             int rank, const int64_t *dims);
 
 /* An initializer of uniform random values in [lo, hi), a pure function of
- * (seed, name): float32, float64 or int64 (integers in [lo, hi)). */
+ * (seed, name): float32, float64, or int64, int32, int8, uint8 (integers in
+ * [lo, hi), within the type's range: a quantized weight, a zero point). */
 oc_status oc_builder_random(oc_builder *b, const char *name, oc_dtype dtype,
                             int rank, const int64_t *dims, double lo, double hi,
                             uint64_t seed);

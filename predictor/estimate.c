@@ -239,6 +239,104 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     return OC_OK;
 }
 
+/* Elements of a described value, or 0 when unknown. */
+static double desc_numel(const oc_desc_value *v)
+{
+    double n = 1;
+    if (!v->present || v->rank < 0)
+        return 0;
+    for (int i = 0; i < v->rank; i++) {
+        if (v->dims[i] < 0)
+            return 0;
+        n *= (double)v->dims[i];
+    }
+    return n;
+}
+
+/* The value `v` now holds elements of type dt: the bytes it counts for
+ * change by the difference. */
+static uint64_t rebytes(uint64_t bytes, const oc_desc_value *v, oc_dtype dt)
+{
+    double n = desc_numel(v), b = (double)bytes;
+    b += n * ((double)oc_dtype_size(dt) - (double)oc_dtype_size(v->dtype));
+    return b > 0 ? (uint64_t)b : 0;
+}
+
+/* A kernel that runs a quantized group (predictor/plan.c: QLinearConv of a
+ * QDQ Conv, DynamicQuantizeMatMul of MatMulInteger + DynamicQuantizeLinear,
+ * ...) reads the integer tensors behind the DequantizeLinear nodes it took
+ * (the float input of a DynamicQuantizeLinear it took) and writes its
+ * QuantizeLinear's integer output: its description says so, as the
+ * samples of those kernels (QOperator nodes) do, with the bytes counted at
+ * those sizes. */
+static oc_status quantized_operands(const oc_analysis *a, const oc_kernel *kn, oc_node_desc *d,
+                                    oc_arena *arena, oc_error *err)
+{
+    const oc_graph *g = oc_analysis_graph(a);
+    const oc_node *mn = &g->nodes[kn->main];
+    oc_desc_value *ins = oc_arena_alloc(arena, (d->n_inputs + 1) * sizeof *ins);
+    oc_desc_value *outs = oc_arena_alloc(arena, (d->n_outputs + 1) * sizeof *outs);
+    if (!ins || !outs)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    if (d->n_inputs)
+        memcpy(ins, d->inputs, d->n_inputs * sizeof *ins);
+    if (d->n_outputs)
+        memcpy(outs, d->outputs, d->n_outputs * sizeof *outs);
+    for (size_t f = 0; f < kn->n_fused; f++) {
+        const oc_node *fn = &g->nodes[kn->fused[f]];
+        bool dq = !strcmp(fn->op, "DequantizeLinear") || !strcmp(fn->op, "DynamicQuantizeLinear");
+        if (dq && fn->n_inputs && fn->n_outputs && !fn->domain[0]) {
+            int src = fn->inputs[0];
+            const oc_tinfo *t = src >= 0 ? oc_analysis_value(a, src) : NULL;
+            for (size_t k = 0; t && k < d->n_inputs && k < mn->n_inputs; k++) {
+                if (mn->inputs[k] < 0 || mn->inputs[k] != fn->outputs[0] ||
+                    t->dtype == OC_DT_UNDEFINED)
+                    continue;
+                d->cost.bytes_read = rebytes(d->cost.bytes_read, &ins[k], t->dtype);
+                ins[k].dtype = t->dtype;
+                ins[k].weight = g->values[src].is_initializer;
+            }
+        } else if (!strcmp(fn->op, "QuantizeLinear") && !fn->domain[0] && fn->n_outputs &&
+                   fn->outputs[0] >= 0 && d->n_outputs) {
+            const oc_tinfo *t = oc_analysis_value(a, fn->outputs[0]);
+            if (t && t->dtype != OC_DT_UNDEFINED) {
+                d->cost.bytes_written = rebytes(d->cost.bytes_written, &outs[0], t->dtype);
+                outs[0].dtype = t->dtype;
+            }
+        }
+    }
+    d->inputs = ins;
+    d->outputs = outs;
+    return OC_OK;
+}
+
+/* A float16 node ORT runs in float32 (predictor/plan.c, pass_fp16): its
+ * description says float32, as the samples of the float32 op are. */
+static oc_status as_fp32(oc_node_desc *d, oc_arena *arena, oc_error *err)
+{
+    oc_desc_value *ins = oc_arena_alloc(arena, (d->n_inputs + 1) * sizeof *ins);
+    oc_desc_value *outs = oc_arena_alloc(arena, (d->n_outputs + 1) * sizeof *outs);
+    if (!ins || !outs)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    for (size_t k = 0; k < d->n_inputs; k++) {
+        ins[k] = d->inputs[k];
+        if (ins[k].dtype == OC_DT_FLOAT16) {
+            d->cost.bytes_read = rebytes(d->cost.bytes_read, &ins[k], OC_DT_FLOAT);
+            ins[k].dtype = OC_DT_FLOAT;
+        }
+    }
+    for (size_t k = 0; k < d->n_outputs; k++) {
+        outs[k] = d->outputs[k];
+        if (outs[k].dtype == OC_DT_FLOAT16) {
+            d->cost.bytes_written = rebytes(d->cost.bytes_written, &outs[k], OC_DT_FLOAT);
+            outs[k].dtype = OC_DT_FLOAT;
+        }
+    }
+    d->inputs = ins;
+    d->outputs = outs;
+    return OC_OK;
+}
+
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
@@ -314,7 +412,11 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
              * Gemm or FusedMatMul) */
             d.op = kn->as_op;
             d.n_fused = 0;
+            if ((st = quantized_operands(a, kn, &d, arena, err)))
+                return st;
         }
+        if (kn->in_fp32 && (st = as_fp32(&d, arena, err)))
+            return st;
         if ((st = oc_features_from_desc(&d, tgt, x + out->n_run * OC_N_FEATURES, err))) {
             if (st != OC_ERR_INPUT)
                 return st;

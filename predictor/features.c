@@ -601,11 +601,13 @@ static bool in_list(const json_t *arr, const char *s)
  * graph.  ONNX Runtime runs a lone Conv or pool in its blocked NCHWc
  * layout between a ReorderInput and a ReorderOutput kernel, and cannot
  * fuse an Add whose other operand arrives in plain NCHW, so it runs that
- * Add (and the Relu after it) as kernels of their own.  In a graph the
- * reorders happen once at the edges of an NCHWc region and the Add + Relu
- * run inside the Conv, so those kernels are left out: the share is the
- * kernels' medians without them over all the kernels' medians (1 when the
- * line lists no kernels). */
+ * Add (and the Relu after it) as kernels of their own; it runs a lone
+ * QLinearConv channels last between two Transposes.  In a graph the
+ * reorders happen once at the edges of an NCHWc region (the Transposes at
+ * the edges of a channels-last one, planned as kernels of their own) and
+ * the Add + Relu run inside the Conv, so those kernels are left out: the
+ * share is the kernels' medians without them over all the kernels' medians
+ * (1 when the line lists no kernels). */
 static double in_graph_share(const json_t *line)
 {
     const json_t *ks = json_object_get(line, "kernels");
@@ -621,7 +623,10 @@ static double in_graph_share(const json_t *line)
         if (!(us > 0) || !kop)
             continue;
         all += us;
-        bool layout = strncmp(kop, "Reorder", 7) == 0;
+        /* reorders, and the Transposes ORT puts around a channels-last
+         * QLinearConv (the plan predicts those as Transpose kernels) */
+        bool layout = strncmp(kop, "Reorder", 7) == 0 ||
+                      (op && strncmp(op, "QLinear", 7) == 0 && strcmp(kop, "Transpose") == 0);
         bool unfused = op && strcmp(kop, op) != 0 && in_list(fused, kop);
         if (!layout && !unfused)
             kept += us;

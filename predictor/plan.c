@@ -9,6 +9,7 @@
  */
 #include "predictor/plan.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,8 @@ enum {
     F_ACT = 1,
     F_SUM = 2,
     F_TMERGED = 4,  /* a Transpose the optimizer took over */
-    F_AS_RESHAPE = 8 /* merged with the Reshape before it into one Reshape */
+    F_AS_RESHAPE = 8, /* merged with the Reshape before it into one Reshape */
+    F_QUNIT = 16    /* a quantized group's kernel (or an op whose QDQ went) */
 };
 
 /* ---- small helpers ---- */
@@ -521,7 +523,11 @@ static void pass_remove(pctx *p, bool eager)
         for (size_t k = 0; k < n->n_inputs; k++)
             if (n->inputs[k] >= 0 && !p->constant[in(p, i, k)])
                 all_const = false;
-        bool fold = deterministic(p, n) && all_const && (eager || !no_shape_inference(p, n));
+        /* ORT's ConstantFolding leaves DequantizeLinear for the QDQ
+         * transformers (skip_dequantize_linear): a DQ of a constant weight
+         * runs at every inference unless a QDQ group takes it */
+        bool fold = deterministic(p, n) && all_const && (eager || !no_shape_inference(p, n)) &&
+                    (eager || !is_op(p, n, OC_OPID_DequantizeLinear));
         if (!fold && is_op(p, n, OC_OPID_Shape) && !eager)
             fold = fold_shape(p, i);
         if (fold) {
@@ -545,7 +551,10 @@ static void pass_remove(pctx *p, bool eager)
             why = "shape (Python ints)";
         else if (eager) {
             /* eager PyTorch: no more rewriting */
-        } else if (is_op(p, n, OC_OPID_Cast) && x >= 0 && ainfo(p, x) &&
+        } else if (is_op(p, n, OC_OPID_Cast) && x >= 0 && ainfo(p, x) && y >= 0 &&
+                   /* one that writes a graph output ORT keeps (checked:
+                    * tests/data/ort-quant-opt fp16_io, run as saved) */
+                   !g->values[y].is_output &&
                    ainfo(p, x)->dtype != OC_DT_UNDEFINED && oc_node_attr(n, "to") &&
                    (int64_t)ainfo(p, x)->dtype == oc_node_attr(n, "to")->i)
             why = "cast to its own type";
@@ -2223,12 +2232,626 @@ static void fuse_split(pctx *p, int v)
     set_kernel(&p->nk[first], OC_OPID_Split);
 }
 
+static int kernel_out(const pctx *p, size_t m);
+
+/* ---- float16 on the CPU: InsertCastTransformer ---- */
+
+/* Operators ORT 1.30's CPU provider runs on float16 (x86): the
+ * type-agnostic data movement and the layer norms; every other node with a
+ * float16 tensor runs in float32 (as the ort-quant corpus shows: Conv,
+ * Relu, Add, MaxPool, GlobalAveragePool, Gemm, MatMul, Softmax). */
+static bool fp16_kernel(const pctx *p, const oc_node *n)
+{
+    static const oc_op_id ops[] = {
+        OC_OPID_Cast,      OC_OPID_Reshape,   OC_OPID_Transpose, OC_OPID_Concat,
+        OC_OPID_Slice,     OC_OPID_Gather,    OC_OPID_Split,     OC_OPID_Squeeze,
+        OC_OPID_Unsqueeze, OC_OPID_Flatten,   OC_OPID_Identity,  OC_OPID_Shape,
+        OC_OPID_Expand,    OC_OPID_Tile,      OC_OPID_Size,      OC_OPID_LayerNormalization,
+        OC_OPID_SimplifiedLayerNormalization};
+    for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
+        if (is_op(p, n, ops[q]))
+            return true;
+    return false;
+}
+
+static bool is_f16(const pctx *p, int v)
+{
+    const oc_tinfo *t = ainfo(p, v);
+    return v >= 0 && t && t->dtype == OC_DT_FLOAT16;
+}
+
+static bool node_f16(const pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    for (size_t k = 0; k < n->n_inputs; k++)
+        if (is_f16(p, in(p, i, k)))
+            return true;
+    return false;
+}
+
+/* Whether explicit Cast node c converts from float to float16 or back. */
+static bool cast_between(const pctx *p, size_t c, oc_dtype from, oc_dtype to)
+{
+    const oc_tinfo *x = ainfo(p, in(p, c, 0)), *y = ainfo(p, out0(p, c));
+    return is_op(p, &p->g->nodes[c], OC_OPID_Cast) && x && y && x->dtype == from &&
+           y->dtype == to;
+}
+
+/* A float16 node without a float16 kernel runs in float32 with Casts
+ * around it (InsertCastTransformer): float16 constants are cast once at
+ * session creation, a float16 graph input or a value from a float16 kernel
+ * gets a Cast kernel before the first float32 reader, and a float32 result
+ * a Cast back before a float16 reader or a graph output; a node with a
+ * float16 kernel between float32 ones runs in float32 too (isolated), and
+ * a Cast pair that undoes itself goes (RemoveDuplicateCastTransformer: an
+ * explicit float->float16 Cast before float32 readers; before a graph
+ * output the explicit Cast back stays, the inserted one goes).  Softmax
+ * (opset 13+) has no float16 kernel: ORT expands its function body,
+ * ReduceMax, Sub, Exp, ReduceSum, Div, each a kernel (ORT 1.30, fp16_mlp).
+ * Checked on the corpus's fp16_cnn, fp16_mlp, fp16_io. */
+static bool pass_fp16(pctx *p)
+{
+    const oc_graph *g = p->g;
+    bool *f32 = oc_arena_calloc(p->ar, p->nn + 1, sizeof(bool));
+    bool *cast = oc_arena_calloc(p->ar, p->nv + 1, sizeof(bool));
+    if (!f32 || !cast)
+        return false;
+    bool any = false;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (live(p, i) && node_f16(p, i) && !fp16_kernel(p, &g->nodes[i])) {
+            f32[i] = true;
+            any = true;
+        }
+    }
+    if (!any)
+        return true;
+    /* isolated float16 kernels */
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        const oc_node *n = &g->nodes[i];
+        if (!live(p, i) || f32[i] || !node_f16(p, i) || is_op(p, n, OC_OPID_Cast))
+            continue;
+        bool iso = true, out16 = false;
+        for (size_t k = 0; k < n->n_inputs && iso; k++) {
+            int v = in(p, i, k), pr = v >= 0 ? g->values[v].producer : -1;
+            if (is_f16(p, v))
+                iso = pr >= 0 && !p->constant[v] && f32[p->owner[pr]];
+        }
+        for (size_t k = 0; k < n->n_outputs && iso; k++) {
+            int v = n->outputs[k];
+            if (!is_f16(p, v))
+                continue;
+            out16 = true;
+            iso = !g->values[v].is_output;
+            for (int e = p->cons_start[v]; e < p->cons_start[v + 1] && iso; e++)
+                iso = f32[p->owner[p->cons[e]]];
+        }
+        if (iso && out16)
+            f32[i] = true;
+    }
+    /* Casts where the precision changes */
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (!live(p, i))
+            continue;
+        const oc_node *n = &g->nodes[i];
+        if (f32[i]) {
+            p->nk[i].in_fp32 = true;
+            for (size_t k = 0; k < n->n_inputs; k++) {
+                int v = in(p, i, k), pr = v >= 0 ? g->values[v].producer : -1;
+                if (!is_f16(p, v) || p->constant[v] || cast[v] || (pr >= 0 && f32[p->owner[pr]]))
+                    continue;
+                cast[v] = true; /* one Cast per value */
+                if (pr >= 0 && live(p, (size_t)pr) &&
+                    cast_between(p, (size_t)pr, OC_DT_FLOAT, OC_DT_FLOAT16) &&
+                    !g->values[v].is_output) {
+                    drop(p, (size_t)pr, OC_KERNEL_REMOVED, "a Cast ORT's Cast to float undoes");
+                    continue;
+                }
+                if (!add_inserted(p, OC_OPID_Cast, v, i, true))
+                    return false;
+            }
+        }
+        if (!f32[i])
+            continue;
+        for (size_t k = 0; k < n->n_outputs; k++) {
+            int v = n->outputs[k];
+            if (!is_f16(p, v))
+                continue;
+            bool need = g->values[v].is_output;
+            for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
+                size_t c = (size_t)p->owner[p->cons[e]];
+                if (f32[c] || !live(p, c))
+                    continue;
+                if (cast_between(p, c, OC_DT_FLOAT16, OC_DT_FLOAT)) {
+                    if (!g->values[out0(p, c)].is_output)
+                        drop(p, c, OC_KERNEL_REMOVED, "a Cast back to the float ORT ran in");
+                    continue;
+                }
+                need = true;
+            }
+            if (need && !add_inserted(p, OC_OPID_Cast, v, i, false))
+                return false;
+        }
+        if (is_op(p, n, OC_OPID_Softmax) && n->opset >= 13) {
+            static const oc_op_id body[] = {OC_OPID_ReduceMax, OC_OPID_Sub, OC_OPID_Exp,
+                                            OC_OPID_ReduceSum};
+            for (size_t q = 0; q < 4; q++)
+                if (!add_inserted(p, body[q], out0(p, i), i, true))
+                    return false;
+            set_kernel(&p->nk[i], OC_OPID_Div);
+            p->nk[i].as_op = "Softmax";
+        }
+    }
+    return true;
+}
+
+/* ---- pass 2a: quantized graphs ---- */
+
+/* The live node that produces v when it is operator id, or -1. */
+static int producer_op(const pctx *p, int v, oc_op_id id)
+{
+    if (v < 0)
+        return -1;
+    int pr = p->g->values[v].producer;
+    return pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], id) ? pr : -1;
+}
+
+/* Scale and zero point of QuantizeLinear/DequantizeLinear node i, when both
+ * are constant scalars (an absent zero point is 0). */
+static bool qparams(const pctx *p, size_t i, double *scale, double *zp)
+{
+    cvals c;
+    int s = in(p, i, 1), z = in(p, i, 2);
+    if (!const_vals(p, s, &c) || c.n != 1)
+        return false;
+    *scale = cval(&c, 0);
+    *zp = 0;
+    if (z >= 0) {
+        if (!const_vals(p, z, &c) || c.n != 1)
+            return false;
+        *zp = cval(&c, 0);
+    }
+    return true;
+}
+
+/* The integer type of a Q's output or a DQ's input (as the model has it:
+ * an alias may stand for the float op a dropped QDQ pair surrounded). */
+static oc_dtype qtype(const pctx *p, size_t i, bool is_q)
+{
+    const oc_node *n = &p->g->nodes[i];
+    const oc_tinfo *t = ainfo(p, is_q ? out0(p, i) : n->n_inputs ? n->inputs[0] : -1);
+    if (t && t->dtype != OC_DT_UNDEFINED)
+        return t->dtype;
+    const oc_tinfo *z = ainfo(p, in(p, i, 2));
+    return z && z->dtype != OC_DT_UNDEFINED ? z->dtype : OC_DT_UINT8;
+}
+
+static bool is_8bit(oc_dtype d)
+{
+    return d == OC_DT_UINT8 || d == OC_DT_INT8;
+}
+
+/* ReluQuantFusion / ClipQuantFusion (level 1): a Relu or Clip whose only
+ * reader is a QuantizeLinear that clamps to the same range goes. */
+static bool redundant_before_q(pctx *p)
+{
+    const oc_graph *g = p->g;
+    bool any = false;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        const oc_node *n = &g->nodes[i];
+        bool relu = is_op(p, n, OC_OPID_Relu);
+        if (!live(p, i) || !(relu || is_op(p, n, OC_OPID_Clip)) || in(p, i, 0) < 0)
+            continue;
+        int q = sole_next(p, i);
+        double s, z;
+        if (q < 0 || !is_op(p, &g->nodes[q], OC_OPID_QuantizeLinear) ||
+            !qparams(p, (size_t)q, &s, &z))
+            continue;
+        oc_dtype dt = qtype(p, (size_t)q, true);
+        if (!is_8bit(dt))
+            continue;
+        double lo = dt == OC_DT_UINT8 ? 0 : -128, hi = dt == OC_DT_UINT8 ? 255 : 127;
+        bool red;
+        if (relu) {
+            red = z == lo;
+        } else {
+            double mn = -1e300, mx = 1e300;
+            cvals c;
+            if (n->opset < 11) {
+                const oc_attr *a = oc_node_attr(n, "min"), *b = oc_node_attr(n, "max");
+                mn = a ? a->f : mn;
+                mx = b ? b->f : mx;
+            } else {
+                if (in(p, i, 1) >= 0) {
+                    if (!const_vals(p, in(p, i, 1), &c) || c.n != 1)
+                        continue;
+                    mn = cval(&c, 0);
+                }
+                if (in(p, i, 2) >= 0) {
+                    if (!const_vals(p, in(p, i, 2), &c) || c.n != 1)
+                        continue;
+                    mx = cval(&c, 0);
+                }
+            }
+            double qlo = (lo - z) * s, qhi = (hi - z) * s;
+            double tol = 1e-6 * (fabs(qlo) + fabs(qhi) + 1);
+            red = mn <= qlo + tol && mx >= qhi - tol;
+        }
+        if (!red)
+            continue;
+        drop(p, i, OC_KERNEL_REMOVED, "redundant before the QuantizeLinear after it");
+        p->alias[out0(p, i)] = in(p, i, 0);
+        any = true;
+    }
+    return !any || count_uses(p);
+}
+
+/* Operators whose DQ -> op -> Q group ORT runs on the integers, DQ and Q
+ * dropped, when both have the same scale and zero point (DropQDQNodesRules,
+ * qdq_selector_action_transformer.cc). */
+static bool qdq_droppable(const pctx *p, const oc_node *n, bool *positive)
+{
+    static const oc_op_id ops[] = {OC_OPID_Expand, OC_OPID_Flatten, OC_OPID_Gather,
+                                   OC_OPID_GatherElements, OC_OPID_Reshape, OC_OPID_Slice,
+                                   OC_OPID_Squeeze, OC_OPID_Tile, OC_OPID_Transpose,
+                                   OC_OPID_Unsqueeze, OC_OPID_Resize};
+    *positive = false;
+    for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
+        if (is_op(p, n, ops[q]))
+            return true;
+    *positive = true;
+    return (is_op(p, n, OC_OPID_MaxPool) && n->opset >= 12) ||
+           is_op(p, n, OC_OPID_ReduceMax) || is_op(p, n, OC_OPID_ReduceMin);
+}
+
+/* The QLinear kernel ORT makes of a DQ -> op -> Q group of node n (the QDQ
+ * selectors of qdq_selector_action_transformer.cc), or OC_OPID_UNKNOWN;
+ * *inputs: how many inputs come from a DQ (0: all present ones). */
+static int qlinear_kid(const pctx *p, const oc_node *n, size_t *inputs)
+{
+    static const struct {
+        oc_op_id op;
+        int kid;
+        size_t inputs;
+    } rows[] = {
+        {OC_OPID_Conv, OC_OPID_QLinearConv, 0},
+        {OC_OPID_MatMul, OC_OPID_QLinearMatMul, 2},
+        {OC_OPID_Gemm, OC_OPID_MS_QGemm, 0},
+        {OC_OPID_Add, OC_OPID_MS_QLinearAdd, 2},
+        {OC_OPID_Mul, OC_OPID_MS_QLinearMul, 2},
+        {OC_OPID_AveragePool, OC_OPID_MS_QLinearAveragePool, 1},
+        {OC_OPID_GlobalAveragePool, OC_OPID_MS_QLinearGlobalAveragePool, 1},
+        {OC_OPID_Sigmoid, OC_OPID_MS_QLinearSigmoid, 1},
+        {OC_OPID_LeakyRelu, OC_OPID_MS_QLinearLeakyRelu, 1},
+        {OC_OPID_Concat, OC_OPID_MS_QLinearConcat, 0},
+    };
+    for (size_t q = 0; q < sizeof rows / sizeof rows[0]; q++)
+        if (is_op(p, n, rows[q].op)) {
+            *inputs = rows[q].inputs;
+            return rows[q].kid;
+        }
+    return OC_OPID_UNKNOWN;
+}
+
+/* A Conv's bias DQ must carry the scale x_scale * w_scale (per channel) the
+ * integer kernel assumes: ORT 1.30 keeps the Conv in float otherwise
+ * (checked: the same one-Conv model becomes QLinearConv only with that
+ * scale). */
+static bool bias_scale_ok(const pctx *p, const int *dq)
+{
+    cvals xs, ws, bs;
+    if (!const_vals(p, in(p, (size_t)dq[0], 1), &xs) || xs.n != 1 ||
+        !const_vals(p, in(p, (size_t)dq[1], 1), &ws) ||
+        !const_vals(p, in(p, (size_t)dq[2], 1), &bs) || ws.ints || bs.ints ||
+        (ws.n != bs.n && ws.n != 1))
+        return false;
+    for (int64_t k = 0; k < bs.n; k++) {
+        double want = cval(&xs, 0) * cval(&ws, ws.n == 1 ? 0 : k), got = cval(&bs, k);
+        if (fabs(want - got) > 1e-6 * fabs(want))
+            return false;
+    }
+    return true;
+}
+
+/* Node i with its DQ inputs and Q output as one QLinear kernel, when it
+ * qualifies; its DQs are marked for pass_quant to remove. */
+static void qdq_group(pctx *p, size_t i, bool *dq_used)
+{
+    const oc_graph *g = p->g;
+    const oc_node *n = &g->nodes[i];
+    size_t want;
+    int kid = qlinear_kid(p, n, &want);
+    bool positive = false, dropq = kid == OC_OPID_UNKNOWN && qdq_droppable(p, n, &positive);
+    if (kid == OC_OPID_UNKNOWN && !dropq)
+        return;
+    if (dropq)
+        want = 1;
+    int dq[OC_PLAN_MAX_NODES];
+    size_t n_in = 0;
+    for (size_t k = 0; k < n->n_inputs; k++) {
+        if (n->inputs[k] < 0 || (want && k >= want))
+            continue;
+        if (k >= OC_PLAN_MAX_NODES - 2)
+            return;
+        int d = producer_op(p, in(p, i, k), OC_OPID_DequantizeLinear);
+        bool bias = k == 2 && (is_op(p, n, OC_OPID_Conv) || is_op(p, n, OC_OPID_Gemm));
+        if (d < 0 || !(bias ? qtype(p, (size_t)d, false) == OC_DT_INT32
+                            : is_8bit(qtype(p, (size_t)d, false))))
+            return;
+        dq[n_in++] = d;
+    }
+    if (!n_in)
+        return;
+    int q = sole_next(p, i);
+    if (q >= 0 && !is_op(p, &g->nodes[q], OC_OPID_QuantizeLinear))
+        q = -1;
+    oc_dtype x_t = qtype(p, (size_t)dq[0], false);
+    if (q < 0) {
+        /* MatMul -> MatMulIntegerToFloat; Gemm -> QGemm with a float Y */
+        if (is_op(p, n, OC_OPID_MatMul))
+            kid = OC_OPID_MS_MatMulIntegerToFloat;
+        else if (!is_op(p, n, OC_OPID_Gemm))
+            return;
+        int y = out0(p, i);
+        if (y >= 0 && p->uses[y] > 1 && is_op(p, n, OC_OPID_Gemm))
+            return;
+    } else if (qtype(p, (size_t)q, true) != x_t) {
+        return;
+    }
+    if (dropq) {
+        double s1, z1, s2, z2;
+        if (q < 0 || out0(p, (size_t)q) < 0 || !qparams(p, (size_t)dq[0], &s1, &z1) ||
+            !qparams(p, (size_t)q, &s2, &z2) ||
+            s1 != s2 || z1 != z2 || (positive && s1 <= 0))
+            return;
+        drop(p, (size_t)q, OC_KERNEL_REMOVED, "QDQ pair dropped: the op runs on the integers");
+        p->alias[out0(p, (size_t)q)] = out0(p, i);
+        p->flags[i] |= F_QUNIT;
+        dq_used[dq[0]] = true;
+        return;
+    }
+    if (is_op(p, n, OC_OPID_Conv) || is_op(p, n, OC_OPID_MatMul)) {
+        /* int8 activations only where ORT allows them (not x86), weights
+         * of any 8-bit type with uint8 activations */
+        if (x_t != OC_DT_UINT8)
+            return;
+        if (is_op(p, n, OC_OPID_Conv) && n_in == 3 && !bias_scale_ok(p, dq))
+            return;
+    } else if (is_op(p, n, OC_OPID_Gemm)) {
+        const oc_attr *beta = oc_node_attr(n, "beta");
+        if (x_t == OC_DT_INT8 && qtype(p, (size_t)dq[1], false) != OC_DT_INT8)
+            return;
+        if (n_in == 3 && ((beta && beta->f != 1.0) ||
+                          (ainfo(p, in(p, (size_t)dq[2], 0)) &&
+                           ainfo(p, in(p, (size_t)dq[2], 0))->dtype != OC_DT_INT32)))
+            return;
+    } else {
+        for (size_t k = 1; k < n_in; k++)
+            if (qtype(p, (size_t)dq[k], false) != x_t)
+                return;
+    }
+    set_kernel(&p->nk[i], kid);
+    p->nk[i].as_op = p->nk[i].op;
+    p->flags[i] |= F_QUNIT;
+    for (size_t k = 0; k < n_in; k++)
+        dq_used[dq[k]] = true;
+    if (q >= 0)
+        absorb(p, i, (size_t)q);
+}
+
+/* MatMulIntegerToFloatFusion then DynamicQuantizeMatMulFusion
+ * (matmul_integer_to_float.cc, dynamic_quantize_matmul_fusion.cc): Mul(
+ * Cast(MatMulInteger(A, B)), Mul(a_scale, b_scale)) [+ Add of a constant bias
+ * of shape [1.., N > 1], either input] is one MatMulIntegerToFloat, and with the
+ * DynamicQuantizeLinear that alone feeds it (its three outputs, B, b_scale
+ * and b_zero_point constant) one DynamicQuantizeMatMul, named after the
+ * MatMulInteger. */
+static void dynamic_matmul(pctx *p, size_t m)
+{
+    const oc_graph *g = p->g;
+    if (g->nodes[m].n_inputs != 2)
+        return;
+    int cast = -1, right = -1;
+    for (size_t k = 0; k < 2; k++) {
+        int v = in(p, m, k);
+        if (cast < 0 && producer_op(p, v, OC_OPID_Cast) >= 0)
+            cast = producer_op(p, v, OC_OPID_Cast);
+        else if (right < 0 && producer_op(p, v, OC_OPID_Mul) >= 0)
+            right = producer_op(p, v, OC_OPID_Mul);
+    }
+    if (cast < 0 || right < 0)
+        return;
+    int mi = producer_op(p, in(p, (size_t)cast, 0), OC_OPID_MatMulInteger);
+    if (mi < 0 || sole_next(p, (size_t)cast) != (int)m || sole_next(p, (size_t)mi) != cast ||
+        sole_next(p, (size_t)right) != (int)m || p->nk[mi].kind != OC_KERNEL_RUN)
+        return;
+    int add = sole_next(p, m);
+    if (add >= 0) {
+        /* the bias either side (ORT 1.30 fuses Add(bias, y) too: the
+         * corpus's bert_small_dq, as the exporter writes a Linear) */
+        const oc_node *an = &g->nodes[add];
+        int b = in(p, (size_t)add, 1);
+        if (b == out0(p, m))
+            b = in(p, (size_t)add, 0);
+        const oc_tinfo *bt = sinfo(p, b);
+        bool ok = is_op(p, an, OC_OPID_Add) && an->n_inputs == 2 && b >= 0 && b != out0(p, m) &&
+                  p->constant[b] && bt && bt->rank >= 1;
+        for (int d = 0; ok && d < bt->rank; d++)
+            ok = oc_dim_is_known(bt->dims[d]) &&
+                 (d == bt->rank - 1 ? bt->dims[d].v > 1 : bt->dims[d].v == 1);
+        if (!ok)
+            add = -1;
+    }
+    absorb(p, (size_t)mi, (size_t)cast);
+    absorb(p, (size_t)mi, (size_t)right);
+    absorb(p, (size_t)mi, m);
+    if (add >= 0)
+        absorb(p, (size_t)mi, (size_t)add);
+    set_kernel(&p->nk[mi], OC_OPID_MS_MatMulIntegerToFloat);
+    p->nk[mi].as_op = p->nk[mi].op;
+    p->flags[mi] |= F_QUNIT;
+    /* the quantizer of A */
+    int d = producer_op(p, in(p, (size_t)mi, 0), OC_OPID_DynamicQuantizeLinear);
+    const oc_node *dn = d >= 0 ? &g->nodes[d] : NULL;
+    int bs = in(p, (size_t)right, 1), bz = in(p, (size_t)mi, 3), b = in(p, (size_t)mi, 1);
+    if (!dn || dn->n_outputs < 3 || b < 0 || !p->constant[b] || bs < 0 || !p->constant[bs] ||
+        (bz >= 0 && !p->constant[bz]))
+        return;
+    int edges = 0;
+    for (size_t k = 0; k < dn->n_outputs; k++) {
+        int v = dn->outputs[k];
+        if (v < 0)
+            continue;
+        if (g->values[v].is_output)
+            return;
+        for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
+            if (p->owner[p->cons[e]] != mi)
+                return;
+            edges++;
+        }
+    }
+    if (edges != 3)
+        return;
+    absorb(p, (size_t)mi, (size_t)d);
+    set_kernel(&p->nk[mi], OC_OPID_MS_DynamicQuantizeMatMul);
+    p->nk[mi].as_op = p->nk[mi].op;
+}
+
+/* The quantized tensor kernel m reads in data slot k of its main node: a
+ * DQ's input where the DQ ran inside it. */
+static int qdata_in(const pctx *p, size_t m, size_t k)
+{
+    int v = in(p, m, k), pr = v >= 0 ? p->g->values[v].producer : -1;
+    if (pr >= 0 && p->owner[pr] == (int)m && pr != (int)m &&
+        is_op(p, &p->g->nodes[pr], OC_OPID_DequantizeLinear))
+        return in(p, (size_t)pr, 0);
+    return v;
+}
+
+/* NhwcTransformer (layout level): a 2-D QLinearConv on uint8 runs channels
+ * last, with a Transpose before and after, which the transpose optimizer
+ * cancels between such kernels and pushes through a QLinearAdd/QLinearMul
+ * whose inputs are both channels last (ORT 1.30, the ort-quant corpus:
+ * qdq_resnet, qop_cnn). */
+static bool nhwc_pass(pctx *p)
+{
+    const oc_graph *g = p->g;
+    bool *nhwc = oc_arena_calloc(p->ar, p->nn + 1, sizeof(bool));
+    bool *tin = oc_arena_calloc(p->ar, p->nv + 1, sizeof(bool));
+    if (!nhwc || !tin)
+        return false;
+    bool any = false;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (!live(p, i))
+            continue;
+        const oc_kernel *k = &p->nk[i];
+        if (k->kid == OC_OPID_QLinearConv) {
+            bool qop = is_op(p, &g->nodes[i], OC_OPID_QLinearConv);
+            int x = qdata_in(p, i, 0), w = qop ? in(p, i, 3) : qdata_in(p, i, 1);
+            const oc_tinfo *xt = ainfo(p, x);
+            nhwc[i] = xt && xt->rank == 4 && (!qop || xt->dtype == OC_DT_UINT8) && w >= 0 &&
+                      p->constant[w];
+        } else if (k->kid == OC_OPID_MS_QLinearAdd || k->kid == OC_OPID_MS_QLinearMul) {
+            bool qop = !is_op(p, &g->nodes[i], OC_OPID_Add) && !is_op(p, &g->nodes[i], OC_OPID_Mul);
+            nhwc[i] = true;
+            for (size_t s = 0; s < 2; s++) {
+                int v = qop ? in(p, i, s * 3) : qdata_in(p, i, s);
+                int pr = v >= 0 ? g->values[v].producer : -1;
+                nhwc[i] &= pr >= 0 && nhwc[p->owner[pr]];
+            }
+        }
+        any |= nhwc[i];
+    }
+    if (!any)
+        return true;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (!live(p, i) || !nhwc[i])
+            continue;
+        bool conv = p->nk[i].kid == OC_OPID_QLinearConv;
+        bool qop = is_op(p, &g->nodes[i], OC_OPID_QLinearConv) ||
+                   is_op(p, &g->nodes[i], OC_OPID_MS_QLinearAdd) ||
+                   is_op(p, &g->nodes[i], OC_OPID_MS_QLinearMul);
+        int x = conv ? (qop ? in(p, i, 0) : qdata_in(p, i, 0)) : -1;
+        int pr = x >= 0 ? g->values[x].producer : -1;
+        if (x >= 0 && !tin[x] && !(pr >= 0 && nhwc[p->owner[pr]])) {
+            tin[x] = true;
+            if (!add_inserted(p, OC_OPID_Transpose, x, i, true))
+                return false;
+        }
+        int y = kernel_out(p, i);
+        bool plain = y >= 0 && g->values[y].is_output;
+        for (int e = y >= 0 ? p->cons_start[y] : 0; y >= 0 && e < p->cons_start[y + 1]; e++)
+            if (!nhwc[p->owner[p->cons[e]]])
+                plain = true;
+        if (plain && !add_inserted(p, OC_OPID_Transpose, y, i, false))
+            return false;
+    }
+    return true;
+}
+
+/* What ORT makes of quantized graphs: redundant Relu/Clip before a Q, QDQ
+ * groups as QLinear kernels (or the op on the integers, QDQ dropped),
+ * dynamic quantization's MatMul pattern as one kernel.  DequantizeLinear
+ * never folds (pass_remove), so a QDQ weight stays a DQ node until a group
+ * takes it. */
+static bool pass_quant(pctx *p)
+{
+    const oc_graph *g = p->g;
+    if (!redundant_before_q(p))
+        return false;
+    bool *dq_used = oc_arena_calloc(p->ar, p->nn + 1, sizeof(bool));
+    if (!dq_used)
+        return false;
+    bool any = false;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (!live(p, i) || p->owner[i] != (int)i)
+            continue;
+        if (is_op(p, &g->nodes[i], OC_OPID_Mul))
+            dynamic_matmul(p, i);
+        if (live(p, i) && p->owner[i] == (int)i && !(p->flags[i] & F_QUNIT))
+            qdq_group(p, i, dq_used);
+        any |= (p->flags[i] & F_QUNIT) != 0;
+    }
+    if (!any)
+        return nhwc_pass(p);
+    /* A DQ goes when every reader is a group that took it (ORT gives each
+     * reader its own copy first, EnsureUniqueDQForNodeUnit); with one
+     * reader it runs inside that kernel. */
+    for (size_t i = 0; i < p->nn; i++) {
+        int v = out0(p, i);
+        if (!dq_used[i] || !live(p, i) || v < 0 || g->values[v].is_output)
+            continue;
+        int reader = -1;
+        bool all = true;
+        for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
+            int o = p->owner[p->cons[e]];
+            all &= (p->flags[o] & F_QUNIT) != 0;
+            reader = reader == -1 || reader == o ? o : -2;
+        }
+        if (!all)
+            continue;
+        if (reader >= 0 && p->nk[reader].as_op)
+            absorb(p, (size_t)reader, i);
+        else {
+            drop(p, i, OC_KERNEL_REMOVED, "runs inside the quantized kernels that read it");
+            p->alias[v] = in(p, i, 0);
+        }
+    }
+    return count_uses(p) && nhwc_pass(p);
+}
+
 static void pass_fuse(pctx *p)
 {
     const oc_graph *g = p->g;
     for (size_t t = 0; t < p->nn; t++) {
         size_t i = (size_t)g->topo[t];
-        if (!live(p, i))
+        if (!live(p, i) || (p->flags[i] & F_QUNIT))
             continue;
         const oc_node *n = &g->nodes[i];
         if (is_op(p, n, OC_OPID_Conv))
@@ -2373,7 +2996,8 @@ static void nchwc_conv(pctx *p, size_t m)
 {
     int w = in(p, m, 1), b = in(p, m, 2), x = in(p, m, 0);
     const oc_tinfo *wt = sinfo(p, w);
-    if (w < 0 || !p->constant[w] || !wt || wt->rank != 4 || wt->dtype != OC_DT_FLOAT ||
+    if (w < 0 || !p->constant[w] || !wt || wt->rank != 4 ||
+        !(wt->dtype == OC_DT_FLOAT || (wt->dtype == OC_DT_FLOAT16 && p->nk[m].in_fp32)) ||
         !dims_concrete(wt, 0, 4))
         return;
     if (b >= 0 && !p->constant[b])
@@ -2564,7 +3188,7 @@ static void nchwc_pass(pctx *p)
     const oc_graph *g = p->g;
     for (size_t t = 0; t < p->nn; t++) {
         size_t i = (size_t)g->topo[t];
-        if (!live(p, i))
+        if (!live(p, i) || (p->flags[i] & F_QUNIT))
             continue;
         const oc_node *n = &g->nodes[i];
         int x = in(p, i, 0);
@@ -2581,7 +3205,9 @@ static void nchwc_pass(pctx *p)
             int64_t ch = channels(p, x);
             if (n->n_outputs > 1 && n->outputs[1] >= 0)
                 continue;
-            if (!xt || xt->dtype != OC_DT_FLOAT || ch < 0 || ch % p->block)
+            bool f = xt && (xt->dtype == OC_DT_FLOAT ||
+                            (xt->dtype == OC_DT_FLOAT16 && p->nk[i].in_fp32));
+            if (!f || ch < 0 || ch % p->block)
                 continue;
             if (read_blocked(p, x, i))
                 run_blocked(p, i, ch);
@@ -2691,7 +3317,8 @@ static void conv_add_act(pctx *p)
     const oc_graph *g = p->g;
     for (size_t t = 0; t < p->nn; t++) {
         size_t i = (size_t)g->topo[t];
-        if (!live(p, i) || !is_op(p, &g->nodes[i], OC_OPID_Conv) || p->blocked[i])
+        if (!live(p, i) || !is_op(p, &g->nodes[i], OC_OPID_Conv) || p->blocked[i] ||
+            (p->flags[i] & F_QUNIT))
             continue;
         /* 2-D convs with a bias (their own, or one folded in from a
          * BatchNormalization or constant Add) */
@@ -2820,7 +3447,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         pass_transpose(&p);
         ort_shapes(&p);
-        if (!late_noop(&p))
+        if (!late_noop(&p) || !pass_quant(&p) || !pass_fp16(&p))
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         pass_fuse(&p);
         if (p.block > 1)

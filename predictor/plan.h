@@ -19,6 +19,10 @@
  *     (FusedGemm), MatMul with a transposed input or a scale (FusedMatMul),
  *     LayerNormalization, Add+LayerNormalization (SkipLayerNormalization),
  *     Gelu, BiasGelu, FastGelu, QuickGelu (x * Sigmoid(x));
+ *   - quantized graphs: QDQ groups as QLinear kernels, dynamic
+ *     quantization's MatMul as DynamicQuantizeMatMul, channels-last
+ *     QLinearConv; float16 nodes without a float16 kernel in float32 with
+ *     Casts at the edges;
  *   - the NCHWc layout transform of x86 CPUs with the ISA's block (8 with
  *     AVX2, 16 with AVX-512): Conv, pools, BatchNormalization, and the
  *     Add/Concat/activations between them run blocked, with ReorderInput and
@@ -86,6 +90,8 @@ typedef struct oc_kernel {
                              branch's nodes in its place, so it is no
                              kernel of its own (the estimate runs the
                              branch's kernels, oc_analysis_sub) */
+    bool in_fp32;         /* a float16 node ORT runs in float32 (no float16
+                             kernel: InsertCastTransformer casts around it) */
     size_t n_fused;       /* absorbed nodes, in order */
     size_t fused[OC_PLAN_MAX_NODES];
 } oc_kernel;

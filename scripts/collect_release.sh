@@ -42,6 +42,22 @@ swish() { # swish THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     "$BIN" collect --target ort-cpu --threads "$th" --family swish --count 90 \
         --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
+# ONNX Runtime's quantized kernels (QLinearConv; QLinearMatMul,
+# MatMulIntegerToFloat, DynamicQuantizeMatMul, MatMulNBits; QLinearAdd/Mul/
+# Sigmoid/LeakyRelu/AveragePool/GlobalAveragePool): 850 samples, about 10
+# minutes per thread count on the 2-core machine.  Not yet timed: the
+# probe's rate (0.6 s a sample, overhead-bound) and these samples' work
+# (mean 0.25, 0.4 and 0.02 GFLOP: at most ~10 ms a run, 24 runs a sample).
+quant() { # quant THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    local th=$1 ds=$2 extra=${3:-}
+    shift 3 || shift $#
+    "$BIN" collect --target ort-cpu --threads "$th" --family qconv --count "$(n 350)" \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family qmatmul --count "$(n 300)" \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family qelementwise --count "$(n 200)" \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -56,6 +72,8 @@ ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
 ort2) ops ort-cpu 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
       weak 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
       swish 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+quant1) quant 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
+quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;
 torch1adam) ops torch-cpu 1 "$MD/torch-cpu-t1-adam.jsonl.gz" "" --optimizer adam ;;
 torch2) ops torch-cpu 2 "$MD/torch-cpu-t2.jsonl.gz" ;;
@@ -63,6 +81,6 @@ torch2adam) ops torch-cpu 2 "$MD/torch-cpu-t2-adam.jsonl.gz" "" --optimizer adam
 training) /usr/bin/python3 "$ROOT/scripts/measure_training.py" "${@:2}" ;;
 models) /usr/bin/python3 "$ROOT/scripts/measure_models.py" "${@:2}" ;;
 all)
-    "$0" ort1; "$0" ort2; "$0" models; "$0" torch1; "$0" torch1adam; "$0" torch2
+    "$0" ort1; "$0" ort2; "$0" quant1; "$0" quant2; "$0" models; "$0" torch1; "$0" torch1adam; "$0" torch2
     "$0" torch2adam; "$0" training ;;
 esac

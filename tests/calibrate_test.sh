@@ -255,6 +255,23 @@ assert abs(t['time_ms'] - (o['kernel_scale'] * t['kernels_raw_ms'] - t['profiler
 assert t['time_ms'] >= t['kernels'] * o['kernel_chain']['wall_us_per_kernel'] / 1e3
 E" "predict takes the profiler's cost per kernel out of the total (JSON totals.profiler_ms)"
 ok 'grep -q "less ONNX Runtime.s profiler cost per kernel" "$TMP/pcht"' "predict says so in its table"
+$PY - "$TMP/ch.json" "$TMP/slow.json" <<'E'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c['threads'][0]['overhead']['stream_gbps'] = 0.01
+json.dump(c, open(sys.argv[2], 'w'))
+E
+"$BIN" predict --target "$TMP/slow.json" -T 1 -f json "$SRC/samples/mobilenet_v2.onnx" >"$TMP/psl" 2>/dev/null
+ok "$PY - '$TMP/psl' '$TMP/pch' <<'E'
+import json, sys
+slow, fast = (json.load(open(f)) for f in sys.argv[1:])
+t = slow['totals']
+# nearly all of mobilenet_v2's weights are Conv/Gemm weights: at 0.01 GB/s they take >= 0.9 x bytes / rate
+assert t['time_ms'] >= 0.9 * t['weight_bytes'] / 0.01e6, (t['time_ms'], t['weight_bytes'])
+conv = [k for k in slow['kernels'] if k['op'] == 'Conv'][0]
+assert conv['time_us'] > [k for k in fast['kernels'] if k['name'] == conv['name']][0]['time_us']
+E" "stream_gbps: a Conv or Gemm kernel takes at least its weights' bytes at that rate"
+
 head -1 "$TMP/chain.jsonl" >"$TMP/chain1.jsonl"
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
     --anchors "$TMP/chain1.jsonl" -o "$TMP/bad.json" >/dev/null 2>"$TMP/bade"

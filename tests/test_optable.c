@@ -159,6 +159,17 @@ static int runtime_op_family(oc_op_id id)
         {OC_OPID_MS_GroupQueryAttention, OC_OPF_MATMUL},
         {OC_OPID_MS_RotaryEmbedding, OC_OPF_ELEMENTWISE},
         {OC_OPID_MS_MatMulNBits, OC_OPF_MATMUL},
+        {OC_OPID_MS_QLinearAdd, OC_OPF_ELEMENTWISE},
+        {OC_OPID_MS_QLinearMul, OC_OPF_ELEMENTWISE},
+        {OC_OPID_MS_QLinearSigmoid, OC_OPF_ACTIVATION},
+        {OC_OPID_MS_QLinearLeakyRelu, OC_OPF_ACTIVATION},
+        {OC_OPID_MS_QLinearAveragePool, OC_OPF_POOL},
+        {OC_OPID_MS_QLinearGlobalAveragePool, OC_OPF_GLOBAL_POOL},
+        {OC_OPID_MS_QLinearConcat, OC_OPF_DATA_MOVEMENT},
+        {OC_OPID_MS_QLinearConv, OC_OPF_CONV},
+        {OC_OPID_MS_QGemm, OC_OPF_GEMM},
+        {OC_OPID_MS_MatMulIntegerToFloat, OC_OPF_MATMUL},
+        {OC_OPID_MS_DynamicQuantizeMatMul, OC_OPF_MATMUL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (rows[i].id == id)

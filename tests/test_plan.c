@@ -93,6 +93,8 @@ static size_t count_of(const opcount *c, const char *op)
     return 0;
 }
 
+static opcount plan_model(oc_model *m, int block, const oc_analyze_opts *bind);
+
 static opcount plan_built(oc_builder *b, int block, const oc_analyze_opts *bind)
 {
     opcount c = {0};
@@ -100,7 +102,6 @@ static opcount plan_built(oc_builder *b, int block, const oc_analyze_opts *bind)
     size_t size = 0;
     oc_error e;
     oc_model *m = NULL;
-    oc_analysis *a = NULL, *s = NULL;
     CHECK_EQ_INT(oc_builder_pack(b, &buf, &size, &e), OC_OK);
     oc_builder_free(b);
     if (!buf || oc_model_load_buffer(buf, size, "built", &m, &e)) {
@@ -108,6 +109,34 @@ static opcount plan_built(oc_builder *b, int block, const oc_analyze_opts *bind)
         free(buf);
         return c;
     }
+    c = plan_model(m, block, bind);
+    free(buf);
+    return c;
+}
+
+/* A model of tests/data (bind: the batch 1), planned as plan_built does. */
+static opcount plan_file(const char *file, int block)
+{
+    char path[512];
+    oc_error e;
+    oc_model *m = NULL;
+    snprintf(path, sizeof path, "%s/data/%s", OC_TESTS_DIR, file);
+    if (oc_model_load_file(path, &m, &e)) {
+        fprintf(stderr, "%s: %s\n", path, e.msg);
+        t_failed++;
+        opcount c = {0};
+        return c;
+    }
+    oc_analyze_opts bind = {.batch = 1};
+    return plan_model(m, block, &bind);
+}
+
+/* Plans m and frees it. */
+static opcount plan_model(oc_model *m, int block, const oc_analyze_opts *bind)
+{
+    opcount c = {0};
+    oc_error e;
+    oc_analysis *a = NULL, *s = NULL;
     oc_analyze_opts sv = {.session_view = true};
     CHECK_EQ_INT(oc_analyze(m, bind, &a, &e), OC_OK);
     if (!a)
@@ -138,7 +167,6 @@ static opcount plan_built(oc_builder *b, int block, const oc_analyze_opts *bind)
     oc_analysis_free(s);
     oc_analysis_free(a);
     oc_model_free(m);
-    free(buf);
     return c;
 }
 
@@ -1199,8 +1227,128 @@ static void control_rules(void)
     CHECK_EQ_STR(c.sub_first, "scan_matmul");
 }
 
+/* Quantized graphs (tests/data/ort-quant: small models of gen_quant.py and
+ * the kernels ONNX Runtime 1.30 ran for them). */
+static void quant_rules(void)
+{
+    /* dynamic quantization: DQL + MatMulInteger + Cast + Mul(scale) + Add
+     * of a constant bias -> one DynamicQuantizeMatMul */
+    opcount c = plan_file("ort-quant/dq_matmul.onnx.gz", 16);
+    CHECK_EQ_INT(c.run, 1);
+    CHECK_EQ_INT(count_of(&c, "DynamicQuantizeMatMul"), 1);
+    c = plan_file("ort-quant/dq_mlp.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "DynamicQuantizeMatMul"), 2);
+    CHECK_EQ_INT(c.run, 3);
+    /* the scale Muls of three MatMulIntegers are one after CSE (equal
+     * constant scales): with three readers none fuses */
+    c = plan_file("ort-quant/dq_shared.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "MatMulInteger"), 3);
+    CHECK_EQ_INT(count_of(&c, "DynamicQuantizeLinear"), 1);
+    CHECK_EQ_INT(c.run, 14);
+    /* ConvInteger: no fusion */
+    c = plan_file("ort-quant/dq_conv.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "ConvInteger"), 1);
+    CHECK_EQ_INT(c.run, 7);
+    /* QDQ Conv + Relu (zero point 0: the Relu goes) -> QLinearConv, run
+     * channels last between two Transposes */
+    c = plan_file("ort-quant/qdq_conv_relu.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearConv"), 1);
+    CHECK_EQ_INT(count_of(&c, "Transpose"), 2);
+    CHECK_EQ_INT(count_of(&c, "Relu"), 0);
+    CHECK_EQ_INT(c.run, 5);
+    /* Clip(0, 6) before a Q of range [0, 6] goes too */
+    c = plan_file("ort-quant/qdq_clip.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearConv"), 1);
+    CHECK_EQ_INT(count_of(&c, "Clip"), 0);
+    /* zero point 128: the Relu stays, so the Conv stays float (FusedConv
+     * with the Relu), and its weight and bias DQs run (never folded) */
+    c = plan_file("ort-quant/qdq_relu_kept.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "FusedConv"), 1);
+    CHECK_EQ_INT(count_of(&c, "DequantizeLinear"), 4);
+    CHECK_EQ_INT(count_of(&c, "ReorderInput"), 0);
+    /* MatMul: QLinearMatMul with a Q after it, MatMulIntegerToFloat without */
+    c = plan_file("ort-quant/qdq_matmul.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearMatMul"), 1);
+    CHECK_EQ_INT(c.run, 3);
+    c = plan_file("ort-quant/qdq_matmul_float.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "MatMulIntegerToFloat"), 1);
+    CHECK_EQ_INT(c.run, 2);
+    c = plan_file("ort-quant/qdq_gemm.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QGemm"), 1);
+    c = plan_file("ort-quant/qdq_binary.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearAdd"), 1);
+    CHECK_EQ_INT(count_of(&c, "QLinearMul"), 1);
+    CHECK_EQ_INT(count_of(&c, "DequantizeLinear"), 2); /* the outputs' */
+    c = plan_file("ort-quant/qdq_pool.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearAveragePool"), 1);
+    CHECK_EQ_INT(count_of(&c, "QLinearGlobalAveragePool"), 1);
+    c = plan_file("ort-quant/qdq_unary.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearSigmoid"), 1);
+    CHECK_EQ_INT(count_of(&c, "QLinearLeakyRelu"), 1);
+    c = plan_file("ort-quant/qdq_concat.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearConcat"), 1);
+    /* data movement runs on the integers, the QDQ pairs (equal scale and
+     * zero point) dropped; no NCHWc for the uint8 MaxPool */
+    c = plan_file("ort-quant/qdq_move.onnx.gz", 16);
+    CHECK_EQ_INT(c.run, 5);
+    CHECK_EQ_INT(count_of(&c, "DequantizeLinear"), 1);
+    CHECK_EQ_INT(count_of(&c, "ReorderInput"), 0);
+    /* three QLinearConvs and the QLinearAdd of two of them run channels
+     * last: one Transpose in, one out */
+    c = plan_file("ort-quant/qdq_resnet.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearConv"), 3);
+    CHECK_EQ_INT(count_of(&c, "QLinearAdd"), 1);
+    CHECK_EQ_INT(count_of(&c, "Transpose"), 2);
+    CHECK_EQ_INT(count_of(&c, "QGemm"), 1);
+    CHECK_EQ_INT(c.run, 18);
+    /* QOperator: the QLinearConv of a QOperator model runs channels last
+     * too; the QLinearAdd of its output with itself follows it there */
+    c = plan_file("ort-quant/qop_cnn.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "Transpose"), 2);
+    CHECK_EQ_INT(c.run, 8);
+    /* resnet18 in QDQ format: 20 QLinearConvs; the residual Adds whose
+     * skip input comes plain run plain (a Transpose each side), the rest
+     * channels last; a bias DQ shared by several Convs goes */
+    c = plan_file("ort-quant/resnet18_qdq.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "QLinearConv"), 20);
+    CHECK_EQ_INT(count_of(&c, "QLinearAdd"), 8);
+    CHECK_EQ_INT(count_of(&c, "Transpose"), 8);
+    CHECK_EQ_INT(count_of(&c, "DequantizeLinear"), 5);
+    CHECK_EQ_INT(c.run, 50);
+    /* BERT as quantize_dynamic writes it: Q, K, V share a quantizer
+     * (MatMulIntegerToFloat each), the others are DynamicQuantizeMatMul;
+     * the exporter's Add(bias, y) fuses as Add(y, bias) does */
+    c = plan_file("ort-quant/bert_small_dq.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "MatMulIntegerToFloat"), 12);
+    CHECK_EQ_INT(count_of(&c, "DynamicQuantizeMatMul"), 12);
+    CHECK_EQ_INT(count_of(&c, "DynamicQuantizeLinear"), 4);
+    CHECK_EQ_INT(count_of(&c, "Add"), 10);
+    CHECK_EQ_INT(count_of(&c, "Gelu"), 4);
+    /* float16: the graph runs in float32 (fusions and NCHWc as for a
+     * float model) between a Cast of the input and one of the output */
+    c = plan_file("ort-quant/fp16_cnn.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "Cast"), 2);
+    CHECK_EQ_INT(count_of(&c, "Conv"), 2); /* NCHWc, Relu and Add fused */
+    CHECK_EQ_INT(count_of(&c, "ReorderInput"), 1);
+    CHECK_EQ_INT(c.run, 10);
+    /* LayerNormalization has a float16 kernel: a Cast before it; Softmax
+     * has none: its function body's five kernels */
+    c = plan_file("ort-quant/fp16_mlp.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "Cast"), 2);
+    CHECK_EQ_INT(count_of(&c, "ReduceMax"), 1);
+    CHECK_EQ_INT(count_of(&c, "Div"), 1);
+    CHECK_EQ_INT(count_of(&c, "Softmax"), 0);
+    CHECK_EQ_INT(c.run, 10);
+    /* keep_io_types: the input's Cast to float16 and ORT's back cancel; at
+     * the output the model's Cast stays */
+    c = plan_file("ort-quant/fp16_io.onnx.gz", 16);
+    CHECK_EQ_INT(count_of(&c, "Cast"), 1);
+    CHECK_EQ_INT(c.run, 4);
+}
+
 int main(void)
 {
+    quant_rules();
     rules();
     control_rules();
     shape_rules();

@@ -741,6 +741,12 @@ oc_status oc_collect_family(oc_collect *c, oc_family fam, oc_error *err)
 }
 
 
+/* ONNX Runtime's own quantized kernels: no PyTorch training step runs them. */
+static bool ort_only_family(int f)
+{
+    return f == OC_FAM_QCONV || f == OC_FAM_QMATMUL || f == OC_FAM_QELEMENTWISE;
+}
+
 oc_status oc_collect_add_families(oc_collect *c, const char *list, oc_error *err)
 {
     char buf[512];
@@ -749,6 +755,8 @@ oc_status oc_collect_add_families(oc_collect *c, const char *list, oc_error *err
          t = strtok_r(NULL, ",", &save)) {
         if (!strcmp(t, "all")) {
             for (int f = 0; f < OC_FAM_COUNT_; f++) {
+                if (oc_collect_is_training(c) && ort_only_family(f))
+                    continue;
                 bool have = false;
                 for (size_t i = 0; i < c->n_families; i++)
                     have |= c->families[i] == f;
@@ -762,6 +770,9 @@ oc_status oc_collect_add_families(oc_collect *c, const char *list, oc_error *err
             return oc_error_set(err, OC_ERR_USAGE, NULL,
                                 "--family: unknown family '%s' (see 'onnxcost collect --help')",
                                 t);
+        if (oc_collect_is_training(c) && ort_only_family(f))
+            return oc_error_set(err, OC_ERR_USAGE, NULL,
+                                "--family: %s is ONNX Runtime's (ort-cpu only)", t);
         bool have = false;
         for (size_t i = 0; i < c->n_families; i++)
             have |= c->families[i] == f;

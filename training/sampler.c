@@ -1179,6 +1179,224 @@ static void gen_gather(gen *g)
     out_f(g, "Y");
 }
 
+/* ---- quantized kernels (ONNX Runtime's integer kernels) ----
+ * Each sample is the kernel as ORT runs it, so that its time is that
+ * kernel's: QOperator nodes on uint8 graph inputs (values in [0, 256)),
+ * int8 weights, scales and zero points as a quantizer writes them.  ORT
+ * runs a 2-D QLinearConv channels last between two Transposes; the
+ * timing model leaves those out of the sample's time (features.c,
+ * in_graph_share), as the plan predicts them as Transpose kernels. */
+
+static void in_u8(gen *g, const char *name, int rank, const int64_t *d)
+{
+    input(g, name, OC_DT_UINT8, rank, d, 256);
+}
+
+/* Scale and zero point initializers "<p>_s", "<p>_z" (zero point of type
+ * dt: 128 for uint8, 0 for int8). */
+static void qparam(gen *g, const char *p, double scale, oc_dtype dt)
+{
+    char s[32], z[32];
+    snprintf(s, sizeof s, "%s_s", p);
+    snprintf(z, sizeof z, "%s_z", p);
+    oc_builder_floats(g->b, s, 0, NULL, (const float[]){(float)scale});
+    double zp = dt == OC_DT_UINT8 ? 128 : 0;
+    oc_builder_random(g->b, z, dt, 0, NULL, zp, zp + 1, g->wseed);
+}
+
+static void ms_domain(gen *g, size_t n)
+{
+    oc_builder_opset(g->b, "com.microsoft", 1);
+    oc_builder_node_domain(g->b, n, "com.microsoft");
+}
+
+/* QLinearConv: the conv family's configurations (no fused ops), uint8
+ * activations, int8 weights per tensor, an int32 bias. */
+static void gen_qconv(gen *g)
+{
+    rng *r = &g->r;
+    int64_t cin = channels(r, 8, 1024);
+    static const double kw[] = {0.4, 0.42, 0.1, 0.08};
+    static const int64_t ks[] = {1, 3, 5, 7};
+    int64_t k = ks[WPICK(r, kw)], group = 1, cout;
+    bool depthwise = k > 1 && chance(r, 0.2);
+    if (depthwise) {
+        group = cin;
+        cout = cin;
+    } else {
+        static const double mult[] = {0.25, 0.5, 1, 1, 1, 2, 2, 4};
+        cout = snap_channels((double)cin * PICK(r, mult), 8, 1024);
+    }
+    int64_t stride = chance(r, 0.25) ? 2 : 1, pad = (k - 1) / 2;
+    bool bias = chance(r, 0.8);
+    int64_t n = logu(r, 1, 16), h, w;
+    spatial_hw(r, cin, 112, &h, &w);
+    int64_t ho = conv_out(h, k, stride, pad, 1), wo = conv_out(w, k, stride, pad, 1);
+    if (ho < 1 || wo < 1) {
+        g->reject = true;
+        return;
+    }
+    cfg_i(g, "batch", n);
+    cfg_i(g, "cin", cin);
+    cfg_i(g, "cout", cout);
+    cfg_i(g, "h", h);
+    cfg_i(g, "w", w);
+    cfg_i(g, "kernel", k);
+    cfg_i(g, "stride", stride);
+    cfg_i(g, "group", group);
+    cfg_b(g, "depthwise", depthwise);
+    cfg_b(g, "bias", bias);
+    in_u8(g, "X", SHAPE(n, cin, h, w));
+    qparam(g, "x", 0.05, OC_DT_UINT8);
+    oc_builder_random(g->b, "W", OC_DT_INT8, SHAPE(cout, cin / group, k, k), -127, 128,
+                      g->wseed);
+    qparam(g, "w", 0.004, OC_DT_INT8);
+    qparam(g, "y", 0.1, OC_DT_UINT8);
+    if (bias)
+        oc_builder_random(g->b, "B", OC_DT_INT32, SHAPE(cout), -1000, 1000, g->wseed);
+    size_t c = node(g, "QLinearConv", bias ? "X,x_s,x_z,W,w_s,w_z,y_s,y_z,B"
+                                            : "X,x_s,x_z,W,w_s,w_z,y_s,y_z", "Y");
+    oc_builder_attr_int(g->b, c, "group", group);
+    oc_builder_attr_ints(g->b, c, "kernel_shape", 2, D(k, k));
+    oc_builder_attr_ints(g->b, c, "pads", 4, D(pad, pad, pad, pad));
+    oc_builder_attr_ints(g->b, c, "strides", 2, D(stride, stride));
+    main_node(g, c, "QLinearConv");
+    oc_builder_output(g->b, "Y", OC_DT_UINT8, -1, NULL);
+}
+
+/* The quantized products: QLinearMatMul (QDQ and QOperator MatMuls),
+ * MatMulIntegerToFloat (a QDQ MatMul with a float output, or dynamic
+ * quantization with a shared quantizer), DynamicQuantizeMatMul (ORT's
+ * fusion of a dynamically quantized MatMul) and MatMulNBits (4-bit
+ * weights in blocks of 32 or 128, float activations, as LLM exports have
+ * them): [batch, seq, K] x [K, N]. */
+static void gen_qmatmul(gen *g)
+{
+    rng *r = &g->r;
+    static const double ow[] = {0.3, 0.2, 0.3, 0.2};
+    static const char *const ops[] = {"QLinearMatMul", "MatMulIntegerToFloat",
+                                      "DynamicQuantizeMatMul", "MatMulNBits"};
+    size_t o = WPICK(r, ow);
+    int64_t b = logu(r, 1, 16), l = seq_len(r), d = hidden(r, 64, 4096), f;
+    double u = unif(r);
+    f = u < 0.3 ? d : u < 0.5 ? d * 4 : u < 0.6 ? d * 3 : hidden(r, 64, 4096);
+    bool bias = o > 0 && o < 3 && chance(r, 0.7);
+    int64_t bs = o == 3 ? (chance(r, 0.7) ? 32 : 128) : 0;
+    if (bs && d % bs) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "op", ops[o]);
+    cfg_i(g, "batch", b);
+    cfg_i(g, "seq", l);
+    cfg_i(g, "k", d);
+    cfg_i(g, "n", f);
+    cfg_b(g, "bias", bias);
+    if (o >= 2)
+        in_f(g, "A", SHAPE(b, l, d));
+    else
+        in_u8(g, "A", SHAPE(b, l, d));
+    if (o == 3) {
+        cfg_i(g, "block_size", bs);
+        oc_builder_random(g->b, "B", OC_DT_UINT8, SHAPE(f, d / bs, bs / 2), 0, 256, g->wseed);
+        weight(g, "scales", SHAPE(f * (d / bs)), 0.001, 0.01);
+        size_t n = node(g, ops[o], "A,B,scales", "Y");
+        oc_builder_attr_int(g->b, n, "K", d);
+        oc_builder_attr_int(g->b, n, "N", f);
+        oc_builder_attr_int(g->b, n, "bits", 4);
+        oc_builder_attr_int(g->b, n, "block_size", bs);
+        ms_domain(g, n);
+        main_node(g, n, ops[o]);
+        out_f(g, "Y");
+        return;
+    }
+    oc_builder_random(g->b, "B", OC_DT_INT8, SHAPE(d, f), -127, 128, g->wseed);
+    if (bias)
+        weight(g, "bias", SHAPE(f), -1, 1);
+    size_t n;
+    if (o == 0) {
+        qparam(g, "a", 0.05, OC_DT_UINT8);
+        qparam(g, "b", 0.004, OC_DT_INT8);
+        qparam(g, "y", 0.2, OC_DT_UINT8);
+        n = node(g, ops[o], "A,a_s,a_z,B,b_s,b_z,y_s,y_z", "Y");
+        oc_builder_output(g->b, "Y", OC_DT_UINT8, -1, NULL);
+    } else if (o == 1) {
+        qparam(g, "a", 0.05, OC_DT_UINT8);
+        qparam(g, "b", 0.004, OC_DT_INT8);
+        n = node(g, ops[o], bias ? "A,B,a_s,b_s,a_z,b_z,bias" : "A,B,a_s,b_s,a_z,b_z", "Y");
+        out_f(g, "Y");
+    } else {
+        qparam(g, "b", 0.004, OC_DT_INT8);
+        n = node(g, ops[o], bias ? "A,B,b_s,b_z,bias" : "A,B,b_s,b_z", "Y");
+        out_f(g, "Y");
+    }
+    if (o > 0)
+        ms_domain(g, n);
+    main_node(g, n, ops[o]);
+}
+
+/* ORT's quantized elementwise and pooling kernels on uint8 tensors (the
+ * activation shapes of the elementwise family): QLinearAdd, QLinearMul
+ * (same shape or a per-channel operand), QLinearSigmoid, QLinearLeakyRelu,
+ * QLinearGlobalAveragePool (NCHW), QLinearAveragePool (2x2 or 3x3). */
+static void gen_qelementwise(gen *g)
+{
+    rng *r = &g->r;
+    static const double ow[] = {0.3, 0.15, 0.15, 0.1, 0.15, 0.15};
+    static const char *const ops[] = {"QLinearAdd", "QLinearMul", "QLinearSigmoid",
+                                      "QLinearLeakyRelu", "QLinearGlobalAveragePool",
+                                      "QLinearAveragePool"};
+    size_t o = WPICK(r, ow);
+    int64_t d[4], ch;
+    int rank = act_shape(g, d, &ch);
+    if (o >= 4 && rank != 4) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "op", ops[o]);
+    in_u8(g, "X", rank, d);
+    qparam(g, "x", 0.05, OC_DT_UINT8);
+    qparam(g, "y", 0.1, OC_DT_UINT8);
+    size_t n;
+    if (o < 2) {
+        bool channel = chance(r, 0.3);
+        cfg_s(g, "broadcast", channel ? "channel" : "same");
+        if (channel) {
+            if (rank == 4)
+                oc_builder_random(g->b, "B", OC_DT_UINT8, SHAPE(ch, 1, 1), 0, 256, g->wseed);
+            else
+                oc_builder_random(g->b, "B", OC_DT_UINT8, SHAPE(ch), 0, 256, g->wseed);
+        } else {
+            in_u8(g, "B", rank, d);
+        }
+        qparam(g, "b", 0.04, OC_DT_UINT8);
+        n = node(g, ops[o], "X,x_s,x_z,B,b_s,b_z,y_s,y_z", "Y");
+    } else if (o < 4) {
+        n = node(g, ops[o], "X,x_s,x_z,y_s,y_z", "Y");
+        if (o == 3)
+            oc_builder_attr_float(g->b, n, "alpha", 0.1f);
+    } else if (o == 4) {
+        n = node(g, ops[o], "X,x_s,x_z,y_s,y_z", "Y");
+        oc_builder_attr_int(g->b, n, "channels_last", 0);
+    } else {
+        int64_t k = chance(r, 0.6) ? 2 : 3, s = k == 2 ? 2 : (chance(r, 0.5) ? 1 : 2);
+        if (d[2] < k || d[3] < k) {
+            g->reject = true;
+            return;
+        }
+        cfg_i(g, "kernel", k);
+        cfg_i(g, "stride", s);
+        n = node(g, ops[o], "X,x_s,x_z,y_s,y_z", "Y");
+        oc_builder_attr_ints(g->b, n, "kernel_shape", 2, D(k, k));
+        oc_builder_attr_ints(g->b, n, "strides", 2, D(s, s));
+        if (k == 3)
+            oc_builder_attr_ints(g->b, n, "pads", 4, D(1, 1, 1, 1));
+    }
+    ms_domain(g, n);
+    main_node(g, n, ops[o]);
+    oc_builder_output(g->b, "Y", OC_DT_UINT8, -1, NULL);
+}
+
 static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_CONV] = gen_conv,
     [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
@@ -1200,6 +1418,9 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_RESIZE] = gen_resize,
     [OC_FAM_PAD] = gen_pad,
     [OC_FAM_GATHER] = gen_gather,
+    [OC_FAM_QCONV] = gen_qconv,
+    [OC_FAM_QMATMUL] = gen_qmatmul,
+    [OC_FAM_QELEMENTWISE] = gen_qelementwise,
 };
 
 /* ---- drawing ---- */

@@ -43,7 +43,10 @@
     XX(RESHAPE, "reshape", "Reshape")                                         \
     XX(RESIZE, "resize", "Resize")                                            \
     XX(PAD, "pad", "Pad")                                                     \
-    XX(GATHER, "gather", "Gather")
+    XX(GATHER, "gather", "Gather")                                            \
+    XX(QCONV, "qconv", "QLinearConv")      /* ORT's quantized kernels: */     \
+    XX(QMATMUL, "qmatmul", "QMatMul")      /* uint8 activations, int8 */      \
+    XX(QELEMENTWISE, "qelementwise", "QElementwise") /* weights */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
@@ -62,10 +65,10 @@ enum { OC_SAMPLE_MAX_INPUTS = 8, OC_SAMPLE_MAX_FUSED = 4, OC_SAMPLE_MAX_RANK = 8
 /* A graph input the runner must feed. */
 typedef struct oc_sample_input {
     char name[16];
-    oc_dtype dtype; /* OC_DT_FLOAT or OC_DT_INT64 */
+    oc_dtype dtype; /* OC_DT_FLOAT, OC_DT_INT64 or OC_DT_UINT8 (quantized) */
     int rank;
     int64_t dims[OC_SAMPLE_MAX_RANK];
-    int64_t bound;  /* int64 index inputs: values in [0, bound); else 0 */
+    int64_t bound;  /* integer inputs: values in [0, bound); else 0 */
 } oc_sample_input;
 
 typedef struct oc_sample_limits {

@@ -369,18 +369,20 @@ static int conv_rank(oc_op_ctx *c, const oc_tinfo *x, const oc_tinfo *w)
     return -1;
 }
 
-static oc_status conv_infer_spec(oc_op_ctx *c, const conv_spec *sp,
-                                 oc_dtype dt)
+/* The output of the convolution of x (the node's input, or a view of it),
+ * into *rank and dims; *rank -1 when unknown. */
+static oc_status conv_shape(oc_op_ctx *c, const conv_spec *sp, const oc_tinfo *x, int *out_rank,
+                            oc_dim *dims)
 {
-    const oc_tinfo *x = oc_ctx_in(c, sp->x);
     const oc_tinfo *w = oc_ctx_in(c, sp->w);
     const oc_tinfo *b = sp->b == SIZE_MAX ? NULL : oc_ctx_in(c, sp->b);
     static const oc_tinfo unknown = {.kind = OC_KIND_TENSOR, .rank = -1};
     if (!x)
         x = &unknown;
     int rank = conv_rank(c, x, w);
+    *out_rank = rank;
     if (rank < 0)
-        return oc_out_set(c, 0, dt, -1, NULL);
+        return OC_OK;
     if (rank < 3)
         return oc_fail(c, "%s: input has rank %d (need N, C and at least one "
                           "spatial axis)", sp->name, rank);
@@ -388,7 +390,6 @@ static oc_status conv_infer_spec(oc_op_ctx *c, const conv_spec *sp,
         return oc_fail(c, "%s: X has rank %d but W has rank %d", sp->name,
                        x->rank, w->rank);
     conv_geom g;
-    oc_dim dims[OC_MAX_RANK];
     oc_status st = read_geom(c, sp, rank - 2, w, &g);
     if (!st)
         st = check_channels(c, sp, &g, x, w, b, &dims[1]);
@@ -405,7 +406,15 @@ static oc_status conv_infer_spec(oc_op_ctx *c, const conv_spec *sp,
                 return st;
         }
     }
-    return oc_out_set(c, 0, dt, rank, dims);
+    return OC_OK;
+}
+
+static oc_status conv_infer_spec(oc_op_ctx *c, const conv_spec *sp, oc_dtype dt)
+{
+    oc_dim dims[OC_MAX_RANK];
+    int rank;
+    oc_status st = conv_shape(c, sp, oc_ctx_in(c, sp->x), &rank, dims);
+    return st ? st : oc_out_set(c, 0, dt, rank, dims);
 }
 
 oc_status oc_conv_infer(oc_op_ctx *c)
@@ -437,6 +446,35 @@ oc_status oc_qlinearconv_infer(oc_op_ctx *c)
     oc_dtype dt = oc_in_dtype(c, 7);
     return conv_infer_spec(c, &SPEC_QLCONV,
                            dt != OC_DT_UNDEFINED ? dt : oc_in_dtype(c, 0));
+}
+
+/* ONNX Runtime's QLinearConv (com.microsoft): the ONNX one's inputs; with
+ * channels_last=1 (its NhwcTransformer) X and Y are channels last, W stays
+ * [M, C/group, k...]. */
+oc_status oc_ms_qlinearconv_infer(oc_op_ctx *c)
+{
+    oc_dtype dt = oc_in_dtype(c, 7);
+    if (dt == OC_DT_UNDEFINED)
+        dt = oc_in_dtype(c, 0);
+    const oc_tinfo *x = oc_ctx_in(c, 0);
+    if (!oc_attr_int(c, "channels_last", 0) || !x || x->rank < 3)
+        return conv_infer_spec(c, &SPEC_QLCONV, dt);
+    oc_tinfo nchw = *x;
+    oc_dim xd[OC_MAX_RANK], dims[OC_MAX_RANK], y[OC_MAX_RANK];
+    int r = x->rank, rank;
+    xd[0] = x->dims[0];
+    xd[1] = x->dims[r - 1];
+    for (int i = 2; i < r; i++)
+        xd[i] = x->dims[i - 1];
+    nchw.dims = xd;
+    oc_status st = conv_shape(c, &SPEC_QLCONV, &nchw, &rank, dims);
+    if (st || rank < 0)
+        return st ? st : oc_out_set(c, 0, dt, -1, NULL);
+    y[0] = dims[0];
+    y[rank - 1] = dims[1];
+    for (int i = 2; i < rank; i++)
+        y[i - 1] = dims[i];
+    return oc_out_set(c, 0, dt, rank, y);
 }
 
 /* The offset tensor also carries the output's spatial extents. */

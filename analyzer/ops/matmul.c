@@ -141,6 +141,51 @@ oc_status oc_qlinearmatmul_cost(oc_op_ctx *c, oc_cost *out)
     return oc_cadd(c, out->flops, n, &out->flops);
 }
 
+/* ---- ORT's dynamic-quantization kernels (com.microsoft) ----
+ * MatMulIntegerToFloat (A, B, a_scale, b_scale, a_zp, b_zp, bias): the
+ * integer product scaled to float (1 FLOP per output, 1 more with the
+ * bias).  DynamicQuantizeMatMul (A float, B, b_scale, b_zp, bias): the
+ * same after quantizing A itself (3 FLOPs per element of A: min, max,
+ * quantize). */
+
+oc_status oc_matmulintegertofloat_infer(oc_op_ctx *c)
+{
+    oc_dtype dt = oc_in_dtype(c, 2);
+    return matmul_shape(c, 0, 1, dt != OC_DT_UNDEFINED ? dt : OC_DT_FLOAT);
+}
+
+oc_status oc_dynamicquantizematmul_infer(oc_op_ctx *c)
+{
+    oc_dtype dt = oc_in_dtype(c, 0);
+    return matmul_shape(c, 0, 1, dt != OC_DT_UNDEFINED ? dt : OC_DT_FLOAT);
+}
+
+static oc_status scaled_matmul_cost(oc_op_ctx *c, oc_cost *out, size_t bias, bool quant_a)
+{
+    oc_status st = matmul_macs(c, 0, 1, out);
+    const oc_tinfo *y = oc_ctx_out(c, 0), *a = oc_ctx_in(c, 0);
+    uint64_t n, na;
+    if (st || !y || !oc_numel(y, &n))
+        return st;
+    if (oc_ctx_in(c, bias) && (st = oc_cmul(c, n, 2, &n)))
+        return st;
+    if ((st = oc_cadd(c, out->flops, n, &out->flops)))
+        return st;
+    if (!quant_a || !a || !oc_numel(a, &na) || (st = oc_cmul(c, na, 3, &na)))
+        return st;
+    return oc_cadd(c, out->flops, na, &out->flops);
+}
+
+oc_status oc_matmulintegertofloat_cost(oc_op_ctx *c, oc_cost *out)
+{
+    return scaled_matmul_cost(c, out, 6, false);
+}
+
+oc_status oc_dynamicquantizematmul_cost(oc_op_ctx *c, oc_cost *out)
+{
+    return scaled_matmul_cost(c, out, 4, true);
+}
+
 /* ---- FusedMatMul (com.microsoft) ---- */
 
 /* Input i as FusedMatMul reads it: its last two dims swapped when the

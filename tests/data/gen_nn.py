@@ -706,6 +706,57 @@ def gen_contrib():
     m.save()
 
 
+def gen_qlinear():
+    """ORT's quantized contrib ops (analyzer/ops/qlinear.c, matmul.c)."""
+    ms = "com.microsoft"
+    m = Model("qlinear", opset=13, domains=(ms,))
+
+    def qp(dt=U8):
+        return [m.inp([]), m.inp([], dt)]
+    # QLinearAdd/Mul: broadcast of A and B (inputs 0 and 3), 3 per output
+    y = [2, 8, 4, 4]
+    m.node("QLinearAdd", [m.inp(y, U8)] + qp() + [m.inp([8, 1, 1], U8)] + qp() + qp(),
+           0, 3 * numel(y), y, domain=ms)
+    m.node("QLinearMul", [m.inp([1, 4], U8)] + qp() + [m.inp([3, 1], U8)] + qp() + qp(),
+           0, 3 * 12, [3, 4], domain=ms)
+    # lookup-table activations: the float op's FLOPs + 2
+    m.node("QLinearSigmoid", [m.inp([2, 16], U8)] + qp() + qp(), 0, 6 * 32, [2, 16],
+           domain=ms)
+    m.node("QLinearLeakyRelu", [m.inp([2, 16], I8)] + qp(I8) + qp(I8), 0, 4 * 32, [2, 16],
+           domain=ms, alpha=0.1)
+    # pools: the float pool's + 2 per output
+    m.node("QLinearAveragePool", [m.inp([1, 8, 8, 8], U8)] + qp() + qp(), 0,
+           (4 + 2) * 8 * 4 * 4, [1, 8, 4, 4], domain=ms, kernel_shape=[2, 2], strides=[2, 2])
+    m.node("QLinearGlobalAveragePool", [m.inp([1, 8, 6, 6], U8)] + qp() + qp(), 0,
+           8 * 36 + 2 * 8, [1, 8, 1, 1], domain=ms, channels_last=0)
+    m.node("QLinearGlobalAveragePool", [m.inp([1, 6, 6, 8], U8)] + qp() + qp(), 0,
+           8 * 36 + 2 * 8, [1, 1, 1, 8], domain=ms, channels_last=1)
+    # QLinearConcat: Y_scale, Y_zp, then (X, scale, zp) per input
+    m.node("QLinearConcat", qp() + [m.inp([2, 3, 4], U8)] + qp() + [m.inp([2, 5, 4], U8)] + qp(),
+           0, 2 * 2 * 8 * 4, [2, 8, 4], domain=ms, axis=1)
+    # com.microsoft QLinearConv, channels last (ORT's NhwcTransformer): X and
+    # Y NHWC, W [M, C, kh, kw]; the ONNX QLinearConv's cost (2 per output)
+    y = [1, 8, 8, 16]
+    macs = 8 * 8 * 16 * 8 * 9
+    m.node("QLinearConv", [m.inp([1, 8, 8, 8], U8)] + qp() + [m.inp([16, 8, 3, 3], I8)] +
+           qp(I8) + qp(), macs, 2 * macs + 2 * numel(y), y, domain=ms, pads=[1, 1, 1, 1],
+           channels_last=1)
+    # QGemm: M N K MACs; + 2 per output to requantise (+1 bias); float out: + 1
+    a, b = m.inp([4, 6], U8), m.inp([5, 6], I8)
+    m.node("QGemm", [a] + qp() + [b] + qp(I8) + [m.inp([5], I32)] + qp(), 120,
+           240 + 3 * 20, [4, 5], domain=ms, transB=1)
+    m.node("QGemm", [m.inp([6, 4], U8)] + qp() + [m.inp([6, 5], I8)] + qp(I8), 120,
+           240 + 20, [4, 5], domain=ms, transA=1)
+    # MatMulIntegerToFloat: MatMul's MACs + 1 per output (scale) + 1 (bias)
+    m.node("MatMulIntegerToFloat", [m.inp([2, 3, 4], U8), m.inp([4, 5], I8), m.inp([]),
+                                    m.inp([]), m.inp([], U8), m.inp([], I8), m.inp([5])],
+           2 * 3 * 5 * 4, 2 * 120 + 2 * 30, [2, 3, 5], domain=ms)
+    # DynamicQuantizeMatMul: the same + 3 per element of A
+    m.node("DynamicQuantizeMatMul", [m.inp([2, 3, 4]), m.inp([4, 5], I8), m.inp([])],
+           120, 2 * 120 + 30 + 3 * 24, [2, 3, 5], domain=ms)
+    m.save()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_conv()
@@ -716,6 +767,7 @@ def main():
     gen_softmax_quant_loss()
     gen_misc()
     gen_contrib()
+    gen_qlinear()
     with open(os.path.join(HERE, "costs-nn.tsv"), "w") as f:
         f.write("# written by gen_nn.py: path, node, macs, flops, output-0 "
                 "shape\n")
