@@ -644,6 +644,7 @@ void onnxcost_prediction_summary(const onnxcost_prediction *r, onnxcost_summary 
     out->time_ms_high = e->total_high_us / 1e3;
     out->throughput_per_s = e->total_us > 0 ? batch * 1e6 / e->total_us : 0;
     out->overhead_ms = e->overhead_us / 1e3;
+    out->profiler_ms = e->profiler_us / 1e3;
     out->output_ms = e->output_us / 1e3;
     out->kernels_raw_ms = e->kernels_raw_us / 1e3;
     out->linear_ms = (e->linear_us + e->overhead_us) / 1e3;

@@ -272,6 +272,10 @@ typedef struct onnxcost_summary {
      * no sample of, or over 10x its largest), and their share of time_ms */
     size_t extrapolated_kernels;
     double extrapolated_ms;
+    /* ONNX Runtime's profiler cost per kernel, which the kernels' times (as
+     * profiled) hold and a run has not, taken out of time_ms (0 unless the
+     * calibration measured it on chains of tiny kernels) */
+    double profiler_ms;
 } onnxcost_summary;
 
 /* One node's share.  A node fused into another's kernel, folded or

@@ -79,7 +79,8 @@ class _Summary(ctypes.Structure):
                                        "gradients_bytes", "optimizer_state_bytes",
                                        "activations_bytes")]
                 + [("kernels", _size), ("uncounted_nodes", _size),
-                   ("extrapolated_kernels", _size), ("extrapolated_ms", _dbl)])
+                   ("extrapolated_kernels", _size), ("extrapolated_ms", _dbl),
+                   ("profiler_ms", _dbl)])
 
 
 class _NodeTime(ctypes.Structure):
@@ -400,6 +401,7 @@ def predict(path, batch=None, threads=None, mode="inference", optimizer=None, ta
         totals["uncounted_nodes"] = s.uncounted_nodes
         totals["extrapolated_kernels"] = s.extrapolated_kernels
         totals["extrapolated_ms"] = s.extrapolated_ms
+        totals["profiler_ms"] = s.profiler_ms
         if training:
             totals["training_memory"] = {
                 "weights_bytes": s.weights_bytes, "gradients_bytes": s.gradients_bytes,
