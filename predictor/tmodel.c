@@ -230,6 +230,16 @@ const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *
     return buf;
 }
 
+bool oc_tmodel_measured_op(const oc_tmodel *tm, const char *op, size_t len)
+{
+    if (!tm->cover)
+        return true;
+    for (size_t i = 0; i < tm->n_cover; i++)
+        if (strlen(tm->cover[i].op) == len && !strncmp(tm->cover[i].op, op, len))
+            return true;
+    return false;
+}
+
 oc_status oc_tmodel_set_calib(oc_tmodel *tm, const oc_calib *c, oc_error *err)
 {
     if (!c) {

@@ -211,6 +211,9 @@ bool oc_tmodel_has_coverage(const oc_tmodel *tm);
  * inside, or coverage unknown. */
 const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *buf,
                               size_t size);
+/* Whether the training data has samples of operator op (its first len
+ * characters); true when coverage is unknown. */
+bool oc_tmodel_measured_op(const oc_tmodel *tm, const char *op, size_t len);
 
 /* The target descriptor predictions use (hw figures at info->threads). */
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out);

@@ -221,6 +221,21 @@ assert abs(ta['kernels_raw_ms'] - tb['kernels_raw_ms']) < 1e-9
 assert ta['output_ms'] > 0 and tb['output_ms'] == 0
 assert abs(ta['time_ms'] - (sc * ta['kernels_raw_ms'] + ta['overhead_ms'] + ta['output_ms'])) < 1e-6 * ta['time_ms']
 E" "predict applies the calibration's in-graph scale and its cost of handing outputs back"
+# --- probe samples of operators the timing model never measured: left out ---
+cp "$PROBE" "$TMP/qprobe.jsonl.gz"
+zcat "$SRC/data/machines/$FP/ort-cpu-t1.jsonl.gz" | grep -m 5 '"op":"QLinearConv"' | gzip >>"$TMP/qprobe.jsonl.gz"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-anchors --threads 1 --probe "$TMP/qprobe.jsonl.gz" \
+    -o "$TMP/q.json" >"$TMP/q" 2>"$TMP/qe"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-anchors --threads 1 --probe "$PROBE" \
+    -o "$TMP/q0.json" >/dev/null 2>&1
+ok '[ $? -eq 0 ] && grep -q "5 probe samples at 1 thread are of operators the timing model has no sample of (QLinearConv, ...): left out of the fit" "$TMP/qe"' \
+    "probe samples of never-measured operators: said once, left out"
+ok "$PY - '$TMP/q.json' '$TMP/q0.json' <<'E'
+import json, sys
+a, b = (json.load(open(f))['threads'][0] for f in sys.argv[1:])
+assert a['probe_kernels'] == b['probe_kernels'] and a['groups'] == b['groups'], (a['probe_kernels'], b['probe_kernels'])
+E" "... and the fit is the one without them"
+
 # --- chains of tiny kernels: the profiler's cost per kernel leaves the total ---
 cat >"$TMP/chain.jsonl" <<'E'
 {"model":"kernel_chain","threads":1,"wall_us":{"median":28.0},"spread":0.05,"kernels":8,"kernel_us":{"median":17}}

@@ -232,14 +232,29 @@ oc_status oc_calib_fit_probe(oc_calib *cal, oc_tmodel *base, const oc_train_set 
     float *x = malloc((s->n + 1) * OC_N_FEATURES * sizeof *x);
     double *pred = malloc((s->n + 1) * sizeof *pred);
     size_t *idx = malloc((s->n + 1) * sizeof *idx);
+    size_t unmeasured = 0;
+    const char *first_unmeasured = NULL;
     for (size_t i = 0; rows && x && pred && idx && i < s->n; i++) {
         if (s->s[i].threads != threads)
             continue;
         if (o->training && s->s[i].optimizer != o->optimizer)
             continue;
+        /* a kernel the base model never measured (a quantized one) says
+         * nothing about how this machine differs: left out */
+        const char *p = s->s[i].pattern ? s->s[i].pattern : "";
+        if (!oc_tmodel_measured_op(base, p, strcspn(p, "+"))) {
+            if (!unmeasured++)
+                first_unmeasured = p;
+            continue;
+        }
         memcpy(x + n * OC_N_FEATURES, s->X + i * OC_N_FEATURES, OC_N_FEATURES * sizeof *x);
         idx[n++] = i;
     }
+    if (unmeasured)
+        oc_logf(log, OC_LOG_WARNING,
+                "%zu probe samples at %lld thread%s are of operators the timing model has no "
+                "sample of (%s, ...): left out of the fit",
+                unmeasured, (long long)threads, threads == 1 ? "" : "s", first_unmeasured);
     float *px = NULL;
     if (!rows || !x || !pred || !idx) {
         st = oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
