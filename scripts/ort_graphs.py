@@ -47,7 +47,6 @@ each, about a minute each); run nothing else heavy meanwhile.
 
 import argparse
 import gc
-import gzip
 import importlib.util
 import io
 import json
@@ -57,6 +56,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus_io import dump_json, fingerprint, write_gz  # noqa: E402
 
 import onnx
 from onnx import numpy_helper, TensorProto
@@ -253,39 +255,6 @@ def externalize(model):
                 e.key, e.value = k, v
             offset += length
     return offset
-
-
-def write_gz(path, data):
-    with open(path, "wb") as f:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=f, compresslevel=9,
-                           mtime=0) as z:
-            z.write(data)
-
-
-def dump_json(obj, path):
-    """Compact JSON, but one list element per line for nodes/profile."""
-    parts = []
-    for k, v in obj.items():
-        if k in ("nodes", "profile"):
-            inner = ",\n".join(json.dumps(x, separators=(",", ":")) for x in v)
-            parts.append(f"{json.dumps(k)}:[\n{inner}\n]")
-        else:
-            parts.append(f"{json.dumps(k)}:{json.dumps(v, separators=(',', ':'))}")
-    with open(path, "w") as f:
-        f.write("{" + ",\n".join(parts) + "}\n")
-
-
-# --------------------------------------------------------------------------
-
-def fingerprint():
-    try:
-        r = subprocess.run([ONNXCOST, "hw", "--fingerprint"], capture_output=True,
-                           text=True, timeout=120)
-        if r.returncode == 0 and r.stdout.strip():
-            return r.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return "unknown"
 
 
 def run_entry(entry, arch, opset, dynamic, out, work, machine):
@@ -504,7 +473,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     work = args.work or tempfile.mkdtemp(prefix="ort-plan-")
     os.makedirs(work, exist_ok=True)
-    machine = fingerprint()
+    machine = fingerprint(ONNXCOST)
     rows = read_manifest(args.out) if args.only else {}
     print(f"torch {torch.__version__}, onnx {onnx.__version__}, machine {machine}, "
           f"{len(todo)} entries -> {args.out}", flush=True)

@@ -24,7 +24,6 @@ machine's fingerprint).  The recorded kernels depend on the machine (the
 NCHWc block, the NHWC quantized Conv); see the fingerprint in each entry.
 """
 import argparse
-import gzip
 import importlib.util
 import json
 import os
@@ -32,6 +31,9 @@ import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus_io import dump_json, fingerprint, write_gz  # noqa: E402
 
 import onnx
 from onnx import TensorProto, numpy_helper
@@ -69,30 +71,6 @@ def externalize(model):
         offset += length
 
 
-def write_gz(path, data):
-    with open(path, "wb") as f:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=f, compresslevel=9,
-                           mtime=0) as z:
-            z.write(data)
-
-
-def dump_json(obj, path):
-    parts = []
-    for k, v in obj.items():
-        if k in ("nodes", "profile"):
-            inner = ",\n".join(json.dumps(x, separators=(",", ":")) for x in v)
-            parts.append(f"{json.dumps(k)}:[\n{inner}\n]")
-        else:
-            parts.append(f"{json.dumps(k)}:{json.dumps(v, separators=(',', ':'))}")
-    with open(path, "w") as f:
-        f.write("{" + ",\n".join(parts) + "}\n")
-
-
-def fingerprint():
-    r = subprocess.run([ONNXCOST, "hw", "--fingerprint"], capture_output=True, text=True)
-    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "unknown"
-
-
 def nchwc_block():
     """The NCHWc block `onnxcost hw` reports for this CPU (0: none)."""
     r = subprocess.run([ONNXCOST, "hw"], capture_output=True, text=True)
@@ -110,7 +88,7 @@ def main():
     names = args.names or list(gq.MODELS)
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.opt_out, exist_ok=True)
-    machine, block = fingerprint(), nchwc_block()
+    machine, block = fingerprint(ONNXCOST), nchwc_block()
     with tempfile.TemporaryDirectory() as work:
         for nm in names:
             gq.rng = gq.np.random.default_rng(gq.zlib.crc32(nm.encode()))
