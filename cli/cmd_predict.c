@@ -195,7 +195,7 @@ static bool krow_add(const oc_estimate *e, size_t q, const char *name, const cha
 /* --by kernel: the kernels the runtime runs (oc_estimate_each_kernel),
  * slowest first; an If, Loop or Scan it keeps is one row, with the time of
  * what runs inside it. */
-static void kernel_rows(const oc_estimate *e, const popts *p, double total)
+static void kernel_rows(const oc_estimate *e, const popts *p, double share_of)
 {
     krows rs = {NULL, 0, oc_estimate_n_kernels(e)};
     if (!(rs.r = malloc((rs.cap + 1) * sizeof *rs.r)))
@@ -222,7 +222,7 @@ static void kernel_rows(const oc_estimate *e, const popts *p, double total)
         printf("%-34.34s %-22.22s %6zu %10s %20s %6.1f%%\n", oc_fmt_tail(rows[r].name, 34), op,
                ins ? (size_t)0 : 1 + k->n_fused,
                ins ? "(in op)" : oc_fmt_time(us, b1, sizeof b1), ins ? "" : range,
-               total > 0 ? 100 * us / total : 0);
+               share_of > 0 ? 100 * us / share_of : 0);
     }
     free(rows);
 }
@@ -240,12 +240,15 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     sort_p = p;
     qsort(order, g->n_nodes, sizeof *order, by_time);
     double total = oc_baseline_total_us(e, p->baseline);
+    /* shares of what the listed times add up to: they are as profiled,
+     * with the profiler's cost per kernel that the total leaves out */
+    double share_of = total + (p->baseline ? 0 : e->profiler_us);
     char b1[32], b2[32], b3[32], b4[32], s[256];
     cli_print_target(tm, tgt, &p->mode);
     if (p->baseline)
         printf("showing the %s baseline, not the timing model\n", p->baseline);
     if (p->by_kernel)
-        kernel_rows(e, p, total);
+        kernel_rows(e, p, share_of);
     else
         printf("%-34s %-18s %-20s %10s %20s %7s\n", "node", "op", "output", "time",
                "range", "share");
@@ -269,7 +272,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
                  oc_fmt_time(e->node_high_us[i], b3, sizeof b3));
         printf("%-34.34s %-18.18s %-20.20s %10s %20s %6.1f%%\n", oc_fmt_tail(n->name, 34), op, s,
                oc_fmt_time(oc_baseline_node_us(e, p->baseline, i), b1, sizeof b1), p->baseline ? "" : range,
-               total > 0 ? 100 * oc_baseline_node_us(e, p->baseline, i) / total : 0);
+               share_of > 0 ? 100 * oc_baseline_node_us(e, p->baseline, i) / share_of : 0);
     }
     free(order);
     if (e->n_uncounted_nodes && !p->by_kernel) {

@@ -270,6 +270,10 @@ assert abs(t['time_ms'] - (o['kernel_scale'] * t['kernels_raw_ms'] - t['profiler
 assert t['time_ms'] >= t['kernels'] * o['kernel_chain']['wall_us_per_kernel'] / 1e3
 E" "predict takes the profiler's cost per kernel out of the total (JSON totals.profiler_ms)"
 ok 'grep -q "less ONNX Runtime.s profiler cost per kernel" "$TMP/pcht"' "predict says so in its table"
+"$BIN" predict --target "$TMP/ch.json" -T 1 --top 100000 "$SRC/samples/tiny_encoder.onnx" >"$TMP/pshare" 2>/dev/null
+ok "awk '/%\$/ && \$1 != \"node\" { s += \$NF } END { exit !(s > 90 && s < 110) }' '$TMP/pshare'" \
+    "the table's shares add up to 100% within rounding (of the times as listed, the profiler's cost in them), not 250%"
+
 $PY - "$TMP/ch.json" "$TMP/slow.json" <<'E'
 import json, sys
 c = json.load(open(sys.argv[1]))
