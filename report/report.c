@@ -126,6 +126,11 @@ static const char *time_str(double us, char *buf, size_t n)
 
 static double pct(double part, double whole) { return whole > 0 ? 100 * part / whole : 0; }
 
+/* What the kernels' times add up to: the total, and the profiler's cost
+ * per kernel that they hold and the total leaves out (a calibration's
+ * kernel chains) */
+static double kernels_sum_us(const oc_estimate *e) { return e->total_us + e->profiler_us; }
+
 /* Dark or light text, whichever reads better on a fill "#rrggbb". */
 static const char *text_class_on(const char *fill)
 {
@@ -359,7 +364,7 @@ static void chart_top_nodes(FILE *f, const oc_report *r)
     fprintf(f, "<h2>Slowest kernels</h2>\n<p class=\"note\">The %zu slowest of the %zu "
                "kernels that run at batch %" PRId64 ", named by their main node and coloured "
                "by the operator they run as. The whisker is the range of the timing model's "
-               "ensemble, the percentage the share of the predicted total; hover a bar for "
+               "ensemble, the percentage its share of the kernels' time; hover a bar for "
                "the nodes fused into its kernel.</p>\n",
             shown, e->n_run, r->batch);
     for (size_t k = 0; leg && k < r->n_ops; k++)
@@ -374,7 +379,7 @@ static void chart_top_nodes(FILE *f, const oc_report *r)
         hi = fmax(hi, fmax(e->node_us[rk[q].i], e->node_high_us[rk[q].i]));
     double ticks[16];
     size_t nt = svg_ticks(hi, ticks, 16);
-    double scale = plot / ticks[nt - 1], total = e->total_us;
+    double scale = plot / ticks[nt - 1], total = kernels_sum_us(e);
     double y0 = legend(NULL, leg, nl, LBL, 0, plot + VAL) + 10, y1 = y0 + ROW * (double)shown;
     svg_open(f, PAGE_W, y1 + 22, "Slowest kernels by predicted time");
     legend(f, leg, nl, LBL, 0, plot + VAL);
@@ -777,7 +782,7 @@ static void node_table(FILE *f, const oc_report *r)
         html_escape(f, shape);
         if (e->node_us[i] > 0)
             fprintf(f, "</td><td>%s</td><td>%.1f%%</td>", time_str(e->node_us[i], b1, sizeof b1),
-                    pct(e->node_us[i], e->total_us));
+                    pct(e->node_us[i], kernels_sum_us(e)));
         else
             fputs("</td><td>&#8211;</td><td></td>", f);
         fprintf(f, "<td>%s</td><td>%s</td><td class=\"l\">",
