@@ -128,6 +128,10 @@ oc_status oc_cmul(oc_op_ctx *c, uint64_t a, uint64_t b, uint64_t *out);
 oc_status oc_cadd(oc_op_ctx *c, uint64_t a, uint64_t b, uint64_t *out);
 /* Value of a dim with symbols costed as 1; -1 if unknown. */
 int64_t oc_dim_cost(oc_dim d);
+/* A Gemm-shaped product (A rank 2, transA, output 0 of *mn elements):
+ * out->macs = mn x K and out->flops = 2 per MAC (matmul.c).  *mn = 0 and
+ * nothing set when a shape is unknown. */
+oc_status oc_gemm_macs(oc_op_ctx *c, oc_cost *out, uint64_t *mn);
 
 /* ---- the operator table ---- */
 typedef struct oc_op_desc {

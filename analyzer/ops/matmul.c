@@ -294,22 +294,30 @@ oc_status oc_gemm_infer(oc_op_ctx *c)
     return oc_out_set(c, 0, oc_in_dtype(c, 0), 2, mn);
 }
 
-oc_status oc_gemm_cost(oc_op_ctx *c, oc_cost *out)
+oc_status oc_gemm_macs(oc_op_ctx *c, oc_cost *out, uint64_t *mn)
 {
     const oc_tinfo *a = oc_ctx_in(c, 0);
     const oc_tinfo *y = oc_ctx_out(c, 0);
-    uint64_t mn, t;
-    if (!a || !y || a->rank != 2 || !oc_numel(y, &mn))
+    uint64_t n;
+    *mn = 0;
+    if (!a || !y || a->rank != 2 || !oc_numel(y, &n))
         return OC_OK;
     int64_t k = oc_dim_cost(a->dims[oc_attr_int(c, "transA", 0) ? 0 : 1]);
     if (k < 0)
         return OC_OK;
-    oc_status st = oc_cmul(c, mn, (uint64_t)k, &out->macs);
+    *mn = n;
+    oc_status st = oc_cmul(c, n, (uint64_t)k, &out->macs);
     if (!st)
-        st = oc_cmul(c, out->macs, 2, &t);
-    if (!st && oc_ctx_in(c, 2))
-        st = oc_cadd(c, t, mn, &t);
-    out->flops = t;
+        st = oc_cmul(c, out->macs, 2, &out->flops);
+    return st;
+}
+
+oc_status oc_gemm_cost(oc_op_ctx *c, oc_cost *out)
+{
+    uint64_t mn;
+    oc_status st = oc_gemm_macs(c, out, &mn);
+    if (!st && mn && oc_ctx_in(c, 2))
+        st = oc_cadd(c, out->flops, mn, &out->flops);
     return st;
 }
 

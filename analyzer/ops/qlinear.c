@@ -191,17 +191,9 @@ oc_status oc_qgemm_infer(oc_op_ctx *c)
 
 oc_status oc_qgemm_cost(oc_op_ctx *c, oc_cost *out)
 {
-    const oc_tinfo *a = oc_ctx_in(c, 0), *y = oc_ctx_out(c, 0);
     uint64_t mn;
-    if (!a || !y || a->rank != 2 || !oc_numel(y, &mn))
-        return OC_OK;
-    int64_t k = oc_dim_cost(a->dims[oc_attr_int(c, "transA", 0) ? 0 : 1]);
-    if (k < 0)
-        return OC_OK;
-    oc_status st = oc_cmul(c, mn, (uint64_t)k, &out->macs);
-    if (!st)
-        st = oc_cmul(c, out->macs, 2, &out->flops);
-    if (!st)
+    oc_status st = oc_gemm_macs(c, out, &mn);
+    if (!st && mn)
         st = add_per_output(c, out, (oc_ctx_in(c, 7) ? 2 : 1) + (oc_ctx_in(c, 6) ? 1 : 0));
     return st;
 }
