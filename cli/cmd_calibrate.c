@@ -281,6 +281,20 @@ static int measure(const copts *o, int64_t threads, int units, const char *probe
 
 /* ---- anchors: whole networks, for the in-graph scale (cli/anchors.c) ---- */
 
+/* Every --anchors file's runs into s (the first is the one measured runs
+ * go to); 0 or an exit status (one line printed). */
+static int load_anchor_files(const copts *o, const char *machine, oc_anchor_set *s)
+{
+    oc_error err;
+    oc_error_clear(&err);
+    if (o->anchors && oc_anchors_load(o->anchors, machine, s, &err))
+        return cli_fail(&err, 0);
+    for (size_t i = 0; i < o->n_more_anchors; i++)
+        if (oc_anchors_load(o->more_anchors[i], machine, s, &err))
+            return cli_fail(&err, 0);
+    return 0;
+}
+
 /* Time the anchors at `threads` unless --anchors FILE has them; what is
  * measured goes to the file, or to `mem` without one. */
 static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
@@ -295,9 +309,7 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     }
     oc_error err;
     oc_error_clear(&err);
-    int rc = o->anchors && oc_anchors_load(o->anchors, machine, have, &err) ? cli_fail(&err, 0) : 0;
-    for (size_t i = 0; i < o->n_more_anchors && !rc; i++)
-        rc = oc_anchors_load(o->more_anchors[i], machine, have, &err) ? cli_fail(&err, 0) : 0;
+    int rc = load_anchor_files(o, machine, have);
     bool done = !rc && oc_anchors_complete(o->anchors ? have : mem, threads);
     free(have);
     if (rc || done)
@@ -509,10 +521,8 @@ int cmd_calibrate(int argc, char **argv)
     if (!rc && no_stream && !o.no_measure)
         fprintf(stderr, "onnxcost: note: no copy bandwidth of %s (--hw FILE): weights are "
                         "taken to stay in cache\n", cal->machine.id);
-    if (!rc && o.anchors)
-        rc = oc_anchors_load(o.anchors, mach.id, anchors, &err) ? cli_fail(&err, 0) : 0;
-    for (size_t i = 0; i < o.n_more_anchors && !rc; i++)
-        rc = oc_anchors_load(o.more_anchors[i], mach.id, anchors, &err) ? cli_fail(&err, 0) : 0;
+    if (!rc)
+        rc = load_anchor_files(&o, mach.id, anchors);
     for (size_t i = 0; i < o.n_threads && !rc && !o.no_anchors; i++)
         rc = oc_calib_fit_anchors(o.base, cal, info->target, o.threads[i], anchors, &err)
                  ? cli_fail(&err, 0)
