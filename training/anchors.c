@@ -282,6 +282,36 @@ static oc_status manifest_line(FILE *mf, const char *id, const char *model,
 
 /* The anchor networks (random weights) and the output probes in `dir`,
  * listed in `manifest` for the driver. */
+/* The runs calibrate measures at `threads`, in manifest order, untimed:
+ * each anchor at each anchor batch, the output probes, the kernel chains.
+ * runs has room for OC_N_ANCHOR_RUNS. */
+static size_t planned_runs(int64_t threads, oc_anchor_run *runs)
+{
+    size_t n = 0;
+    for (int a = 0; a < OC_N_ANCHORS; a++)
+        for (int b = 0; b < OC_N_ANCHOR_BATCHES; b++)
+            runs[n++] = (oc_anchor_run){.name = oc_anchor_names[a],
+                                        .batch = oc_anchor_batches[b], .threads = threads};
+    for (int p = 0; p < OC_N_OUTPUT_PROBES; p++)
+        runs[n++] = (oc_anchor_run){.name = oc_output_probe, .threads = threads,
+                                    .output_bytes = oc_output_probe_bytes[p]};
+    for (int c = 0; c < OC_N_CHAINS; c++)
+        runs[n++] = (oc_anchor_run){.name = oc_chain_probe, .threads = threads,
+                                    .kernels = oc_chain_lengths[c]};
+    return n;
+}
+
+/* The id of run r in the driver's manifest and results. */
+static void run_id(const oc_anchor_run *r, char *id, size_t n)
+{
+    if (r->name == oc_output_probe)
+        snprintf(id, n, "output/%" PRIu64, r->output_bytes);
+    else if (r->name == oc_chain_probe)
+        snprintf(id, n, "chain/%zu", r->kernels);
+    else
+        snprintf(id, n, "anchor/%s/b%" PRId64, r->name, r->batch);
+}
+
 static oc_status write_manifest(const char *dir, const char *manifest, oc_error *err)
 {
     FILE *mf = fopen(manifest, "w");
@@ -301,14 +331,15 @@ static oc_status write_manifest(const char *dir, const char *manifest, oc_error 
             for (int d = 1; d < rank; d++)
                 json_array_append_new(dims, json_integer(shape[d]));
             char id[96];
-            snprintf(id, sizeof id, "anchor/%s/b%" PRId64, oc_anchor_names[a],
-                     oc_anchor_batches[b]);
+            run_id(&(oc_anchor_run){.name = oc_anchor_names[a], .batch = oc_anchor_batches[b]},
+                   id, sizeof id);
             rc = manifest_line(mf, id, model, input, dims, err);
         }
     }
     for (int p = 0; !rc && p < OC_N_OUTPUT_PROBES; p++) {
         char model[PATH_MAX], id[64];
-        snprintf(id, sizeof id, "output/%" PRIu64, oc_output_probe_bytes[p]);
+        run_id(&(oc_anchor_run){.name = oc_output_probe, .output_bytes = oc_output_probe_bytes[p]},
+               id, sizeof id);
         if (snprintf(model, sizeof model, "%s/output%d.onnx", dir, p) >= (int)sizeof model) {
             rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
         } else if (!(rc = output_probe(oc_output_probe_bytes[p], model, err))) {
@@ -317,7 +348,8 @@ static oc_status write_manifest(const char *dir, const char *manifest, oc_error 
     }
     for (int c = 0; !rc && c < OC_N_CHAINS; c++) {
         char model[PATH_MAX], id[64];
-        snprintf(id, sizeof id, "chain/%zu", oc_chain_lengths[c]);
+        run_id(&(oc_anchor_run){.name = oc_chain_probe, .kernels = oc_chain_lengths[c]}, id,
+               sizeof id);
         if (snprintf(model, sizeof model, "%s/chain%d.onnx", dir, c) >= (int)sizeof model) {
             rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
         } else if (!(rc = chain_probe(oc_chain_lengths[c], model, err))) {
@@ -371,47 +403,15 @@ oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag 
                     "--max-seconds", "40", threads > 1 ? "--no-spin" : NULL, NULL};
     if ((rc = oc_driver_run(argv, log, stop, lg, abandoned, err)))
         return rc;
-    for (int a = 0; a < OC_N_ANCHORS; a++)
-        for (int b = 0; b < OC_N_ANCHOR_BATCHES; b++) {
-            oc_anchor_run *r = &runs[*n_runs];
-            memset(r, 0, sizeof *r);
-            r->name = oc_anchor_names[a];
-            r->batch = oc_anchor_batches[b];
-            r->threads = threads;
-            char id[96];
-            snprintf(id, sizeof id, "anchor/%s/b%" PRId64, r->name, r->batch);
-            const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
-            if (why) {
-                return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
-                          threads == 1 ? "" : "s", why, log);
-            }
-            (*n_runs)++;
-        }
-    for (int p = 0; p < OC_N_OUTPUT_PROBES; p++) {
+    oc_anchor_run plan[OC_N_ANCHOR_RUNS];
+    size_t np = planned_runs(threads, plan);
+    for (size_t q = 0; q < np; q++) {
         oc_anchor_run *r = &runs[*n_runs];
-        memset(r, 0, sizeof *r);
-        r->name = oc_output_probe;
-        r->threads = threads;
-        r->output_bytes = oc_output_probe_bytes[p];
-        char id[64];
-        snprintf(id, sizeof id, "output/%" PRIu64, r->output_bytes);
+        *r = plan[q];
+        char id[96];
+        run_id(r, id, sizeof id);
         const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
-        if (why) {
-            return oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
-                      threads == 1 ? "" : "s", why, log);
-        }
-        (*n_runs)++;
-    }
-    for (int c = 0; c < OC_N_CHAINS; c++) {
-        oc_anchor_run *r = &runs[*n_runs];
-        memset(r, 0, sizeof *r);
-        r->name = oc_chain_probe;
-        r->threads = threads;
-        r->kernels = oc_chain_lengths[c];
-        char id[64];
-        snprintf(id, sizeof id, "chain/%zu", r->kernels);
-        const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
-        if (!why && !(r->kernel_us > 0))
+        if (!why && r->name == oc_chain_probe && !(r->kernel_us > 0))
             why = "no profiled kernel time";
         if (why)
             return oc_error_set(err, OC_ERR_IO, NULL,
@@ -476,13 +476,12 @@ static bool run_inputs(oc_anchor_set *s, size_t i, const json_t *in, oc_anchor_r
     return true;
 }
 
-static bool has_run(const oc_anchor_set *s, int64_t threads, const char *name, int64_t batch,
-                    uint64_t output_bytes, size_t kernels)
+static bool has_run(const oc_anchor_set *s, const oc_anchor_run *want)
 {
     for (size_t i = 0; i < s->n; i++) {
         const oc_anchor_run *r = &s->r[i];
-        if (r->threads == threads && r->name == name && r->batch == batch &&
-            r->output_bytes == output_bytes && r->kernels == kernels)
+        if (r->threads == want->threads && r->name == want->name && r->batch == want->batch &&
+            r->output_bytes == want->output_bytes && r->kernels == want->kernels)
             return true;
     }
     return false;
@@ -490,15 +489,10 @@ static bool has_run(const oc_anchor_set *s, int64_t threads, const char *name, i
 
 bool oc_anchors_complete(const oc_anchor_set *s, int64_t threads)
 {
-    for (int a = 0; a < OC_N_ANCHORS; a++)
-        for (int b = 0; b < OC_N_ANCHOR_BATCHES; b++)
-            if (!has_run(s, threads, oc_anchor_names[a], oc_anchor_batches[b], 0, 0))
-                return false;
-    for (int p = 0; p < OC_N_OUTPUT_PROBES; p++)
-        if (!has_run(s, threads, oc_output_probe, 0, oc_output_probe_bytes[p], 0))
-            return false;
-    for (int c = 0; c < OC_N_CHAINS; c++)
-        if (!has_run(s, threads, oc_chain_probe, 0, 0, oc_chain_lengths[c]))
+    oc_anchor_run plan[OC_N_ANCHOR_RUNS];
+    size_t np = planned_runs(threads, plan);
+    for (size_t q = 0; q < np; q++)
+        if (!has_run(s, &plan[q]))
             return false;
     return true;
 }
