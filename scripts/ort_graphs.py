@@ -81,9 +81,13 @@ _spec = importlib.util.spec_from_file_location(
     "blind_zoo", os.path.join(REPO, "samples", "blind.py"))
 _blind = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_blind)
-# Every architecture export() knows: the corpus's (ZOO) and the blind set
-# (samples/blind.py), which is never part of the corpus.
-ARCHS = dict(ZOO, **_blind.BLIND)
+_spec = importlib.util.spec_from_file_location(
+    "blind2_zoo", os.path.join(REPO, "samples", "blind2.py"))
+_blind2 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_blind2)
+# Every architecture export() knows: the corpus's (ZOO) and the blind sets
+# (samples/blind.py, samples/blind2.py), which are never part of the corpus.
+ARCHS = dict(ZOO, **_blind.BLIND, **_blind2.BLIND2)
 
 # Symbol values: at export time for a symbolic model (odd, so that no dim is
 # specialised to them by accident) and for the profiled run.
