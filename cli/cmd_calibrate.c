@@ -459,7 +459,10 @@ int cmd_calibrate(int argc, char **argv)
         cli_error("out of memory");
         rc = EXIT_IO;
     }
-    if (!rc && oc_train_set_load(&s, probe, &info->hw, &err) != OC_OK)
+    /* each probe line's features from its machine's profile when the
+     * model was trained on that machine too (as predictions then use it) */
+    if (!rc && oc_train_set_load_machines(&s, probe, info->machines, (size_t)info->n_machines,
+                                          &info->hw, &err) != OC_OK)
         rc = cli_fail(&err, 1);
     if (!rc && s.target[0] && strcmp(s.target, info->target)) {
         cli_error("calibrate: %s holds %s samples, the timing model is of %s", probe, s.target,

@@ -118,11 +118,16 @@ int cmd_eval(int argc, char **argv)
     }
     const oc_tmodel_info *in = oc_tmodel_get_info(tm);
 
-    /* Features from the model's own hardware profile, as at training. */
+    /* Features from the profile of the machine that measured each sample,
+     * as at training; samples of a machine the model was not trained on
+     * take the profile predictions use (the calibration's machine). */
     oc_train_set s;
     oc_train_set_init(&s);
+    const oc_hw *fallback = oc_tmodel_hw_for(tm, calib_path ? oc_tmodel_calib(tm)->machine.id
+                                                            : NULL);
     for (int i = optind; i < argc; i++)
-        if (oc_train_set_load(&s, argv[i], &in->hw, &err) != OC_OK) {
+        if (oc_train_set_load_machines(&s, argv[i], in->machines, (size_t)in->n_machines,
+                                       fallback, &err) != OC_OK) {
             oc_train_set_free(&s);
             oc_tmodel_free(tm);
             return cli_fail(&err, 1);

@@ -24,7 +24,11 @@ static const char train_help[] =
     "\n"
     "  -o, --output FILE     the timing-model file to write (required)\n"
     "      --hw FILE         hardware profile from 'onnxcost hw -o FILE'; without\n"
-    "                        it this machine is measured now\n"
+    "                        it this machine is measured now.  Repeat it for data\n"
+    "                        of several machines: each sample takes the profile\n"
+    "                        of its machine's fingerprint (target.machine; the\n"
+    "                        profile's \"machine\": {\"id\"}, none for unrecorded\n"
+    "                        data); the first is the model's own\n"
     "      --hidden LIST     hidden layer widths (default 32,64,128,128,128,128)\n"
     "      --epochs N        maximum epochs per member (default 300)\n"
     "      --patience N      stop after N epochs without a better validation\n"
@@ -134,7 +138,8 @@ static void on_fold(void *ud, int fold, int folds)
 }
 
 /* K-fold cross-validation, every sample's held-out error printed. */
-static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_train_opts o,
+static int cross_validate(const oc_train_set *s, const oc_hw *hws, size_t n_hws,
+                          oc_tmodel_train_opts o,
                           int folds, oc_score_by by, out_format fmt, bool list_samples,
                           progress_state *ps)
 {
@@ -146,7 +151,8 @@ static int cross_validate(const oc_train_set *s, const oc_hw *hw, oc_tmodel_trai
         cli_error("out of memory");
         return EXIT_IO;
     }
-    if (oc_score_cross_validate(sc, s, hw, o, folds, on_fold, ps, &cli_log, &err) != OC_OK) {
+    if (oc_score_cross_validate(sc, s, hws, n_hws, o, folds, on_fold, ps, &cli_log, &err) !=
+        OC_OK) {
         rc = cli_fail(&err, 0);
         goto out;
     }
@@ -250,7 +256,9 @@ int cmd_train(int argc, char **argv)
     for (int i = 0; i < o.mlp.n_hidden; i++)
         hidden[i] = o.mlp.hidden[i];
     int n_hidden = o.mlp.n_hidden;
-    const char *output = NULL, *hw_path = NULL, *fit_path = NULL, *embed = NULL;
+    const char *output = NULL, *fit_path = NULL, *embed = NULL;
+    const char *hw_paths[OC_TMODEL_MAX_MACHINES];
+    size_t n_hw_paths = 0;
     progress_state ps = {false, -1, 0, 0};
     int folds = 0;
     bool by_given = false, test_given = false;
@@ -264,7 +272,13 @@ int cmd_train(int argc, char **argv)
         rc = 0;
         switch (c) {
         case 'o': output = optarg; break;
-        case O_HW: hw_path = optarg; break;
+        case O_HW:
+            if (n_hw_paths == OC_TMODEL_MAX_MACHINES) {
+                cli_error("train: at most %d --hw profiles", OC_TMODEL_MAX_MACHINES);
+                return EXIT_USAGE;
+            }
+            hw_paths[n_hw_paths++] = optarg;
+            break;
         case O_HIDDEN: rc = parse_hidden(optarg, hidden, &n_hidden); break;
         case O_EPOCHS:
             if (!(rc = cli_parse_i64("--epochs", optarg, 1, 1000000, &iv)))
@@ -370,20 +384,33 @@ int cmd_train(int argc, char **argv)
     }
     oc_error err;
     oc_error_clear(&err);
-    oc_hw hw;
-    if (hw_path) {
-        if (oc_hw_load(hw_path, &hw, &err) != OC_OK)
+    oc_hw hws[OC_TMODEL_MAX_MACHINES];
+    size_t n_hws = n_hw_paths ? n_hw_paths : 1;
+    for (size_t i = 0; i < n_hw_paths; i++) {
+        if (oc_hw_load(hw_paths[i], &hws[i], &err) != OC_OK)
             return cli_fail(&err, 1);
-    } else {
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(hws[i].machine, hws[j].machine)) {
+                cli_error("train: %s and %s are profiles of the same machine (%s)",
+                          hw_paths[j], hw_paths[i],
+                          hws[i].machine[0] ? hws[i].machine : "no fingerprint");
+                return EXIT_USAGE;
+            }
+    }
+    if (!n_hw_paths) {
         fprintf(stderr, "onnxcost: note: no --hw profile: measuring this machine "
                         "(save one with 'onnxcost hw -o FILE')\n");
-        if (oc_hw_measure(0, &hw, &err) != OC_OK)
+        if (oc_hw_measure(0, &hws[0], &err) != OC_OK)
             return cli_fail(&err, 0);
     }
+    const oc_hw hw = hws[0];
     oc_train_set s;
     oc_train_set_init(&s);
+    /* one profile takes every sample; several, each its machine's */
     for (int i = optind; i < argc; i++)
-        if (oc_train_set_load(&s, argv[i], &hw, &err) != OC_OK) {
+        if ((n_hws == 1 ? oc_train_set_load(&s, argv[i], &hw, &err)
+                        : oc_train_set_load_machines(&s, argv[i], hws, n_hws, NULL, &err)) !=
+            OC_OK) {
             oc_train_set_free(&s);
             return cli_fail(&err, 1);
         }
@@ -411,7 +438,7 @@ int cmd_train(int argc, char **argv)
     if (s.mixed_target)
         fprintf(stderr, "onnxcost: warning: the data mixes target names; the model is "
                         "labelled '%s'\n", s.target);
-    if (s.mixed_cpu || (s.cpu[0] && hw.cpu[0] && strcmp(s.cpu, hw.cpu)))
+    if (n_hws == 1 && (s.mixed_cpu || (s.cpu[0] && hw.cpu[0] && strcmp(s.cpu, hw.cpu))))
         fprintf(stderr, "onnxcost: warning: the data was measured on '%s'%s, the hardware "
                         "profile is of '%s'\n",
                 s.cpu, s.mixed_cpu ? " (and other CPUs)" : "", hw.cpu);
@@ -429,12 +456,12 @@ int cmd_train(int argc, char **argv)
     o.progress = on_epoch;
     o.ud = &ps;
     if (folds) {
-        rc = cross_validate(&s, &hw, o, folds, by, fmt, list_samples, &ps);
+        rc = cross_validate(&s, hws, n_hws, o, folds, by, fmt, list_samples, &ps);
         oc_train_set_free(&s);
         return rc;
     }
     oc_tmodel *tm;
-    if (oc_tmodel_train(&s, &hw, &o, &tm, &err) != OC_OK) {
+    if (oc_tmodel_train(&s, hws, n_hws, &o, &tm, &err) != OC_OK) {
         oc_train_set_free(&s);
         return cli_fail(&err, 0);
     }

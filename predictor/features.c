@@ -67,6 +67,11 @@ double oc_roofline_time_us(const oc_target *t, double flops, double bytes)
 /* ---- features ---- */
 
 static float lg(double v) { return (float)log1p(v > 0 ? v : 0); }
+/* log2 of a size or step of at least 1 (0 for 1) */
+static float lg2(double v) { return (float)log2(v > 1 ? v : 1); }
+
+/* Dilations above this count as this (ORT's im2col costs the same). */
+#define OC_DILATION_CAP 8.0
 
 /* Elements of a value, or -1 when its shape is unknown. */
 static double numel(const oc_desc_value *v)
@@ -286,13 +291,17 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
             kw = w->rank > 3 ? dim(w, 3) : 1;
             kel = prod_from(w, 2);
         }
-        x[OC_F_KERNEL_H] = (float)kh;
-        x[OC_F_KERNEL_W] = (float)kw;
+        /* Sizes on a log scale, dilations capped: a network extrapolates
+         * linear inputs far beyond its samples (a 16x16 patch kernel, an
+         * ASPP dilation of 36 or a WaveNet's 512 took predictions 10x and
+         * more off), and im2col's cost does not grow with the dilation. */
+        x[OC_F_KERNEL_H] = lg2(kh);
+        x[OC_F_KERNEL_W] = lg2(kw);
         x[OC_F_LOG_KERNEL_ELEMS] = lg(kel);
-        x[OC_F_STRIDE_H] = (float)attr_at(d, "strides", 0, 1);
-        x[OC_F_STRIDE_W] = (float)attr_at(d, "strides", 1, 1);
-        x[OC_F_DILATION_H] = (float)attr_at(d, "dilations", 0, 1);
-        x[OC_F_DILATION_W] = (float)attr_at(d, "dilations", 1, 1);
+        x[OC_F_STRIDE_H] = lg2((double)attr_at(d, "strides", 0, 1));
+        x[OC_F_STRIDE_W] = lg2((double)attr_at(d, "strides", 1, 1));
+        x[OC_F_DILATION_H] = lg2(fmin((double)attr_at(d, "dilations", 0, 1), OC_DILATION_CAP));
+        x[OC_F_DILATION_W] = lg2(fmin((double)attr_at(d, "dilations", 1, 1), OC_DILATION_CAP));
         double group = (double)oc_node_desc_attr_int(d, "group", 1);
         if (fam != OC_OPF_POOL) {
             x[OC_F_LOG_GROUP] = lg(group);
@@ -553,14 +562,14 @@ static bool ids_grow(oc_train_set *s)
     return true;
 }
 
-static bool ids_contains(const oc_train_set *s, const char *id)
+static bool ids_contains(const oc_train_set *s, const char *id, const char *machine)
 {
     if (!s->ids_cap_)
         return false;
     const size_t *t = s->ids_;
     size_t j = str_hash(id) & (s->ids_cap_ - 1);
     while (t[j] != SIZE_MAX) {
-        if (!strcmp(s->s[t[j]].id, id))
+        if (!strcmp(s->s[t[j]].id, id) && !strcmp(s->s[t[j]].machine, machine))
             return true;
         j = (j + 1) & (s->ids_cap_ - 1);
     }
@@ -634,7 +643,23 @@ static double in_graph_share(const json_t *line)
     return all > 0 && kept > 0 ? kept / all : 1.0;
 }
 
-static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw,
+typedef struct hw_choice {
+    const oc_hw *hws;
+    size_t n;
+    const oc_hw *fallback;
+} hw_choice;
+
+/* The profile of the machine that measured a line (fingerprint fp, NULL
+ * when unrecorded). */
+static const oc_hw *hw_of(const hw_choice *c, const char *fp)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (!strcmp(c->hws[i].machine, fp ? fp : ""))
+            return &c->hws[i];
+    return c->fallback;
+}
+
+static oc_status add_sample(oc_train_set *s, const json_t *line, const hw_choice *hc,
                             const char *path, size_t lineno, oc_error *err)
 {
     const char *id = jstr(line, "id");
@@ -649,13 +674,18 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
         s->n_skipped++;
         return OC_OK;
     }
-    if (ids_contains(s, id)) {
-        s->n_duplicates++;
-        return OC_OK;
-    }
     const json_t *target = json_object_get(line, "target");
     const char *tname = jstr(target, "name"), *cpu = jstr(target, "cpu");
     const char *fp = jstr(target, "machine");
+    const oc_hw *hw = hw_of(hc, fp);
+    if (!hw)
+        return oc_error_set(err, OC_ERR_INPUT, "",
+                            "%s:%zu: no hardware profile of machine '%s' (give its hw.json)",
+                            path, lineno, fp ? fp : "unrecorded");
+    if (ids_contains(s, id, hw->machine)) {
+        s->n_duplicates++;
+        return OC_OK;
+    }
     const json_t *th = json_object_get(target, "threads");
     int threads = json_is_integer(th) ? (int)json_integer_value(th) : 1;
     if (threads < 1 || threads > 4096)
@@ -710,6 +740,7 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
     const char *fam = jstr(line, "family");
     oc_train_sample *sm = &s->s[s->n];
     sm->id = oc_arena_strdup(s->arena_, id);
+    sm->machine = oc_arena_strdup(s->arena_, hw->machine);
     sm->family = oc_arena_strdup(s->arena_, fam ? fam : oc_op_family_name(
                                                           oc_op_family_of(d.op, d.domain)));
     sm->pattern = oc_arena_strdup(s->arena_, pat);
@@ -719,7 +750,7 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
     sm->flops = (double)d.cost.flops;
     sm->bytes = (double)d.cost.bytes_read + (double)d.cost.bytes_written;
     oc_arena_free(scratch);
-    if (!sm->id || !sm->family || !sm->pattern)
+    if (!sm->id || !sm->machine || !sm->family || !sm->pattern)
         return oc_error_set(err, OC_ERR_NOMEM, "", "out of memory");
     memcpy(s->X + s->n * OC_N_FEATURES, xrow, sizeof xrow);
     s->n++;
@@ -747,6 +778,13 @@ static oc_status add_sample(oc_train_set *s, const json_t *line, const oc_hw *hw
 oc_status oc_train_set_load(oc_train_set *s, const char *path, const oc_hw *hw,
                             oc_error *err)
 {
+    return oc_train_set_load_machines(s, path, NULL, 0, hw, err);
+}
+
+oc_status oc_train_set_load_machines(oc_train_set *s, const char *path, const oc_hw *hws,
+                                     size_t n_hws, const oc_hw *fallback, oc_error *err)
+{
+    hw_choice hc = {hws, n_hws, fallback};
     oc_dataset_reader *r;
     oc_status st = oc_dataset_open(path, &r, err);
     if (st != OC_OK)
@@ -769,7 +807,7 @@ oc_status oc_train_set_load(oc_train_set *s, const char *path, const oc_hw *hw,
                               lineno, line ? "" : ": ", line ? "" : je.text);
             break;
         }
-        st = add_sample(s, line, hw, path, lineno, err);
+        st = add_sample(s, line, &hc, path, lineno, err);
         json_decref(line);
         if (st != OC_OK)
             break;

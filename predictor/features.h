@@ -65,13 +65,13 @@ oc_op_family oc_op_family_of(const char *op, const char *domain);
     XX(FAM_DATA_MOVEMENT, "fam_data_movement")                                \
     XX(FAM_OTHER, "fam_other")                                                \
     /* layer attributes */                                                    \
-    XX(KERNEL_H, "kernel_h")               /* first spatial kernel dim */     \
-    XX(KERNEL_W, "kernel_w")               /* second (1 for 1-D) */           \
+    XX(KERNEL_H, "log2_kernel_h")          /* first spatial kernel dim */     \
+    XX(KERNEL_W, "log2_kernel_w")          /* second (1 for 1-D) */           \
     XX(LOG_KERNEL_ELEMS, "log_kernel_elems")                                  \
-    XX(STRIDE_H, "stride_h")                                                  \
-    XX(STRIDE_W, "stride_w")                                                  \
-    XX(DILATION_H, "dilation_h")                                              \
-    XX(DILATION_W, "dilation_w")                                              \
+    XX(STRIDE_H, "log2_stride_h")                                             \
+    XX(STRIDE_W, "log2_stride_w")                                             \
+    XX(DILATION_H, "log2_dilation_h")      /* dilations capped at 8 */        \
+    XX(DILATION_W, "log2_dilation_w")                                         \
     XX(LOG_GROUP, "log_group")                                                \
     XX(DEPTHWISE, "depthwise")             /* group > 1 and group == c_in */  \
     XX(LOG_C_IN, "log_c_in")               /* channels; K for Gemm/MatMul */  \
@@ -156,6 +156,7 @@ oc_split oc_split_of_shifted(const char *id, double val_frac, double test_frac,
 
 typedef struct oc_train_sample {
     const char *id;
+    const char *machine; /* target.machine (fingerprint); "" when unrecorded */
     const char *family;  /* the dataset's "family" ("Conv"), else op family */
     const char *pattern; /* "Conv+Relu" */
     int threads;
@@ -198,5 +199,15 @@ void oc_train_set_free(oc_train_set *s);
  * OC_ERR_NOMEM. */
 oc_status oc_train_set_load(oc_train_set *s, const char *path, const oc_hw *hw,
                              oc_error *err);
+
+/* The same over the data of several machines: each line's features are
+ * computed from the profile of the machine that measured it (hws[i].machine
+ * equal to the line's target.machine; a profile without a fingerprint
+ * takes the lines without one); a line of a machine none of hws describes
+ * takes `fallback`, or is an error (OC_ERR_INPUT) when that is NULL.  A
+ * sample id counts once per machine.  oc_train_set_load(s, path, hw, err)
+ * is oc_train_set_load_machines(s, path, NULL, 0, hw, err). */
+oc_status oc_train_set_load_machines(oc_train_set *s, const char *path, const oc_hw *hws,
+                                     size_t n_hws, const oc_hw *fallback, oc_error *err);
 
 #endif

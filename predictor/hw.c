@@ -276,6 +276,9 @@ oc_status oc_hw_from_json(const json_t *j, oc_hw *out, oc_error *err)
         mib = json_number_value(x);
     out->sgemm_n = sn > 0 && sn < 1e6 ? (int)sn : 0;
     out->copy_mib = mib;
+    const json_t *id = json_object_get(json_object_get(j, "machine"), "id");
+    if (json_is_string(id))
+        snprintf(out->machine, sizeof out->machine, "%s", json_string_value(id));
     return OC_OK;
 }
 

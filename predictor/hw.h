@@ -31,6 +31,8 @@ typedef struct oc_hw {
     double gbps_n;     /* copy bandwidth, N threads */
     int sgemm_n;       /* matrix size used for the sgemm figure */
     double copy_mib;   /* size of each copy array */
+    char machine[64];  /* the machine's fingerprint (machine.h) as the
+                          profile's "machine": {"id"} records it; "" if not */
 } oc_hw;
 
 /* What a training step updates the weights with; NONE for inference. */

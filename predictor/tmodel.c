@@ -327,9 +327,18 @@ void oc_tmodel_set_nchwc_block(oc_tmodel *tm, int block)
     tm->nchwc_block = block;
 }
 
+const oc_hw *oc_tmodel_hw_for(const oc_tmodel *tm, const char *fingerprint)
+{
+    for (int i = 0; fingerprint && fingerprint[0] && i < tm->info.n_machines; i++)
+        if (!strcmp(tm->info.machines[i].machine, fingerprint))
+            return &tm->info.machines[i];
+    return &tm->info.hw;
+}
+
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out)
 {
-    oc_hw_target(&tm->info.hw, tm->info.target, tm->info.threads, out);
+    const oc_hw *hw = oc_tmodel_hw_for(tm, tm->calib ? tm->calib->machine.id : NULL);
+    oc_hw_target(hw, tm->info.target, tm->info.threads, out);
     out->optimizer = tm->info.optimizer;
     if (tm->nchwc_block > 0 || tm->nchwc_block == OC_NCHWC_NONE) {
         out->nchwc_block = tm->nchwc_block > 0 ? tm->nchwc_block : 0;
@@ -496,11 +505,14 @@ static int member_progress(void *ud, const oc_mlp_epoch *e)
     return c->o->progress(c->o->ud, c->member, c->o->ensemble, e, c->log_scale);
 }
 
-oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
+oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hws, size_t n_hws,
                           const oc_tmodel_train_opts *o, oc_tmodel **out,
                           oc_error *err)
 {
     *out = NULL;
+    if (n_hws < 1 || n_hws > OC_TMODEL_MAX_MACHINES)
+        return oc_error_set(err, OC_ERR_USAGE, "", "1 to %d hardware profiles",
+                            OC_TMODEL_MAX_MACHINES);
     if (o->ensemble < 1 || o->ensemble > OC_TMODEL_MAX_ENSEMBLE)
         return oc_error_set(err, OC_ERR_USAGE, "", "ensemble size must be in [1, %d]",
                             OC_TMODEL_MAX_ENSEMBLE);
@@ -674,7 +686,10 @@ oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
     snprintf(in->runtime, sizeof in->runtime, "%s", s->runtime);
     snprintf(in->cpu, sizeof in->cpu, "%s", s->cpu);
     snprintf(in->machine, sizeof in->machine, "%s", s->mixed_machine ? "" : s->machine);
-    in->hw = *hw;
+    in->hw = hws[0];
+    in->n_machines = (int)n_hws;
+    for (size_t i = 0; i < n_hws; i++)
+        in->machines[i] = hws[i];
     in->val_frac = o->val_frac;
     in->test_frac = o->test_frac;
     in->ensemble = o->ensemble;
@@ -774,6 +789,20 @@ static void put_str(wbuf *b, const char *s)
     put(b, s, n);
 }
 
+/* A hardware profile's figures (its fingerprint is written apart). */
+static void put_hw(wbuf *b, const oc_hw *h)
+{
+    put_str(b, h->cpu);
+    put_u32(b, (uint32_t)h->cores);
+    put_u32(b, (uint32_t)h->max_threads);
+    put_f64(b, h->gflops_1);
+    put_f64(b, h->gflops_n);
+    put_f64(b, h->gbps_1);
+    put_f64(b, h->gbps_n);
+    put_u32(b, (uint32_t)h->sgemm_n);
+    put_f64(b, h->copy_mib);
+}
+
 typedef struct rbuf {
     const unsigned char *p;
     size_t n, pos;
@@ -847,6 +876,19 @@ static void get_str(rbuf *b, char *dst, size_t size)
     dst[k] = '\0';
 }
 
+static void get_hw(rbuf *b, oc_hw *h)
+{
+    get_str(b, h->cpu, sizeof h->cpu);
+    h->cores = (int)get_u32(b);
+    h->max_threads = (int)get_u32(b);
+    h->gflops_1 = get_f64(b);
+    h->gflops_n = get_f64(b);
+    h->gbps_1 = get_f64(b);
+    h->gbps_n = get_f64(b);
+    h->sgemm_n = (int)get_u32(b);
+    h->copy_mib = get_f64(b);
+}
+
 enum { HEADER_BYTES = 40 };
 static const char MAGIC[8] = {'O', 'C', 'T', 'M', 'O', 'D', 'E', 'L'};
 
@@ -866,16 +908,7 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
     put_str(b, in->target);
     put_str(b, in->runtime);
     put_str(b, in->cpu);
-    const oc_hw *h = &in->hw;
-    put_str(b, h->cpu);
-    put_u32(b, (uint32_t)h->cores);
-    put_u32(b, (uint32_t)h->max_threads);
-    put_f64(b, h->gflops_1);
-    put_f64(b, h->gflops_n);
-    put_f64(b, h->gbps_1);
-    put_f64(b, h->gbps_n);
-    put_u32(b, (uint32_t)h->sgemm_n);
-    put_f64(b, h->copy_mib);
+    put_hw(b, &in->hw);
     put_u32(b, (uint32_t)in->threads);
     put_u32(b, (uint32_t)in->n_thread_counts);
     for (int i = 0; i < in->n_thread_counts; i++)
@@ -939,6 +972,11 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
         put_u64(b, tm->cover[i].samples);
         put_f64(b, tm->cover[i].lo);
         put_f64(b, tm->cover[i].hi);
+    }
+    put_u32(b, (uint32_t)in->n_machines);
+    for (int i = 0; i < in->n_machines; i++) {
+        put_str(b, in->machines[i].machine);
+        put_hw(b, &in->machines[i]);
     }
     put(b, "END1", 4);
 }
@@ -1088,19 +1126,10 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
     get_str(b, in->target, sizeof in->target);
     get_str(b, in->runtime, sizeof in->runtime);
     get_str(b, in->cpu, sizeof in->cpu);
-    oc_hw *h = &in->hw;
-    get_str(b, h->cpu, sizeof h->cpu);
-    h->cores = (int)get_u32(b);
-    h->max_threads = (int)get_u32(b);
-    h->gflops_1 = get_f64(b);
-    h->gflops_n = get_f64(b);
-    h->gbps_1 = get_f64(b);
-    h->gbps_n = get_f64(b);
-    h->sgemm_n = (int)get_u32(b);
-    h->copy_mib = get_f64(b);
+    get_hw(b, &in->hw);
     in->threads = (int)get_u32(b);
     uint32_t ntc = get_u32(b);
-    if (b->bad || ntc > OC_TMODEL_MAX_THREADS || in->threads < 1 || h->max_threads < 1)
+    if (b->bad || ntc > OC_TMODEL_MAX_THREADS || in->threads < 1 || in->hw.max_threads < 1)
         return CORRUPT("target");
     in->n_thread_counts = (int)ntc;
     for (uint32_t i = 0; i < ntc; i++)
@@ -1181,6 +1210,23 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
     oc_status st = in->version >= 5 ? parse_fit(b, tm, label, err) : OC_OK;
     if (st != OC_OK)
         return st;
+    in->n_machines = 1;
+    in->machines[0] = in->hw;
+    snprintf(in->machines[0].machine, sizeof in->machines[0].machine, "%s", in->machine);
+    if (in->version >= 6) {
+        uint32_t nm = get_u32(b);
+        if (b->bad || nm < 1 || nm > OC_TMODEL_MAX_MACHINES)
+            return CORRUPT("machines");
+        in->n_machines = (int)nm;
+        for (uint32_t i = 0; i < nm; i++) {
+            oc_hw *h = &in->machines[i];
+            get_str(b, h->machine, sizeof h->machine);
+            get_hw(b, h);
+            if (b->bad || h->max_threads < 1)
+                return CORRUPT("machines");
+        }
+        in->hw = in->machines[0];
+    }
     const unsigned char *end = take(b, 4);
     if (!end || memcmp(end, "END1", 4) != 0 || b->pos != b->n)
         return CORRUPT("trailer");

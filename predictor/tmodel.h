@@ -41,10 +41,12 @@
 #include "predictor/mlp.h"
 
 enum {
-    OC_TMODEL_VERSION = 5, /* 2: optimizers; 3: the Huber threshold; 4: the
+    OC_TMODEL_VERSION = 6, /* 2: optimizers; 3: the Huber threshold; 4: the
                               machine's fingerprint; 5: the in-graph fit and
-                              the coverage (3 and 4 are still read) */
+                              the coverage; 6: the profiles of every machine
+                              whose data trained it (3 to 5 are still read) */
     OC_TMODEL_MAX_ENSEMBLE = 64,
+    OC_TMODEL_MAX_MACHINES = 8,
     OC_TMODEL_MAX_THREADS = 16 /* distinct thread counts in one model */
 };
 
@@ -60,6 +62,8 @@ typedef struct oc_tmodel_info {
     char machine[64];  /* fingerprint of the machine the data was measured
                           on (machine.h); "" when not recorded */
     oc_hw hw;          /* profile the target features were computed with */
+    int n_machines;    /* >= 1: every machine whose data trained the model */
+    oc_hw machines[OC_TMODEL_MAX_MACHINES]; /* their profiles; [0] is hw */
     int threads;       /* thread count predictions are made for */
     int n_thread_counts;
     int thread_counts[OC_TMODEL_MAX_THREADS]; /* seen in training */
@@ -111,13 +115,15 @@ typedef struct oc_tmodel_train_opts {
 oc_tmodel_train_opts oc_tmodel_train_defaults(void);
 
 /* Train on the TRAIN split of s (oc_split_of), early-stopping on VAL.
- * hw must be the profile the set's features were computed with.  The
+ * hws (n_hws of them, at most OC_TMODEL_MAX_MACHINES) must be the
+ * profiles the set's features were computed with, of every machine whose
+ * data it holds; the first is the model's own (info->hw).  The
  * default prediction thread count is the smallest in the data, the default
  * optimizer the most common.
  * Errors: OC_ERR_USAGE (bad options; no training samples; more than
  * OC_TMODEL_MAX_THREADS thread counts), OC_ERR_INPUT (training diverged),
  * OC_ERR_NOMEM. */
-oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hw,
+oc_status oc_tmodel_train(const oc_train_set *s, const oc_hw *hws, size_t n_hws,
                           const oc_tmodel_train_opts *o, oc_tmodel **out,
                           oc_error *err);
 
@@ -215,8 +221,14 @@ const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *
  * characters); true when coverage is unknown. */
 bool oc_tmodel_measured_op(const oc_tmodel *tm, const char *op, size_t len);
 
-/* The target descriptor predictions use (hw figures at info->threads). */
+/* The target descriptor predictions use (hw figures at info->threads):
+ * those of the calibration's machine when the model was trained on that
+ * machine's data too, else the model's own (info->hw). */
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out);
+
+/* The profile of machine `fingerprint` among those whose data trained the
+ * model, else info->hw. */
+const oc_hw *oc_tmodel_hw_for(const oc_tmodel *tm, const char *fingerprint);
 
 /* Times in microseconds for n raw feature rows (x: n x OC_N_FEATURES, as
  * oc_features_from_desc computes them); low/high may be NULL.

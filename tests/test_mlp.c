@@ -316,9 +316,19 @@ static void test_features(void)
     for (int i = OC_F_FAM_CONV; i <= OC_F_FAM_OTHER; i++)
         fam_sum += x[i];
     CHECK_EQ_INT((int)fam_sum, 1);
-    CHECK_EQ_INT((int)x[OC_F_KERNEL_H], 3);
-    CHECK_EQ_INT((int)x[OC_F_STRIDE_W], 2);
-    CHECK_EQ_INT((int)x[OC_F_DILATION_H], 1);
+    /* sizes and steps on a log2 scale; dilations capped at 8 */
+    CHECK(fabs(x[OC_F_KERNEL_H] - log2(3)) < 1e-6);
+    CHECK(x[OC_F_STRIDE_W] == 1);
+    CHECK(x[OC_F_DILATION_H] == 0);
+    int64_t dil[] = {512, 4};
+    oc_desc_attr dattrs[4] = {attrs[0], attrs[1], attrs[2],
+                              {.name = "dilations", .type = OC_ATTR_INTS, .n = 2, .ints = dil}};
+    oc_node_desc dd = d;
+    dd.attrs = dattrs;
+    dd.n_attrs = 4;
+    float xdil[OC_N_FEATURES];
+    CHECK(oc_features_from_desc(&dd, &t, xdil, &err) == OC_OK);
+    CHECK(xdil[OC_F_DILATION_H] == 3 && xdil[OC_F_DILATION_W] == 2);
     CHECK_EQ_INT((int)x[OC_F_DEPTHWISE], 1);
     CHECK(fabs(x[OC_F_LOG_C_IN] - log1p(32)) < 1e-5);
     CHECK(fabs(x[OC_F_LOG_SPATIAL_OUT] - log1p(784)) < 1e-4);
@@ -543,7 +553,7 @@ static oc_tmodel *train_small(const oc_train_set *s)
                 .gflops_n = 95, .gbps_1 = 15, .gbps_n = 22, .sgemm_n = 1024, .copy_mib = 64};
     oc_tmodel *tm = NULL;
     oc_error err;
-    CHECK(oc_tmodel_train(s, &hw, &o, &tm, &err) == OC_OK);
+    CHECK(oc_tmodel_train(s, &hw, 1, &o, &tm, &err) == OC_OK);
     return tm;
 }
 
@@ -767,6 +777,17 @@ static unsigned char *payload_of(const oc_tmodel *tm, size_t *n)
     return pl;
 }
 
+/* The bytes of the machines section (format 6) at the end of tm's payload,
+ * before "END1": u32 n, then per machine its fingerprint and profile. */
+static size_t machines_bytes(const oc_tmodel *tm)
+{
+    const oc_tmodel_info *in = oc_tmodel_get_info(tm);
+    size_t n = 4;
+    for (int i = 0; i < in->n_machines; i++)
+        n += 4 + strlen(in->machines[i].machine) + 4 + strlen(in->machines[i].cpu) + 52;
+    return n;
+}
+
 static bool payload_refused(uint32_t version, const void *pl, size_t n, const char *needle)
 {
     oc_tmodel *tm = NULL;
@@ -847,7 +868,10 @@ static void test_tmodel_fit(void)
     CHECK(pl && oc_tmodel_from_payload(OC_TMODEL_VERSION, OC_N_FEATURES, pl, n, "rt", &back,
                                        &err) == OC_OK);
     if (back) {
-        CHECK_EQ_INT((int)oc_tmodel_get_info(back)->version, 5);
+        CHECK_EQ_INT((int)oc_tmodel_get_info(back)->version, OC_TMODEL_VERSION);
+        CHECK_EQ_INT(oc_tmodel_get_info(back)->n_machines, 1);
+        CHECK_EQ_STR(oc_tmodel_get_info(back)->machines[0].cpu, "test cpu");
+        CHECK(oc_tmodel_get_info(back)->machines[0].gflops_n == 95);
         CHECK(oc_tmodel_fit_at(back, 1, &f) && f.threads == 1 && f.kernel_scale == 0.9 &&
               f.per_kernel_us == 1.5 && f.small_kernel_us == 5 && f.output_us_per_mb == 0);
         CHECK(oc_tmodel_fit_at(back, 3, &f) && f.threads == 4 && f.kernel_scale == 0.8 &&
@@ -870,29 +894,38 @@ static void test_tmodel_fit(void)
 
     /* A corrupt or truncated section: one line.  The payload ends with
      * u32 n_fit, 2 x 36 bytes, str source, u32 known, u32 n, 2 x 32
-     * bytes, "END1". */
-    size_t src = 4 + strlen("fit.json (fitted on a, b)");
-    size_t at_known = n - 4 - 64 - 8, at_nfit = at_known - src - 72 - 4;
+     * bytes, the machines, "END1". */
+    const uint32_t V = OC_TMODEL_VERSION;
+    size_t src = 4 + strlen("fit.json (fitted on a, b)"), mb = machines_bytes(tm);
+    size_t at_known = n - 4 - mb - 64 - 8, at_nfit = at_known - src - 72 - 4;
     unsigned char *c = malloc(n);
     memcpy(c, pl, n);
     put32(c + at_nfit, 99);
-    CHECK(payload_refused(5, c, n, "corrupt timing model (in-graph fit)"));
+    CHECK(payload_refused(V, c, n, "corrupt timing model (in-graph fit)"));
     memcpy(c, pl, n);
     put32(c + at_known, 7);
-    CHECK(payload_refused(5, c, n, "corrupt timing model (coverage)"));
+    CHECK(payload_refused(V, c, n, "corrupt timing model (coverage)"));
     memcpy(c, pl, n);
     memset(c + at_nfit + 8, 0xff, 8); /* kernel_scale NaN */
-    CHECK(payload_refused(5, c, n, "(in-graph fit)"));
-    CHECK(payload_refused(5, pl, n - 40, "corrupt"));    /* cut in the coverage */
-    CHECK(payload_refused(5, pl, at_nfit + 20, "corrupt")); /* cut in the fit */
+    CHECK(payload_refused(V, c, n, "(in-graph fit)"));
+    memcpy(c, pl, n);
+    put32(c + n - 4 - mb, 0); /* no machine */
+    CHECK(payload_refused(V, c, n, "corrupt timing model (machines)"));
+    put32(c + n - 4 - mb, OC_TMODEL_MAX_MACHINES + 1);
+    CHECK(payload_refused(V, c, n, "corrupt timing model (machines)"));
+    CHECK(payload_refused(V, pl, n - mb - 40, "corrupt"));  /* cut in the coverage */
+    CHECK(payload_refused(V, pl, n - 10, "corrupt"));       /* cut in the machines */
+    CHECK(payload_refused(V, pl, at_nfit + 20, "corrupt")); /* cut in the fit */
     free(c);
 
     /* Format 4 (the same payload without the sections) still loads, with
      * no fit; the selection says so once and sums the kernels. */
-    CHECK(bare && n0 > 20 && memcmp(bare + n0 - 4, "END1", 4) == 0);
+    size_t mb0 = machines_bytes(tm);
+    CHECK(bare && n0 > 20 + mb0 && memcmp(bare + n0 - 4, "END1", 4) == 0);
     static const unsigned char zeros[16];
-    CHECK(memcmp(bare + n0 - 20, zeros, 16) == 0); /* 0 fits, "", unknown, 0 */
-    memmove(bare + n0 - 20, bare + n0 - 4, 4);
+    CHECK(memcmp(bare + n0 - 20 - mb0, zeros, 16) == 0); /* 0 fits, "", unknown, 0 */
+    memmove(bare + n0 - 20 - mb0, bare + n0 - 4, 4);
+    n0 -= mb0;
     oc_tmodel *old = NULL;
     CHECK(oc_tmodel_from_payload(4, OC_N_FEATURES, bare, n0 - 16, "v4", &old, &err) == OC_OK);
     if (old) {
@@ -1010,6 +1043,82 @@ static void test_optimizers(void)
     CHECK(strcmp(oc_optimizer_name(OC_OPT_SGD), "sgd") == 0);
 }
 
+/* Data of two machines: each sample's features from its machine's profile,
+ * an id once per machine, a machine with no profile refused; a model
+ * trained on both keeps both profiles and predicts with the calibration's
+ * machine's. */
+static void test_machines(void)
+{
+    char path[] = "/tmp/test_machines.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    gzFile f = gzdopen(fd, "wb");
+    static const char *line =
+        "{\"id\":\"relu/%d\",\"node\":{\"op\":\"Relu\",\"domain\":\"\",\"opset\":17,"
+        "\"attrs\":{},\"inputs\":[{\"dtype\":\"float32\",\"shape\":[1,%d]}],"
+        "\"outputs\":[{\"dtype\":\"float32\",\"shape\":[1,%d]}]},\"time_us\":%d,"
+        "\"target\":{\"name\":\"ort-cpu\",\"threads\":1%s%s%s}}\n";
+    for (int i = 0; i < 40; i++) {
+        gzprintf(f, line, i, 64 * (i + 1), 64 * (i + 1), 2 + i, "", "", "");
+        gzprintf(f, line, i, 64 * (i + 1), 64 * (i + 1), 1 + i / 2, ",\"machine\":\"", "m-b",
+                "\"");
+    }
+    gzclose(f);
+    oc_hw hws[2] = {{.cpu = "a", .cores = 2, .max_threads = 2, .gflops_1 = 50, .gflops_n = 90,
+                     .gbps_1 = 10, .gbps_n = 15},
+                    {.cpu = "b", .cores = 2, .max_threads = 2, .gflops_1 = 100,
+                     .gflops_n = 180, .gbps_1 = 30, .gbps_n = 50, .machine = "m-b"}};
+    oc_error err;
+    oc_error_clear(&err);
+    oc_train_set s;
+    oc_train_set_init(&s);
+    CHECK(oc_train_set_load_machines(&s, path, hws, 2, NULL, &err) == OC_OK);
+    CHECK_EQ_INT((int)s.n, 80);
+    CHECK_EQ_INT((int)s.n_duplicates, 0);
+    if (s.n == 80) {
+        CHECK_EQ_STR(s.s[0].machine, "");
+        CHECK_EQ_STR(s.s[1].machine, "m-b");
+        CHECK(s.X[OC_F_LOG_GFLOPS] != s.X[OC_N_FEATURES + OC_F_LOG_GFLOPS]);
+    }
+    /* only a profile of m-b: the unrecorded lines have none */
+    oc_train_set t;
+    oc_train_set_init(&t);
+    CHECK(oc_train_set_load_machines(&t, path, hws + 1, 1, NULL, &err) == OC_ERR_INPUT);
+    CHECK_CONTAINS(err.msg, "no hardware profile of machine 'unrecorded'");
+    oc_train_set_free(&t);
+
+    oc_tmodel_train_opts o = oc_tmodel_train_defaults();
+    o.ensemble = 1;
+    o.mlp.epochs = 2;
+    static const int hidden[] = {4};
+    o.mlp.hidden = hidden;
+    o.mlp.n_hidden = 1;
+    oc_tmodel *tm = NULL;
+    CHECK(oc_tmodel_train(&s, hws, 2, &o, &tm, &err) == OC_OK);
+    if (tm) {
+        size_t n;
+        unsigned char *pl = payload_of(tm, &n);
+        oc_tmodel *back = NULL;
+        CHECK(pl && oc_tmodel_from_payload(OC_TMODEL_VERSION, OC_N_FEATURES, pl, n, "m", &back,
+                                           &err) == OC_OK);
+        if (back) {
+            const oc_tmodel_info *in = oc_tmodel_get_info(back);
+            CHECK_EQ_INT(in->n_machines, 2);
+            CHECK_EQ_STR(in->machines[1].machine, "m-b");
+            CHECK(oc_tmodel_hw_for(back, "m-b")->gflops_1 == 100);
+            CHECK(oc_tmodel_hw_for(back, "m-c")->gflops_1 == 50);
+            oc_target tg;
+            oc_tmodel_target(back, &tg);
+            CHECK(tg.gflops == 50); /* no calibration: the model's own */
+        }
+        oc_tmodel_free(back);
+        free(pl);
+    }
+    oc_tmodel_free(tm);
+    oc_train_set_free(&s);
+    unlink(path);
+}
+
 int main(void)
 {
     test_rng();
@@ -1024,5 +1133,6 @@ int main(void)
     test_optimizers();
     test_tmodel_fit();
     test_targets();
+    test_machines();
     return t_report("test_mlp");
 }

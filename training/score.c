@@ -106,7 +106,7 @@ bool oc_score_add(oc_score *sc, const oc_tmodel *tm, const oc_train_sample *sm,
     const oc_tmodel_info *in = oc_tmodel_get_info(tm);
     const oc_linear *L = oc_tmodel_linear(tm, sm->threads);
     oc_target tg;
-    oc_hw_target(&in->hw, in->target, sm->threads, &tg);
+    oc_hw_target(oc_tmodel_hw_for(tm, sm->machine), in->target, sm->threads, &tg);
     double pred[3] = {t, L ? oc_linear_predict(L, sm->flops) : 0,
                       oc_roofline_time_us(&tg, sm->flops, sm->bytes)};
     double ape[3];
@@ -279,8 +279,8 @@ void oc_score_table(oc_score *sc, FILE *out)
     }
 }
 
-oc_status oc_score_cross_validate(oc_score *sc, const oc_train_set *s, const oc_hw *hw,
-                                  oc_tmodel_train_opts o, int folds,
+oc_status oc_score_cross_validate(oc_score *sc, const oc_train_set *s, const oc_hw *hws,
+                                  size_t n_hws, oc_tmodel_train_opts o, int folds,
                                   void (*on_fold)(void *ud, int fold, int folds), void *ud,
                                   const oc_log *log, oc_error *err)
 {
@@ -290,7 +290,7 @@ oc_status oc_score_cross_validate(oc_score *sc, const oc_train_set *s, const oc_
         if (on_fold)
             on_fold(ud, k, folds);
         oc_tmodel *tm;
-        oc_status st = oc_tmodel_train(s, hw, &o, &tm, err);
+        oc_status st = oc_tmodel_train(s, hws, n_hws, &o, &tm, err);
         if (st != OC_OK)
             return st;
         size_t m;
@@ -335,7 +335,7 @@ oc_status oc_score_val(const oc_tmodel *tm, const oc_train_set *s, size_t *n, do
         const oc_train_sample *sm = &s->s[idx[r]];
         const oc_linear *L = oc_tmodel_linear(tm, sm->threads);
         oc_target tg;
-        oc_hw_target(&in->hw, in->target, sm->threads, &tg);
+        oc_hw_target(oc_tmodel_hw_for(tm, sm->machine), in->target, sm->threads, &tg);
         double lin = L ? oc_linear_predict(L, sm->flops) : 0;
         double roof = oc_roofline_time_us(&tg, sm->flops, sm->bytes);
         ape[0][r] = 100 * fabs(t[r] - sm->time_us) / sm->time_us;

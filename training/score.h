@@ -64,8 +64,8 @@ json_t *oc_score_predictions(const oc_score *sc);
  * out.  on_fold (may be NULL) is called with ud before fold k trains; a line
  * per fold goes to log.  Errors: those of oc_tmodel_train and
  * oc_score_split. */
-oc_status oc_score_cross_validate(oc_score *sc, const oc_train_set *s, const oc_hw *hw,
-                                  oc_tmodel_train_opts o, int folds,
+oc_status oc_score_cross_validate(oc_score *sc, const oc_train_set *s, const oc_hw *hws,
+                                  size_t n_hws, oc_tmodel_train_opts o, int folds,
                                   void (*on_fold)(void *ud, int fold, int folds), void *ud,
                                   const oc_log *log, oc_error *err);
 
