@@ -474,7 +474,7 @@ static void test_unary_draws(void)
         oc_sample_free(&s);
     }
     for (int o = 0; o < N_OPS; o++)
-        if (seen[o] < 25) {
+        if (seen[o] < 600 / N_OPS) {
             fprintf(stderr, "unary: %s drawn %d times in 600\n", ops[o], seen[o]);
             CHECK(0);
         }
