@@ -1242,6 +1242,37 @@ def conv_transpose(b, node, a, ins, outs):
     return f, "Tensor.permute"
 
 
+
+@op("DepthToSpace", "SpaceToDepth")
+def conv_depthtospace(b, node, a, ins, outs):
+    """The ONNX element orders: DepthToSpace DCR reads the channels as
+    [b, b, C/b^2], CRD as [C/b^2, b, b] (PixelShuffle); SpaceToDepth writes
+    them as [b, b, C] (not PixelUnshuffle's [C, b, b])."""
+    xn = b.data(ins[0])
+    x = b.env[xn]
+    if x.dim() != 4:
+        raise ConvertError("%s: input has rank %d (expected 4)" % (node.op_type, x.dim()))
+    bs = int(a.get("blocksize", 0))
+    if bs < 1:
+        raise ConvertError("%s: blocksize %d" % (node.op_type, bs))
+    n, c, h, w = x.shape
+    y = outs[0]
+    if node.op_type == "SpaceToDepth":
+        def f(env):
+            env[y] = (env[xn].reshape(n, c, h // bs, bs, w // bs, bs)
+                      .permute(0, 3, 5, 1, 2, 4).reshape(n, c * bs * bs, h // bs, w // bs))
+        return f, "reshape+permute"
+    if a.get("mode", "DCR") == "CRD":
+        def f(env):
+            env[y] = F.pixel_shuffle(env[xn], bs)
+        return f, "nn.PixelShuffle"
+
+    def f(env):
+        env[y] = (env[xn].reshape(n, bs, bs, c // (bs * bs), h, w)
+                  .permute(0, 3, 4, 1, 5, 2).reshape(n, c // (bs * bs), h * bs, w * bs))
+    return f, "reshape+permute"
+
+
 @op("Reshape")
 def conv_reshape(b, node, a, ins, outs):
     xn = b.data(ins[0])

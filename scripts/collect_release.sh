@@ -42,6 +42,23 @@ swish() { # swish THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     "$BIN" collect --target ort-cpu --threads "$th" --family swish --count 90 \
         --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
+# Kernels the families above never draw (whole models showed them predicted
+# 3-14x too low): 1-D convolutions (dilated up to 512, text, pointwise,
+# depthwise k <= 31), 3-D convolutions, 14 unary ops (Elu ... Round, Mish),
+# DepthToSpace/SpaceToDepth, InstanceNormalization: 320 samples, about 4
+# minutes per thread count at ORT's ~0.7 s a sample (not yet timed).
+rare() { # rare THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    local th=$1 ds=$2 extra=${3:-}
+    shift 3 || shift $#
+    "$BIN" collect --target ort-cpu --threads "$th" --family conv1d --count 120 \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family unary --count 100 \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family conv3d --count 40 \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family depthtospace,instancenorm \
+        --count 30 --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+}
 # ONNX Runtime's quantized kernels (QLinearConv; QLinearMatMul,
 # MatMulIntegerToFloat, DynamicQuantizeMatMul, MatMulNBits; QLinearAdd/Mul/
 # Sigmoid/LeakyRelu/AveragePool/GlobalAveragePool): 850 samples, about 10
@@ -61,7 +78,8 @@ quant() { # quant THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
-      swish 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
+      swish 1 "$MD/ort-cpu-t1.jsonl.gz"
+      rare 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 # At 2 threads the pool workers of the sessions timed just before, still
 # spinning, took a core from the one being timed (collector/ort_bench.js,
 # --no-spin); the calibration kernel after a 2-thread chunk reads slower by
@@ -71,7 +89,10 @@ ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
 # ort-cpu-t2-spinning.jsonl.gz, unused.
 ort2) ops ort-cpu 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
       weak 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
-      swish 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+      swish 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0
+      rare 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+rare1) rare 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
+rare2) rare 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant1) quant 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;

@@ -335,6 +335,189 @@ static void test_families(void)
     }
 }
 
+/* ---- the kernels the first families never drew ----
+ * conv1d, conv3d, unary, depthtospace and instancenorm: over a few hundred
+ * draws of seed 0 each family covers what it is for.  A draw that comes
+ * back OK has been shaped and costed by the analyzer (oc_sample_draw
+ * fails otherwise), within the default limits. */
+
+static int64_t cfg_int(const oc_sample *s, const char *k, size_t i)
+{
+    json_t *v = json_object_get(s->config, k);
+    if (json_is_array(v))
+        v = json_array_get(v, i);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
+}
+
+static const char *cfg_str(const oc_sample *s, const char *k)
+{
+    const char *v = json_string_value(json_object_get(s->config, k));
+    return v ? v : "";
+}
+
+/* Draw sample idx of f; false (and a failed check) when it does not draw. */
+static bool draw_ok(oc_family f, uint64_t idx, oc_sample *s)
+{
+    oc_error err;
+    if (oc_sample_draw(f, 0, idx, NULL, s, &err) == OC_OK) {
+        CHECK(s->flops <= 2000000000ull && s->tensor_bytes <= 200000000ull);
+        return true;
+    }
+    fprintf(stderr, "%s #%llu: %s\n", oc_family_name(f), (unsigned long long)idx, err.msg);
+    CHECK(0);
+    return false;
+}
+
+/* The Conv node of s carries its config's kernel, dilations and pads, one
+ * per spatial axis (the timing model's features read them). */
+static void check_conv_attrs(const oc_sample *s, int nsp)
+{
+    oc_builder *b = NULL;
+    oc_error err;
+    CHECK_EQ_INT(oc_sample_build(s, false, &b, &err), OC_OK);
+    oc_model *m = b ? load(b, NULL) : NULL;
+    oc_builder_free(b);
+    if (!m)
+        return;
+    const oc_node *n = &oc_model_graph(m)->nodes[s->main_node];
+    const oc_attr *d = oc_node_attr(n, "dilations"), *k = oc_node_attr(n, "kernel_shape"),
+                  *p = oc_node_attr(n, "pads");
+    CHECK(d && d->n == (size_t)nsp && k && k->n == (size_t)nsp && p && p->n == 2u * nsp);
+    for (int i = 0; d && k && p && i < nsp && i < (int)d->n && i < (int)k->n; i++) {
+        CHECK_EQ_INT(d->ints[i], cfg_int(s, "dilation", (size_t)i));
+        CHECK_EQ_INT(k->ints[i], cfg_int(s, "kernel", (size_t)i));
+    }
+    oc_model_free(m);
+}
+
+static void test_conv1d_draws(void)
+{
+    int dilated = 0, dil512 = 0, depthwise = 0, long_k = 0, causal = 0, pointwise = 0;
+    int acts[5] = {0}, bias = 0, built = 0;
+    static const char *const pats[] = {"Conv", "Conv+Relu", "Conv+Tanh", "Conv+Sigmoid",
+                                       "Conv+LeakyRelu"};
+    for (uint64_t i = 0; i < 400; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_CONV1D, i, &s))
+            continue;
+        CHECK_EQ_STR(s.op, "Conv");
+        CHECK_EQ_INT(s.inputs[0].rank, 3);
+        int64_t dil = cfg_int(&s, "dilation", 0), k = cfg_int(&s, "kernel", 0);
+        dilated += dil > 1;
+        dil512 += dil == 512;
+        depthwise += json_is_true(json_object_get(s.config, "depthwise"));
+        long_k += k >= 15;
+        pointwise += k == 1;
+        causal += !strcmp(cfg_str(&s, "padding"), "causal");
+        bias += json_is_true(json_object_get(s.config, "bias"));
+        for (int a = 0; a < 5; a++)
+            acts[a] += !strcmp(s.pattern, pats[a]);
+        if (dil > 1 && built < 20) {
+            check_conv_attrs(&s, 1);
+            built++;
+        }
+        oc_sample_free(&s);
+    }
+    CHECK(dilated >= 60);
+    CHECK(dil512 >= 2);
+    CHECK(depthwise >= 30);
+    CHECK(long_k >= 20);
+    CHECK(pointwise >= 40);
+    CHECK(causal >= 20);
+    CHECK(bias >= 200 && bias <= 380);
+    for (int a = 0; a < 5; a++)
+        CHECK(acts[a] >= 8);
+    CHECK_EQ_INT(built, 20);
+}
+
+static void test_conv3d_draws(void)
+{
+    int k333 = 0, k133 = 0, k311 = 0, strided = 0, relu = 0;
+    for (uint64_t i = 0; i < 150; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_CONV3D, i, &s))
+            continue;
+        CHECK_EQ_INT(s.inputs[0].rank, 5);
+        int64_t k0 = cfg_int(&s, "kernel", 0), k1 = cfg_int(&s, "kernel", 1);
+        k333 += k0 == 3 && k1 == 3;
+        k133 += k0 == 1 && k1 == 3;
+        k311 += k0 == 3 && k1 == 1;
+        strided += cfg_int(&s, "stride", 1) == 2;
+        relu += s.n_fused == 1;
+        if (i == 0)
+            check_conv_attrs(&s, 3);
+        oc_sample_free(&s);
+    }
+    CHECK(k333 >= 20 && k133 >= 10 && k311 >= 10 && strided >= 20 && relu >= 30);
+}
+
+static void test_unary_draws(void)
+{
+    static const char *const ops[] = {"Elu", "Selu", "Softplus", "Softsign", "Sin",
+                                      "Cos", "Log", "Celu", "ThresholdedRelu",
+                                      "HardSigmoid", "Mish", "Sign", "Ceil", "Round"};
+    enum { N_OPS = sizeof ops / sizeof ops[0] };
+    int seen[N_OPS] = {0}, rank3 = 0;
+    for (uint64_t i = 0; i < 600; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_UNARY, i, &s))
+            continue;
+        int hit = -1;
+        for (int o = 0; o < N_OPS; o++)
+            if (!strcmp(s.op, ops[o]))
+                hit = o;
+        CHECK(hit >= 0);
+        if (hit >= 0)
+            seen[hit]++;
+        CHECK_EQ_INT(s.opset, !strcmp(s.op, "Mish") ? 18 : 17);
+        rank3 += s.inputs[0].rank == 3;
+        oc_sample_free(&s);
+    }
+    for (int o = 0; o < N_OPS; o++)
+        if (seen[o] < 600 / N_OPS) {
+            fprintf(stderr, "unary: %s drawn %d times in 600\n", ops[o], seen[o]);
+            CHECK(0);
+        }
+    CHECK(rank3 >= 150);
+}
+
+static void test_depthtospace_draws(void)
+{
+    int dcr = 0, crd = 0, s2d = 0, bs[5] = {0};
+    for (uint64_t i = 0; i < 200; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_DEPTHTOSPACE, i, &s))
+            continue;
+        CHECK_EQ_INT(s.inputs[0].rank, 4);
+        bool d2s = !strcmp(s.op, "DepthToSpace");
+        dcr += d2s && !strcmp(cfg_str(&s, "mode"), "DCR");
+        crd += d2s && !strcmp(cfg_str(&s, "mode"), "CRD");
+        s2d += !strcmp(s.op, "SpaceToDepth");
+        int64_t b = cfg_int(&s, "blocksize", 0);
+        CHECK(b >= 2 && b <= 4);
+        if (b >= 2 && b <= 4)
+            bs[b]++;
+        oc_sample_free(&s);
+    }
+    CHECK(dcr >= 40 && crd >= 40 && s2d >= 40);
+    CHECK(bs[2] >= 60 && bs[3] >= 15 && bs[4] >= 15);
+}
+
+static void test_instancenorm_draws(void)
+{
+    int ranks[6] = {0};
+    for (uint64_t i = 0; i < 100; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_INSTANCENORM, i, &s))
+            continue;
+        CHECK_EQ_STR(s.op, "InstanceNormalization");
+        if (s.inputs[0].rank >= 0 && s.inputs[0].rank < 6)
+            ranks[s.inputs[0].rank]++;
+        oc_sample_free(&s);
+    }
+    CHECK(ranks[3] >= 15 && ranks[4] >= 50);
+}
+
 static void test_desc_json_errors(void)
 {
     oc_arena *ar = oc_arena_new();
@@ -455,6 +638,11 @@ int main(void)
     test_desc_json_errors();
     test_dataset();
     test_families();
+    test_conv1d_draws();
+    test_conv3d_draws();
+    test_unary_draws();
+    test_depthtospace_draws();
+    test_instancenorm_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

@@ -1397,6 +1397,359 @@ static void gen_qelementwise(gen *g)
     oc_builder_output(g->b, "Y", OC_DT_UINT8, -1, NULL);
 }
 
+/* ---- convolutions of rank 3 and 5 ----
+ * ORT runs them unblocked (no NCHWc: that is for 2-D convolutions only),
+ * as Conv, or FusedConv with the activation after it. */
+
+enum { MAX_SP = 3 };
+
+/* A convolution X [N, C, D1..Dn] -> Y with n = nsp spatial axes. */
+typedef struct conv_nd {
+    int nsp;
+    int64_t n, cin, cout, group;
+    int64_t in[MAX_SP], k[MAX_SP], s[MAX_SP], d[MAX_SP], pb[MAX_SP], pe[MAX_SP];
+    bool bias;
+} conv_nd;
+
+/* Pads on axis i: "same" (the output keeps the length at stride 1; the odd
+ * one at the end), "causal" (all at the start, as WaveNet and TCNs pad) or
+ * "valid" (none). */
+static void conv_nd_pad(conv_nd *c, int i, const char *mode)
+{
+    int64_t total = c->d[i] * (c->k[i] - 1);
+    if (!strcmp(mode, "same"))
+        c->pb[i] = total / 2, c->pe[i] = total - total / 2;
+    else if (!strcmp(mode, "causal"))
+        c->pb[i] = total, c->pe[i] = 0;
+    else
+        c->pb[i] = c->pe[i] = 0;
+}
+
+/* False when an output size would be < 1. */
+static bool conv_nd_fits(const conv_nd *c)
+{
+    for (int i = 0; i < c->nsp; i++)
+        if (c->in[i] + c->pb[i] + c->pe[i] < c->d[i] * (c->k[i] - 1) + 1)
+            return false;
+    return true;
+}
+
+static void conv_nd_config(gen *g, const conv_nd *c)
+{
+    int64_t pads[2 * MAX_SP];
+    for (int i = 0; i < c->nsp; i++)
+        pads[i] = c->pb[i], pads[c->nsp + i] = c->pe[i];
+    cfg_i(g, "batch", c->n);
+    cfg_i(g, "cin", c->cin);
+    cfg_i(g, "cout", c->cout);
+    cfg_shape(g, "spatial", c->nsp, c->in);
+    cfg_shape(g, "kernel", c->nsp, c->k);
+    cfg_shape(g, "stride", c->nsp, c->s);
+    cfg_shape(g, "dilation", c->nsp, c->d);
+    cfg_shape(g, "pads", 2 * c->nsp, pads);
+    cfg_i(g, "group", c->group);
+    cfg_b(g, "depthwise", c->group > 1 && c->group == c->cin);
+    cfg_b(g, "bias", c->bias);
+}
+
+/* The Conv node Y = Conv(X, W[, B]) with every attribute written. */
+static void conv_nd_emit(gen *g, const conv_nd *c)
+{
+    int r = 2 + c->nsp;
+    int64_t xd[2 + MAX_SP] = {c->n, c->cin}, wd[2 + MAX_SP] = {c->cout, c->cin / c->group};
+    int64_t pads[2 * MAX_SP];
+    for (int i = 0; i < c->nsp; i++) {
+        xd[2 + i] = c->in[i], wd[2 + i] = c->k[i];
+        pads[i] = c->pb[i], pads[c->nsp + i] = c->pe[i];
+    }
+    in_f(g, "X", r, xd);
+    weight(g, "W", r, wd, -1, 1);
+    if (c->bias)
+        weight(g, "B", SHAPE(c->cout), -1, 1);
+    size_t nd = node(g, "Conv", c->bias ? "X,W,B" : "X,W", "Y");
+    oc_builder_attr_ints(g->b, nd, "dilations", (size_t)c->nsp, c->d);
+    oc_builder_attr_int(g->b, nd, "group", c->group);
+    oc_builder_attr_ints(g->b, nd, "kernel_shape", (size_t)c->nsp, c->k);
+    oc_builder_attr_ints(g->b, nd, "pads", (size_t)(2 * c->nsp), pads);
+    oc_builder_attr_ints(g->b, nd, "strides", (size_t)c->nsp, c->s);
+    main_node(g, nd, "Conv");
+}
+
+/* The output: Y, or Y through an activation (NULL: none) that ORT fuses
+ * into the Conv. */
+static void conv_nd_act(gen *g, const char *act)
+{
+    cfg_s(g, "activation", act ? act : "none");
+    if (!act) {
+        out_f(g, "Y");
+        return;
+    }
+    size_t a = node(g, act, "Y", "Z");
+    if (!strcmp(act, "LeakyRelu"))
+        oc_builder_attr_float(g->b, a, "alpha", 0.2f);
+    fused(g, a, act);
+    out_f(g, "Z");
+}
+
+/* WaveNet / TCN: kernel 2 or 3, dilation 1..512 (powers of 2), long
+ * sequences (audio samples). */
+static const char *c1_dilated(rng *r, conv_nd *c)
+{
+    c->k[0] = chance(r, 0.6) ? 2 : 3;
+    c->d[0] = (int64_t)1 << irange(r, 0, 9);
+    c->cin = channels(r, 16, 512);
+    c->cout = chance(r, 0.6) ? c->cin : chance(r, 0.5) ? 2 * c->cin : channels(r, 16, 512);
+    c->in[0] = logu(r, 1000, 16000);
+    double u = unif(r);
+    return u < 0.6 ? "causal" : u < 0.85 ? "same" : "valid";
+}
+
+/* TextCNN: kernels 2..7 over word embeddings (C 64..768), L 16..512. */
+static const char *c1_text(rng *r, conv_nd *c)
+{
+    c->k[0] = PICK(r, ((const int64_t[]){2, 3, 3, 4, 5, 5, 7}));
+    c->cin = PICK(r, ((const int64_t[]){64, 100, 128, 128, 256, 300, 512, 768}));
+    c->cout = PICK(r, ((const int64_t[]){64, 100, 100, 128, 256}));
+    c->in[0] = chance(r, 0.5) ? seq_len(r) : logu(r, 16, 512);
+    return chance(r, 0.6) ? "valid" : "same";
+}
+
+/* PointNet: 1x1 convolutions over points (3 -> 64 -> 128 -> 1024). */
+static const char *c1_pointwise(rng *r, conv_nd *c)
+{
+    c->k[0] = 1;
+    c->cin = chance(r, 0.15) ? 3 : channels(r, 8, 1024);
+    if (c->cin == 3)
+        c->cout = PICK(r, ((const int64_t[]){64, 64, 128}));
+    else
+        c->cout = snap_channels((double)c->cin * PICK(r, ((const double[]){0.5, 1, 2, 2, 4, 8})),
+                                8, 1024);
+    c->in[0] = chance(r, 0.5) ? PICK(r, ((const int64_t[]){512, 1024, 1024, 2048, 4096}))
+                              : logu(r, 16, 16000);
+    return "valid";
+}
+
+/* Conformer / ConvNeXt-1D depthwise convolutions: kernels 3..31. */
+static const char *c1_depthwise(rng *r, conv_nd *c)
+{
+    c->k[0] = PICK(r, ((const int64_t[]){3, 5, 7, 9, 15, 15, 17, 21, 25, 31, 31}));
+    c->cin = chance(r, 0.3) ? PICK(r, ((const int64_t[]){144, 176, 256, 512}))
+                            : channels(r, 32, 1024);
+    c->cout = c->cin;
+    c->group = c->cin;
+    c->in[0] = logu(r, 16, 4000);
+    return "same";
+}
+
+/* Anything else: kernels 1..31, stride 2 for 20%, dilation 2..16 for
+ * 15%, grouped for 10%. */
+static const char *c1_general(rng *r, conv_nd *c)
+{
+    c->k[0] = PICK(r, ((const int64_t[]){1, 3, 3, 5, 7, 9, 11, 15, 31}));
+    if (c->k[0] > 1 && chance(r, 0.15))
+        c->d[0] = (int64_t)1 << irange(r, 1, 4);
+    c->s[0] = chance(r, 0.2) ? 2 : 1;
+    c->cin = channels(r, 8, 1024);
+    c->cout = snap_channels(
+        (double)c->cin * PICK(r, ((const double[]){0.25, 0.5, 1, 1, 2, 2, 4})), 8, 1024);
+    if (chance(r, 0.1)) {
+        int64_t gg = PICK(r, ((const int64_t[]){2, 4, 8, 16, 32}));
+        if (c->cin % gg == 0 && c->cout % gg == 0 && c->cin / gg >= 4)
+            c->group = gg;
+    }
+    c->in[0] = logu(r, 16, 16000);
+    double u = unif(r);
+    return u < 0.7 ? "same" : u < 0.85 ? "valid" : "causal";
+}
+
+/* 1-D convolutions [N, C, L]: WaveNet-style dilated 25%, TextCNN 20%,
+ * PointNet pointwise 20%, depthwise 15%, others 20%; Conv 45%, Conv+Relu
+ * 30%, Conv+Tanh 10%, Conv+Sigmoid 10%, Conv+LeakyRelu 5%. */
+static void gen_conv1d(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.25, 0.2, 0.2, 0.15, 0.2};
+    static const char *const kinds[] = {"dilated", "text", "pointwise", "depthwise", "general"};
+    static const char *(*const draw[])(rng *, conv_nd *) = {c1_dilated, c1_text, c1_pointwise,
+                                                            c1_depthwise, c1_general};
+    size_t kind = WPICK(r, kw);
+    conv_nd c = {.nsp = 1, .group = 1, .s = {1}, .d = {1}};
+    const char *pad = draw[kind](r, &c);
+    conv_nd_pad(&c, 0, pad);
+    c.n = logu(r, 1, 32);
+    c.bias = chance(r, 0.75);
+    static const double aw[] = {0.45, 0.3, 0.1, 0.1, 0.05};
+    static const char *const acts[] = {NULL, "Relu", "Tanh", "Sigmoid", "LeakyRelu"};
+    const char *act = acts[WPICK(r, aw)];
+    if (!conv_nd_fits(&c)) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "kind", kinds[kind]);
+    cfg_s(g, "padding", pad);
+    conv_nd_config(g, &c);
+    conv_nd_emit(g, &c);
+    conv_nd_act(g, act);
+}
+
+/* 3-D convolutions [N, C, T, H, W] as video networks have them (C3D, I3D,
+ * R(2+1)D, X3D): kernels 3x3x3 45%, 1x3x3 20%, 3x1x1 15%, 1x1x1 20%;
+ * stems (3 channels, 3x7x7 or 1x7x7, stride 1x2x2) 10%; depthwise 3x3x3
+ * 10%; stride 1x2x2 20%, 2x2x2 10%; T 4..16, H and W 7..112; "same" pads;
+ * Conv or Conv+Relu. */
+static void gen_conv3d(gen *g)
+{
+    rng *r = &g->r;
+    static const int64_t kv[][3] = {{3, 3, 3}, {1, 3, 3}, {3, 1, 1}, {1, 1, 1}};
+    static const double kw[] = {0.45, 0.2, 0.15, 0.2};
+    conv_nd c = {.nsp = 3, .group = 1, .s = {1, 1, 1}, .d = {1, 1, 1}};
+    bool stem = chance(r, 0.1);
+    if (stem) {
+        int64_t kt = chance(r, 0.5) ? 3 : 1;
+        c.k[0] = kt, c.k[1] = c.k[2] = 7;
+        c.s[1] = c.s[2] = 2;
+        c.cin = 3;
+        c.cout = PICK(r, ((const int64_t[]){24, 32, 64}));
+        c.in[1] = c.in[2] = PICK(r, ((const int64_t[]){112, 112, 128, 160}));
+    } else {
+        memcpy(c.k, kv[WPICK(r, kw)], sizeof c.k);
+        c.cin = channels(r, 8, 512);
+        if (c.k[0] == 3 && c.k[1] == 3 && chance(r, 0.1)) {
+            c.group = c.cout = c.cin;
+        } else {
+            c.cout = snap_channels(
+                (double)c.cin * PICK(r, ((const double[]){0.5, 1, 1, 2, 2, 4})), 8, 512);
+        }
+        double u = unif(r);
+        if (u < 0.3)
+            c.s[1] = c.s[2] = 2;
+        if (u < 0.1)
+            c.s[0] = 2;
+        spatial_hw(r, c.cin, 112, &c.in[1], &c.in[2]);
+    }
+    c.in[0] = chance(r, 0.6) ? PICK(r, ((const int64_t[]){4, 8, 8, 16})) : irange(r, 4, 16);
+    for (int i = 0; i < 3; i++)
+        conv_nd_pad(&c, i, "same");
+    c.n = logu(r, 1, 8);
+    c.bias = chance(r, 0.6);
+    bool relu = chance(r, 0.5);
+    if (!conv_nd_fits(&c)) {
+        g->reject = true;
+        return;
+    }
+    cfg_b(g, "stem", stem);
+    conv_nd_config(g, &c);
+    conv_nd_emit(g, &c);
+    conv_nd_act(g, relu ? "Relu" : NULL);
+}
+
+/* ---- unary operators the elementwise and activation families do not
+ * draw ---- */
+
+/* Elu, Selu, Softplus, Softsign, Sin, Cos, Log, Celu, ThresholdedRelu,
+ * HardSigmoid, Mish (opset 18), Sign, Ceil, Round, on the elementwise
+ * family's shapes.  The op goes round by sample index, so that a short
+ * collect has every op as often as the others (100 samples: 7 or 8 each). */
+static void gen_unary(gen *g)
+{
+    rng *r = &g->r;
+    static const char *const ops[] = {"Elu",  "Selu", "Softplus", "Softsign",
+                                      "Sin",  "Cos",  "Log",      "Celu",
+                                      "ThresholdedRelu", "HardSigmoid", "Mish",
+                                      "Sign", "Ceil", "Round"};
+    const char *op = ops[g->s->index % (sizeof ops / sizeof ops[0])];
+    int64_t d[4], ch;
+    int rank = act_shape(g, d, &ch);
+    cfg_s(g, "op", op);
+    in_f(g, "X", rank, d);
+    size_t n = node(g, op, "X", "Y");
+    if (!strcmp(op, "Elu") || !strcmp(op, "Celu") || !strcmp(op, "ThresholdedRelu")) {
+        float a = PICK(r, ((const float[]){1.0f, 1.0f, 0.5f, 0.1f}));
+        cfg_f(g, "alpha", a);
+        oc_builder_attr_float(g->b, n, "alpha", a);
+    } else if (!strcmp(op, "HardSigmoid")) {
+        /* PyTorch's Hardsigmoid exports alpha 1/6; ONNX's default is 0.2 */
+        float a = chance(r, 0.6) ? 1.0f / 6 : 0.2f;
+        cfg_f(g, "alpha", a);
+        oc_builder_attr_float(g->b, n, "alpha", a);
+        oc_builder_attr_float(g->b, n, "beta", 0.5f);
+    } else if (!strcmp(op, "Mish")) {
+        g->s->opset = 18;
+        oc_builder_opset(g->b, "", 18);
+    }
+    main_node(g, n, op);
+    out_f(g, "Y");
+}
+
+/* ---- DepthToSpace, SpaceToDepth ----
+ * DepthToSpace DCR 35% (TensorFlow's order), CRD 35% (PyTorch's
+ * PixelShuffle), SpaceToDepth 30% (YOLOv5's Focus, PixelUnshuffle);
+ * blocksize 2 (60%), 3 or 4; the rearranged side has 1..256 channels
+ * (super-resolution's 1 or 3 for 30%). */
+static void gen_depthtospace(gen *g)
+{
+    rng *r = &g->r;
+    static const double ow[] = {0.35, 0.35, 0.3};
+    static const char *const modes[] = {"DCR", "CRD", NULL};
+    size_t o = WPICK(r, ow);
+    int64_t b = PICK(r, ((const int64_t[]){2, 2, 2, 3, 4}));
+    int64_t c = chance(r, 0.3) ? PICK(r, ((const int64_t[]){1, 3, 3})) : channels(r, 8, 256);
+    int64_t n = batch(r), h, w;
+    const char *op = modes[o] ? "DepthToSpace" : "SpaceToDepth";
+    if (modes[o]) { /* [N, c*b*b, h, w] -> [N, c, h*b, w*b] */
+        spatial_hw(r, c * b * b, 112, &h, &w);
+        c *= b * b;
+    } else {          /* [N, c, h, w] -> [N, c*b*b, h/b, w/b] */
+        spatial_hw(r, c, 0, &h, &w);
+        h = h / b * b, w = w / b * b;
+    }
+    if (h < 1 || w < 1) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "op", op);
+    if (modes[o])
+        cfg_s(g, "mode", modes[o]);
+    cfg_i(g, "blocksize", b);
+    cfg_shape(g, "shape", SHAPE(n, c, h, w));
+    in_f(g, "X", SHAPE(n, c, h, w));
+    size_t nd = node(g, op, "X", "Y");
+    oc_builder_attr_int(g->b, nd, "blocksize", b);
+    if (modes[o])
+        oc_builder_attr_string(g->b, nd, "mode", modes[o]);
+    main_node(g, nd, op);
+    out_f(g, "Y");
+}
+
+/* ---- InstanceNormalization ----
+ * [N, C, H, W] 70% (style transfer, GAN generators: C 8..512) or [N, C, L]
+ * 30% (C 8..1024, L 16..4000); epsilon 1e-5 80%, else 1e-3. */
+static void gen_instancenorm(gen *g)
+{
+    rng *r = &g->r;
+    int64_t n = logu(r, 1, 32), c;
+    if (chance(r, 0.7)) {
+        int64_t h, w;
+        c = channels(r, 8, 512);
+        spatial_hw(r, c, 0, &h, &w);
+        cfg_shape(g, "shape", SHAPE(n, c, h, w));
+        in_f(g, "X", SHAPE(n, c, h, w));
+    } else {
+        c = channels(r, 8, 1024);
+        int64_t l = logu(r, 16, 4000);
+        cfg_shape(g, "shape", SHAPE(n, c, l));
+        in_f(g, "X", SHAPE(n, c, l));
+    }
+    float eps = chance(r, 0.8) ? 1e-5f : 1e-3f;
+    cfg_f(g, "epsilon", eps);
+    weight(g, "scale", SHAPE(c), 0.5, 1.5);
+    weight(g, "B", SHAPE(c), -1, 1);
+    size_t nd = node(g, "InstanceNormalization", "X,scale,B", "Y");
+    oc_builder_attr_float(g->b, nd, "epsilon", eps);
+    main_node(g, nd, "InstanceNormalization");
+    out_f(g, "Y");
+}
+
 static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_CONV] = gen_conv,
     [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
@@ -1421,6 +1774,11 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_QCONV] = gen_qconv,
     [OC_FAM_QMATMUL] = gen_qmatmul,
     [OC_FAM_QELEMENTWISE] = gen_qelementwise,
+    [OC_FAM_CONV1D] = gen_conv1d,
+    [OC_FAM_CONV3D] = gen_conv3d,
+    [OC_FAM_UNARY] = gen_unary,
+    [OC_FAM_DEPTHTOSPACE] = gen_depthtospace,
+    [OC_FAM_INSTANCENORM] = gen_instancenorm,
 };
 
 /* ---- drawing ---- */

@@ -46,7 +46,12 @@
     XX(GATHER, "gather", "Gather")                                            \
     XX(QCONV, "qconv", "QLinearConv")      /* ORT's quantized kernels: */     \
     XX(QMATMUL, "qmatmul", "QMatMul")      /* uint8 activations, int8 */      \
-    XX(QELEMENTWISE, "qelementwise", "QElementwise") /* weights */
+    XX(QELEMENTWISE, "qelementwise", "QElementwise") /* weights */   \
+    XX(CONV1D, "conv1d", "Conv1d")         /* [N,C,L]: audio, text, points */ \
+    XX(CONV3D, "conv3d", "Conv3d")         /* [N,C,T,H,W]: video */           \
+    XX(UNARY, "unary", "Unary")            /* Elu, Softplus, Sin, Round... */ \
+    XX(DEPTHTOSPACE, "depthtospace", "DepthToSpace") /* and SpaceToDepth */   \
+    XX(INSTANCENORM, "instancenorm", "InstanceNormalization")
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
