@@ -11,11 +11,11 @@ The project has two machines with operator samples and whole-model runs:
                                on one host calibrate's default run (probe,
                                anchor runs) and the whole reference models
                                measured right after (in no fit)
-Leaving f26 out, the base is the built-in model (trained on unrecorded
-alone) and that host's default probe is cut to each budget (180 s is
-all of it).  Leaving unrecorded
-out, the base is trained here on f26's samples (onnxcost train, 5 members,
-build/lomo/, about 2 minutes once) and the probe is cut from unrecorded's
+The built-in model learns both machines' samples, so each base is trained
+here on the other machine's samples alone (onnxcost train, 5 members,
+build/lomo/, about 2 minutes each, once).  Leaving f26 out, that host's
+default probe is cut to each budget (180 s is all of it).  Leaving
+unrecorded out, the probe is cut from unrecorded's
 samples as calibrate draws it (the first N samples of every family), since
 that machine can no longer be measured; its anchors are its own whole runs
 of the anchor networks.  Scored: the nine reference models that fit
@@ -75,22 +75,24 @@ def main():
     tmp = tempfile.mkdtemp(prefix="oc-lomo-")
     lomo = os.path.join(ROOT, "build", "lomo")
     os.makedirs(lomo, exist_ok=True)
-    f26_model = os.path.join(lomo, "f26.tmodel")
-    if not os.path.exists(f26_model):
-        print("training a model on cpu-AuthenticAMD-f26-m2's samples ...", flush=True)
-        subprocess.run([a.binary, "train", "--hw", os.path.join(MACH, F26, "hw.json"),
-                        "--ensemble", "5", "-o", f26_model,
-                        os.path.join(MACH, F26, "ort-cpu-t1.jsonl.gz"),
-                        os.path.join(MACH, F26, "ort-cpu-t2.jsonl.gz")],
-                       check=True, capture_output=True)
+    bases = {}
+    for m in (F26, UNREC):
+        bases[m] = os.path.join(lomo, m + ".tmodel")
+        if not os.path.exists(bases[m]):
+            print(f"training a model on {m}'s samples ...", flush=True)
+            subprocess.run([a.binary, "train", "--hw", os.path.join(MACH, m, "hw.json"),
+                            "--ensemble", "5", "-o", bases[m],
+                            os.path.join(MACH, m, "ort-cpu-t1.jsonl.gz"),
+                            os.path.join(MACH, m, "ort-cpu-t2.jsonl.gz")],
+                           check=True, capture_output=True)
     cases = [
         # left out, base model, probe source (real probe or samples), anchors, whole models
         # one host throughout: its default calibrate run and its whole models
         # (hosts of one fingerprint differ by up to a third)
-        (F26, "ort-cpu", [os.path.join(MACH, F26, "ort-cpu-probe-default-run.jsonl.gz")], True,
+        (F26, bases[UNREC], [os.path.join(MACH, F26, "ort-cpu-probe-default-run.jsonl.gz")], True,
          os.path.join(MACH, F26, "ort-cpu-anchors.jsonl"),
          os.path.join(MACH, F26, "ort-cpu-models.jsonl")),
-        (UNREC, f26_model, [os.path.join(MACH, UNREC, f"ort-cpu-t{t}.jsonl.gz") for t in (1, 2)],
+        (UNREC, bases[F26], [os.path.join(MACH, UNREC, f"ort-cpu-t{t}.jsonl.gz") for t in (1, 2)],
          False, os.path.join(MACH, UNREC, "ort-cpu-models.jsonl"),
          os.path.join(MACH, UNREC, "ort-cpu-models.jsonl")),
     ]
@@ -98,7 +100,7 @@ def main():
           f"{'uncalibrated':16s} {'calibrated':16s}")
     for out, base, probe_src, real, anchors, models in cases:
         env = dict(os.environ, ONNXCOST_MACHINE=out, XDG_CACHE_HOME=os.path.join(tmp, "c"))
-        trained = UNREC if base == "ort-cpu" else F26
+        trained = UNREC if out == F26 else F26
         if not all(os.path.exists(p) for p in probe_src + [anchors, models]):
             print(f"{out}: data missing ({', '.join(p for p in probe_src + [anchors, models] if not os.path.exists(p))})")
             continue
@@ -111,9 +113,7 @@ def main():
                 n = cut_samples(probe_src, probe, u)
             cal = os.path.join(tmp, f"{out}-{b}.json")
             args = [a.binary, "calibrate", "--no-measure", "--probe", probe, "--anchors", anchors,
-                    "-o", cal]
-            if base != "ort-cpu":
-                args += ["--timing-model", base]
+                    "-o", cal, "--timing-model", base]
             p = subprocess.run(args, capture_output=True, text=True, env=env)
             if p.returncode:
                 sys.exit(f"calibrate failed: {p.stderr.strip()}")
