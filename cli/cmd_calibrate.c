@@ -311,6 +311,7 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     oc_error_clear(&err);
     int rc = load_anchor_files(o, machine, have);
     bool done = !rc && oc_anchors_complete(o->anchors ? have : mem, threads);
+    oc_anchors_free(have);
     free(have);
     if (rc || done)
         return rc;
@@ -559,8 +560,12 @@ int cmd_calibrate(int argc, char **argv)
                "after (leave-one-out)");
         for (int k = 0; k < cal->n_fits; k++) {
             const oc_calib_fit *f = &cal->fits[k];
-            printf("%8d %8d %21.1f%% %21.1f%%\n", f->threads, f->n, 100 * f->err_before,
-                   100 * f->err_after);
+            bool none = true;
+            for (int g = 0; g < OC_CALIB_GROUPS; g++)
+                none = none && !f->w[g][0] && !f->w[g][1] && !f->w[g][2];
+            printf("%8d %8d %21.1f%% %21.1f%%%s\n", f->threads, f->n, 100 * f->err_before,
+                   100 * f->err_after,
+                   none ? "  (no correction: it did not beat the model's own predictions)" : "");
         }
         printf("machine-wide factor%s:", cal->n_fits == 1 ? "" : "s");
         for (int k = 0; k < cal->n_fits; k++)
@@ -580,6 +585,14 @@ int cmd_calibrate(int argc, char **argv)
                 printf("in-graph scale at %d thread%s: %.2f, the timing model's (no whole "
                        "network timed)\n",
                        f->threads, f->threads == 1 ? "" : "s", f->kernel_scale);
+            int shown = 0;
+            for (int g = 0; g < OC_CALIB_GROUPS; g++)
+                if (f->in_graph[g] > 0)
+                    printf("%s %s %.2fx",
+                           shown++ ? "," : "in whole networks (the runs' kernel lists), kernels of",
+                           oc_calib_group_name(g), f->in_graph[g]);
+            if (shown)
+                printf(" at %d thread%s\n", f->threads, f->threads == 1 ? "" : "s");
             if (f->n_chains)
                 printf("a kernel at %d thread%s: %.2f us in a run, %.2f us as profiled (chains "
                        "of tiny kernels): %s %.2f us per kernel\n",
@@ -600,6 +613,8 @@ int cmd_calibrate(int argc, char **argv)
             printf("predict, sweep, annotate and report use it on this machine from now on\n");
     }
     oc_train_set_free(&s);
+    if (anchors)
+        oc_anchors_free(anchors);
     free(anchors);
     free(cal);
     oc_tmodel_free(base);

@@ -227,6 +227,14 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
     }
     f->err_after = oc_median(e, n);
     fit_all(f, fr, n, (size_t)-1);
+    /* A correction that does not beat the model left alone on the kernels
+     * it was not fitted on (a model trained on this machine's data too) is
+     * not applied: every weight 0. */
+    if (f->err_after >= f->err_before) {
+        memset(f->w, 0, sizeof f->w);
+        memset(f->global, 0, sizeof f->global);
+        f->err_after = f->err_before;
+    }
     for (size_t i = 0; i < n; i++)
         e[i] = fabs(fr[i].r - exponent(f->w[fr[i].group], fr[i].a));
     f->residual = oc_median(e, n);
@@ -277,6 +285,23 @@ oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_
     f->anchor_err_before = before / (double)n;
     f->anchor_err_after = after / (double)n;
     return OC_OK;
+}
+
+void oc_calib_fit_in_graph_groups(oc_calib_fit *f, const oc_calib_group_sum *s)
+{
+    double all = 0;
+    for (int g = 0; g < OC_CALIB_GROUPS; g++)
+        all += s[g].meas_us;
+    for (int g = 0; g < OC_CALIB_GROUPS; g++) {
+        double r = s[g].pred_us > 0 ? s[g].meas_us / s[g].pred_us : 0;
+        bool enough = s[g].n >= 20 && s[g].meas_us >= 0.02 * all && r > 0;
+        f->in_graph[g] = !enough ? 0 : r < 0.5 ? 0.5 : r > 2 ? 2 : r;
+    }
+}
+
+double oc_calib_in_graph_factor(const oc_calib_fit *f, int g)
+{
+    return f && g >= 0 && g < OC_CALIB_GROUPS && f->in_graph[g] > 0 ? f->in_graph[g] : 1;
 }
 
 /* Least-squares slope of y over x; 0 when x does not vary. */
@@ -370,6 +395,14 @@ static json_t *overhead_json(const oc_calib_fit *f)
                             json_pack("{s:i, s:f, s:f}", "runs", f->n_chains,
                                       "wall_us_per_kernel", f->kernel_floor_us,
                                       "profiled_us_per_kernel", f->profiled_kernel_us));
+    json_t *ig = o ? json_object() : NULL;
+    for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
+        if (f->in_graph[g] > 0)
+            json_object_set_new(ig, group_names[g], json_real(f->in_graph[g]));
+    if (ig && json_object_size(ig))
+        json_object_set_new(o, "in_graph_groups", ig);
+    else
+        json_decref(ig);
     if (o && f->n_anchors)
         json_object_set_new(o, "anchors",
                             json_pack("{s:i, s:f, s:f, s:f}", "runs", f->n_anchors,
@@ -520,6 +553,14 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
                !get_num(an, "mean_error_after_lono", 0, 1e9, &f->anchor_err_after)))
         return BAD("%s: corrupt calibration: bad \"anchors\" in \"overhead\"", label);
     f->n_anchors = (int)na;
+    const json_t *ig = json_object_get(ov, "in_graph_groups");
+    if (ig && !json_is_object(ig))
+        return BAD("%s: corrupt calibration: bad \"in_graph_groups\"", label);
+    for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
+        if (json_object_get(ig, group_names[g]) &&
+            !get_num(ig, group_names[g], 0.5, 2, &f->in_graph[g]))
+            return BAD("%s: corrupt calibration: bad \"in_graph_groups\" \"%s\"", label,
+                       group_names[g]);
     if (json_object_get(ov, "output_us_per_mb") &&
         !get_num(ov, "output_us_per_mb", 0, 1e6, &f->output_us_per_mb))
         return BAD("%s: corrupt calibration: bad \"output_us_per_mb\"", label);

@@ -54,7 +54,9 @@ typedef struct oc_calib_fit {
     double residual;              /* median |ln(measured / calibrated)| */
     int n;                        /* probe kernels */
     double err_before;            /* median abs. relative error, base model */
-    double err_after;             /* the same, calibrated, leave-one-out */
+    double err_after;             /* the same, calibrated, leave-one-out;
+                                     equal to err_before when the correction
+                                     did not beat the model (weights all 0) */
     double kernel_scale, per_kernel_us; /* the in-graph fit used with it */
     /* Whole networks timed here (calibrate's anchors): the kernel_scale
      * above is fitted on them when n_anchors > 0, else it is the base
@@ -79,6 +81,14 @@ typedef struct oc_calib_fit {
      * a kernel takes at least its weights' bytes at this rate; 0 when not
      * measured. */
     double stream_gbps;
+    /* Each group's kernels in whole networks over the same kernels as the
+     * calibrated model predicts them (both as profiled): the anchor runs'
+     * profiled kernels summed over their predictions, for the groups with
+     * enough of the anchors' kernel time (oc_calib_fit_in_graph_groups); 0
+     * where not fitted.  A kernel alone, as the probe and the samples time
+     * it, is not one among a network's (its weights and inputs in cache, no
+     * other kernel's data evicting them). */
+    double in_graph[OC_CALIB_GROUPS];
     /* the probe's check kernel (a 256^3 MatMul timed before and after each
      * chunk), median in us: how fast this host ran while it was measured;
      * 0 when not recorded */
@@ -141,6 +151,21 @@ typedef struct oc_calib_anchor {
  * a non-positive time). */
 oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_t n,
                                 oc_error *err);
+
+/* The anchors' kernels of one group, summed: profiled in the runs and
+ * predicted (calibrated, as profiled), n of them. */
+typedef struct oc_calib_group_sum {
+    double meas_us, pred_us;
+    size_t n;
+} oc_calib_group_sum;
+
+/* f->in_graph from the groups' sums: the ratio for each group with at
+ * least 20 kernels and 2% of all the measured time, within [0.5, 2]; 0
+ * for the others. */
+void oc_calib_fit_in_graph_groups(oc_calib_fit *f, const oc_calib_group_sum *s);
+
+/* The in-graph factor of group g in f (1 when not fitted). */
+double oc_calib_in_graph_factor(const oc_calib_fit *f, int g);
 
 /* A network whose wall time is mostly handing its output back: its
  * measured wall time, its kernels' time, its outputs' size. */

@@ -1,6 +1,7 @@
 /* estimate.c - whole-graph time from kernels (see estimate.h). */
 #include "predictor/estimate.h"
 #include "predictor/builtin.h"
+#include "predictor/calib.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -618,6 +619,13 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
                                                   us + 2 * total, err);
         if (st)
             return st;
+    }
+    for (size_t r = 0; ov && ov->in_graph && r < rows; r++) {
+        double f = oc_calib_in_graph_factor(ov->in_graph,
+                                            oc_calib_group_of(x + r * OC_N_FEATURES));
+        us[r] *= f;
+        us[total + r] *= f;
+        us[2 * total + r] *= f;
     }
     if (ov && ov->stream_gbps > 0)
         stream_floor(x, rows, ov->stream_gbps, us, us + total, us + 2 * total);

@@ -38,6 +38,9 @@ typedef struct oc_overhead {
      * bytes at this rate (its samples ran with their weights in cache; a
      * graph's weights are not, run after run); 0: no such floor */
     double stream_gbps;
+    /* a calibration's per-group in-graph factors (calib.h's in_graph),
+     * applied to each kernel the timing model predicts; NULL: none */
+    const struct oc_calib_fit *in_graph;
 } oc_overhead;
 
 typedef struct oc_estimate {

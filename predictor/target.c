@@ -226,6 +226,7 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
         ov->per_kernel_us = cf->per_kernel_us;
         ov->kernel_floor_us = cf->n_chains ? cf->kernel_floor_us : 0;
         ov->stream_gbps = cf->stream_gbps;
+        ov->in_graph = cf;
         if (cf->output_us_per_mb > 0)
             ov->output_us_per_mb = cf->output_us_per_mb;
     }

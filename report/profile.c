@@ -395,15 +395,51 @@ void oc_profile_matched_free(oc_profile_matched *m)
     memset(m, 0, sizeof *m);
 }
 
+oc_status oc_profile_from_kernels(const json_t *kernels, oc_profile *p, oc_error *err)
+{
+    memset(p, 0, sizeof *p);
+    size_t n = json_array_size(kernels);
+    if (!n)
+        return oc_error_set(err, OC_ERR_INPUT, NULL, "no kernels listed");
+    if (!(p->k = calloc(n, sizeof *p->k)))
+        return oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *k = json_array_get(kernels, i);
+        const char *name = json_string_value(json_object_get(k, "name"));
+        const char *op = json_string_value(json_object_get(k, "op"));
+        const json_t *us = json_object_get(k, "median_us");
+        if (!name || !op || !json_is_number(us))
+            return oc_error_set(err, OC_ERR_INPUT, NULL,
+                                "kernel %zu: needs \"name\", \"op\" and \"median_us\"", i);
+        if (!(p->k[i].name = strdup(name)))
+            return oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
+        p->n = i + 1;
+        p->k[i].op = op;
+        p->k[i].us = json_number_value(us);
+        p->k[i].order = (double)i;
+        p->k[i].runs = 1;
+        p->k[i].match = -1;
+    }
+    return OC_OK;
+}
+
 oc_status oc_profile_kernel_times(const char *model_path, const char *prof_path,
                                   const oc_graph *g, const oc_estimate *e, double *meas,
                                   oc_error *err)
 {
     oc_profile pf;
-    oc_profile_matched mt = {0};
     oc_status rc = oc_profile_load(prof_path, &pf, err);
     if (!rc)
-        rc = oc_profile_match(model_path, prof_path, g, e, &pf, &mt, err);
+        rc = oc_profile_times(model_path, prof_path, g, e, &pf, meas, err);
+    oc_profile_free(&pf);
+    return rc;
+}
+
+oc_status oc_profile_times(const char *model_path, const char *prof_label, const oc_graph *g,
+                           const oc_estimate *e, oc_profile *pf, double *meas, oc_error *err)
+{
+    oc_profile_matched mt = {0};
+    oc_status rc = oc_profile_match(model_path, prof_label, g, e, pf, &mt, err);
     /* plan kernel k is the next oc_kernel_entries entries (an inlined
      * If: the kernels of its branch, measured when all of them are) */
     for (size_t k = 0, q = 0; !rc && k < e->plan.n_kernels; k++) {
@@ -411,12 +447,11 @@ oc_status oc_profile_kernel_times(const char *model_path, const char *prof_path,
         meas[k] = n ? 0 : -1;
         for (size_t r = q; r < q + n; r++)
             meas[k] = r < mt.np && mt.pl[r].match >= 0 && meas[k] >= 0
-                          ? meas[k] + pf.k[mt.pl[r].match].us
+                          ? meas[k] + pf->k[mt.pl[r].match].us
                           : -1;
         q += n;
     }
     oc_profile_matched_free(&mt);
-    oc_profile_free(&pf);
     return rc;
 }
 

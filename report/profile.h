@@ -52,6 +52,10 @@ typedef struct oc_planned {
  * frees what it holds, also after a failure.  Errors: OC_ERR_INPUT (not a
  * profile, no kernel events), OC_ERR_IO. */
 oc_status oc_profile_load(const char *path, oc_profile *p, oc_error *err);
+/* A profile from a run's kernel list as the measuring scripts keep it
+ * ([{"name", "op", "median_us"}] in run order).  Errors: OC_ERR_INPUT (not
+ * such a list, or empty), OC_ERR_IO (out of memory). */
+oc_status oc_profile_from_kernels(const json_t *kernels, oc_profile *p, oc_error *err);
 void oc_profile_free(oc_profile *p);
 
 /* The plan's kernels (oc_json_kernels(e), which pl's strings point into)
@@ -79,6 +83,9 @@ void oc_profile_matched_free(oc_profile_matched *m);
 oc_status oc_profile_kernel_times(const char *model_path, const char *prof_path,
                                   const oc_graph *g, const oc_estimate *e, double *meas,
                                   oc_error *err);
+/* The same from a loaded profile (prof_label names it in errors). */
+oc_status oc_profile_times(const char *model_path, const char *prof_label, const oc_graph *g,
+                           const oc_estimate *e, oc_profile *pf, double *meas, oc_error *err);
 
 /* When only one side has NCHWc kernels (the plan's np kernels pl, the
  * profile pf's), the plan was made for a CPU of another block than the

@@ -52,8 +52,8 @@ ok '[ -n "$n0" ] && [ "$n1" = "$((n0 + 40))" ]' "--profile: 40 more kernels in t
 ok "$PY - \"\$TMP/m0\" \"\$TMP/m1\" <<'PYEOF'
 import json, sys
 e = [abs(json.load(open(f))['totals']['kernel_time_error_pct']) for f in sys.argv[1:]]
-sys.exit(0 if e[1] < e[0] else 1)
-PYEOF" "--profile of squeezenet: mobilenet_v2's kernel error (not in the fit) falls"
+sys.exit(0 if e[1] <= e[0] else 1)
+PYEOF" "--profile of squeezenet: mobilenet_v2's kernel error (not in the fit) does not grow"
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" -o "$TMP/cpx.json" \
     --profile "$SQ=$PR/mobilenet_v2.ort-profile.json" >/dev/null 2>"$TMP/cpxe"
 ok '[ $? -eq 2 ] && [ ! -e "$TMP/cpx.json" ] && grep -q "does not look like a profile of" "$TMP/cpxe"' \
@@ -82,9 +82,13 @@ import json, sys
 c = json.load(open(sys.argv[1]))
 assert c['format'] == 'onnxcost-calibration' and c['fingerprint'] == 'cpu-AuthenticAMD-f26-m2'
 assert [f['threads'] for f in c['threads']] == [1, 2], c['threads']
+# the built-in model learned this machine's samples too: a correction that
+# does not beat it on the kernels left out is not applied (weights 0)
 for f in c['threads']:
-    assert f['median_error_after_loo'] < f['median_error_before'], f
-E" "calibration file: both thread counts, better than before"
+    assert f['median_error_after_loo'] <= f['median_error_before'], f
+    if f['median_error_after_loo'] == f['median_error_before']:
+        assert all(w == 0 for g in f['groups'].values() for w in g['w']), f
+E" "calibration file: both thread counts, never worse than before"
 
 # --- used automatically on this machine, and said so ---
 ONNXCOST_MACHINE=$FP "$BIN" predict "$M" >"$TMP/t1" 2>"$TMP/e1"
@@ -223,12 +227,14 @@ assert abs(ta['time_ms'] - (sc * ta['kernels_raw_ms'] + ta['overhead_ms'] + ta['
 E" "predict applies the calibration's in-graph scale and its cost of handing outputs back"
 # --- probe samples of operators the timing model never measured: left out ---
 cp "$PROBE" "$TMP/qprobe.jsonl.gz"
-zcat "$SRC/data/machines/$FP/ort-cpu-t1.jsonl.gz" | grep -m 5 '"op":"QLinearConv"' | gzip >>"$TMP/qprobe.jsonl.gz"
+# (Shrink: an operator no machine's samples hold; Relu samples renamed)
+zcat "$SRC/data/machines/$FP/ort-cpu-t1.jsonl.gz" | grep -m 5 '"op":"Relu","pattern":"Relu"' |
+    sed 's/"op":"Relu"/"op":"Shrink"/g; s/"id":"/"id":"shrink-/' | gzip >>"$TMP/qprobe.jsonl.gz"
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-anchors --threads 1 --probe "$TMP/qprobe.jsonl.gz" \
     -o "$TMP/q.json" >"$TMP/q" 2>"$TMP/qe"
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-anchors --threads 1 --probe "$PROBE" \
     -o "$TMP/q0.json" >/dev/null 2>&1
-ok '[ $? -eq 0 ] && grep -q "5 probe samples at 1 thread are of operators the timing model has no sample of (QLinearConv, ...): left out of the fit" "$TMP/qe"' \
+ok '[ $? -eq 0 ] && grep -q "5 probe samples at 1 thread are of operators the timing model has no sample of (Shrink, ...): left out of the fit" "$TMP/qe"' \
     "probe samples of never-measured operators: said once, left out"
 ok "$PY - '$TMP/q.json' '$TMP/q0.json' <<'E'
 import json, sys

@@ -37,7 +37,9 @@ assert k0['measured_us'] == statistics.median(e['dur'] for e in ker if e['name']
 assert t['run_time_measured_us'] == statistics.median(r['dur'] for r in runs)
 assert abs(t['kernel_time_measured_us'] - sum(x['measured_us'] for x in j['kernels'])) < 1e-6
 assert abs(t['kernel_time_predicted_us'] - sum(x['predicted_us'] for x in j['kernels'])) < 1e-6
-assert t['run_time_predicted_us'] > t['kernel_time_predicted_us'] > 0
+# the run: the kernels, less the profiler's cost per kernel a calibration
+# takes out, plus the fixed costs; of the kernels' order either way
+assert 0.5 < t['run_time_predicted_us'] / t['kernel_time_predicted_us'] < 2, t
 assert abs(t['run_time_error_pct'] - 100 * (t['run_time_predicted_us'] / t['run_time_measured_us'] - 1)) < 1e-6
 # the inserted reorder is matched by op and costed as a Transpose of its tensor
 assert any(x['op'] == 'ReorderOutput' and x['predicted_us'] > 0 and x['costed_as'] == 'Transpose'

@@ -505,6 +505,14 @@ size_t oc_anchor_count(const oc_anchor_set *s, int64_t threads)
     return k;
 }
 
+void oc_anchors_free(oc_anchor_set *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        json_decref(s->profiled[i]);
+        s->profiled[i] = NULL;
+    }
+}
+
 oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *s,
                           oc_error *err)
 {
@@ -554,8 +562,13 @@ oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *
                     .kernels = chain ? (size_t)json_integer_value(nk) : 0,
                     .kernel_us = probe || chain ? k : 0};
                 /* a network whose inputs cannot be bound is not an anchor */
-                if (probe || chain || run_inputs(s, s->n, json_object_get(j, "inputs"), run))
+                if (probe || chain || run_inputs(s, s->n, json_object_get(j, "inputs"), run)) {
+                    s->profiled[s->n] = !probe && !chain && json_is_array(nk) &&
+                                                json_array_size(nk)
+                                            ? json_incref(nk)
+                                            : NULL;
                     s->n++;
+                }
             }
         }
         json_decref(j);

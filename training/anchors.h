@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "analyzer/analyzer.h"
 #include "training/log.h"
 
@@ -65,6 +67,10 @@ oc_status oc_anchors_measure_steady(int64_t threads, const char *workdir, oc_sto
 
 typedef struct oc_anchor_set {
     oc_anchor_run r[OC_MAX_ANCHOR_RUNS];
+    /* a network run's kernels as its file lists them ([{"name", "op",
+     * "median_us"}], in run order; scripts/measure_models.py writes them),
+     * NULL when it lists none; oc_anchors_free releases them */
+    json_t *profiled[OC_MAX_ANCHOR_RUNS];
     char names[OC_MAX_ANCHOR_RUNS][64]; /* of networks other than the anchors */
     char input_names[OC_MAX_ANCHOR_RUNS][2][64];
     size_t n;
@@ -83,6 +89,9 @@ bool oc_anchors_complete(const oc_anchor_set *s, int64_t threads);
  * one. */
 oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *s,
                           oc_error *err);
+/* Release what oc_anchors_load kept (the kernel lists); s stays usable,
+ * its runs without them. */
+void oc_anchors_free(oc_anchor_set *s);
 /* Append runs to `path` (one line each, whole lines at once); OC_ERR_IO. */
 oc_status oc_anchors_append(const char *path, const char *machine, const oc_anchor_run *r,
                             size_t n, oc_error *err);

@@ -71,8 +71,47 @@ oc_status oc_calib_set_stream(oc_calib *cal, const char *hw_path, bool measure,
     return OC_OK;
 }
 
+/* One anchor run's kernels by calibration group: the predicted time of all
+ * of them into raw[g], and of those the run's kernel list has, with its
+ * profiled time, into sums[g].  A list that does not match the network
+ * (another version of it) adds nothing. */
+static oc_status group_sums(const char *path, const oc_graph *g, const oc_estimate *e,
+                            const json_t *profiled, double *raw, oc_calib_group_sum *sums,
+                            oc_error *err)
+{
+    for (size_t r = 0; r < e->n_run; r++)
+        raw[oc_calib_group_of(e->x + r * OC_N_FEATURES)] += e->x_us[r];
+    if (!profiled)
+        return OC_OK;
+    oc_profile pf;
+    double *meas = malloc((e->plan.n_kernels + 1) * sizeof *meas);
+    oc_status st = meas ? oc_profile_from_kernels(profiled, &pf, err)
+                        : oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
+    if (!st)
+        st = oc_profile_times(path, "its kernel list", g, e, &pf, meas, err);
+    for (size_t r = 0; !st && r < e->n_run; r++) {
+        double mu = meas[e->x_kernel[r]];
+        if (mu > 0 && e->x_us[r] > 0) {
+            oc_calib_group_sum *s = &sums[oc_calib_group_of(e->x + r * OC_N_FEATURES)];
+            s->meas_us += mu;
+            s->pred_us += e->x_us[r];
+            s->n++;
+        }
+    }
+    if (meas)
+        oc_profile_free(&pf);
+    free(meas);
+    if (st == OC_ERR_INPUT) { /* not this network's kernels */
+        oc_error_clear(err);
+        st = OC_OK;
+    }
+    return st;
+}
+
 /* The in-graph scale at `threads` from the anchor runs there: each network
- * predicted by the base model with the calibration just fitted. */
+ * predicted by the base model with the calibration just fitted; first,
+ * from the runs that list their kernels, each group's in-graph factor
+ * (f->in_graph), which the scale then includes. */
 oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char *target,
                                int64_t threads, const oc_anchor_set *as, oc_error *err)
 {
@@ -95,6 +134,12 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
     ov.per_kernel_us = 0;
     ov.stream_gbps = f->stream_gbps;
     oc_calib_anchor a[OC_MAX_ANCHOR_RUNS];
+    double (*raw)[OC_CALIB_GROUPS] = calloc(OC_MAX_ANCHOR_RUNS, sizeof *raw);
+    oc_calib_group_sum sums[OC_CALIB_GROUPS] = {{0}};
+    if (!raw) {
+        oc_tmodel_free(tm);
+        return oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
+    }
     oc_calib_output out[OC_MAX_ANCHOR_RUNS];
     oc_calib_chain chains[OC_MAX_ANCHOR_RUNS];
     size_t k = 0, n_out = 0, n_chains = 0;
@@ -133,12 +178,22 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
             rc = err->status;
         }
         if (!rc)
+            rc = group_sums(path, oc_analysis_graph(an), &e, as->profiled[i], raw[k], sums,
+                            err);
+        if (!rc)
             a[k++] = (oc_calib_anchor){r->name, e.kernels_raw_us, e.plan.n_run, r->wall_us};
         oc_arena_free(ar);
         oc_analysis_free(an);
         oc_model_free(m);
     }
     oc_tmodel_free(tm);
+    if (!rc) {
+        oc_calib_fit_in_graph_groups(f, sums);
+        for (size_t j = 0; j < k; j++)
+            for (int g = 0; g < OC_CALIB_GROUPS; g++)
+                a[j].kernels_us += raw[j][g] * (oc_calib_in_graph_factor(f, g) - 1);
+    }
+    free(raw);
     if (!rc && n_chains)
         rc = oc_calib_fit_chain(f, chains, n_chains, err);
     if (!rc && k)
