@@ -329,10 +329,15 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     *done_est += OC_CALIB_ANCHOR_SECONDS;
     if (rc)
         return rc;
-    if (o->anchors)
-        return oc_anchors_append(o->anchors, machine, runs, n, &err) ? cli_fail(&err, 0) : 0;
-    for (size_t i = 0; i < n && mem->n < OC_MAX_ANCHOR_RUNS; i++)
-        mem->r[mem->n++] = runs[i];
+    if (o->anchors) {
+        rc = oc_anchors_append(o->anchors, machine, runs, n, &err) ? cli_fail(&err, 0) : 0;
+        oc_anchor_runs_free(runs, n); /* read back from the file */
+        return rc;
+    }
+    size_t i = 0;
+    for (; i < n && mem->n < OC_MAX_ANCHOR_RUNS; i++)
+        mem->r[mem->n++] = runs[i]; /* the kernel lists go with them */
+    oc_anchor_runs_free(runs + i, n - i);
     return 0;
 }
 

@@ -265,6 +265,15 @@ assert abs(c['profiled_us_per_kernel'] - 786 / 248) < 1e-6, c
 assert abs(o['per_kernel_us'] - (c['wall_us_per_kernel'] - c['profiled_us_per_kernel'])) < 1e-6, o
 assert o['stream_gbps'] > 20 and o['anchors']['runs'] == 36, o
 E" "kernel chains: slopes of wall and profiled time; per_kernel_us their difference, negative"
+ok "$PY - '$TMP/ch.json' '$TMP/ch' <<'E'
+import json, sys
+o = json.load(open(sys.argv[1]))['threads'][0]['overhead']
+g = o['in_graph_groups']
+assert 'conv' in g and 'matmul' in g and all(0.5 <= v <= 2 for v in g.values()), g
+assert 'pool' not in g, g  # too little of the runs' kernel time
+line = [l for l in open(sys.argv[2]) if l.startswith('in whole networks')][0]
+assert 'conv %.2fx' % g['conv'] in line, line
+E" "the reference runs' kernel lists: per-group in-graph factors for the groups with enough time"
 "$BIN" predict --target "$TMP/ch.json" -T 1 -f json "$SRC/samples/mobilenet_v2.onnx" >"$TMP/pch" 2>/dev/null
 "$BIN" predict --target "$TMP/ch.json" -T 1 "$SRC/samples/mobilenet_v2.onnx" >"$TMP/pcht" 2>/dev/null
 ok "$PY - '$TMP/pch' '$TMP/ch.json' <<'E'
@@ -344,7 +353,11 @@ assert sorted(r['kernels'] for r in chains) == [8, 256], chains
 assert all(r['kernel_us']['median'] > 0 for r in chains), chains
 assert f['kernel_chain']['runs'] == 2 and f['kernel_chain']['profiled_us_per_kernel'] > 0, f
 assert f['stream_gbps'] > 0, f
-E" "a real probe: the whole networks, the output probes and the kernel chains timed, kept in --anchors, fitted"
+# the networks' own kernels kept with each run, and the groups fitted on them
+assert all(r['kernels'] and all({'name', 'op', 'median_us'} <= set(k) for k in r['kernels'])
+           for r in nets), nets[0]
+assert 'conv' in f['in_graph_groups'], f
+E" "a real probe: the whole networks (with their kernels), the output probes and the kernel chains timed, kept in --anchors, fitted"
     ok "$PY - '$TMP/real.jsonl.gz' <<'E'
 import gzip, json, sys, os
 lines = [json.loads(l) for l in gzip.open(sys.argv[1], 'rt')]

@@ -228,7 +228,7 @@ static oc_status chain_probe(size_t n, const char *path, oc_error *err)
 
 /* The run of `id` in a driver's result lines, or a reason it has none. */
 static const char *result_of(const char *results, const char *id, double *wall_us,
-                             double *spread, double *kernel_us)
+                             double *spread, double *kernel_us, json_t **kernels)
 {
     json_error_t je;
     FILE *f = fopen(results, "r");
@@ -255,6 +255,8 @@ static const char *result_of(const char *results, const char *id, double *wall_u
                     json_object_get(json_object_get(r, "kernel_us"), "median"));
                 *wall_us = w;
                 *spread = s >= 0 && isfinite(s) ? s : 0;
+                const json_t *ks = json_object_get(r, "kernels");
+                *kernels = json_array_size(ks) ? json_incref((json_t *)ks) : NULL;
                 why = NULL;
             }
         }
@@ -410,13 +412,19 @@ oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag 
         *r = plan[q];
         char id[96];
         run_id(r, id, sizeof id);
-        const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us);
+        const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us,
+                                    &r->profiled);
         if (!why && r->name == oc_chain_probe && !(r->kernel_us > 0))
             why = "no profiled kernel time";
-        if (why)
+        if (!why && (r->name == oc_chain_probe || r->name == oc_output_probe))
+            oc_anchor_runs_free(r, 1); /* only a network's kernels are kept */
+        if (why) {
+            oc_anchor_runs_free(runs, *n_runs);
+            *n_runs = 0;
             return oc_error_set(err, OC_ERR_IO, NULL,
                                 "calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
                                 threads == 1 ? "" : "s", why, log);
+        }
         (*n_runs)++;
     }
     return OC_OK;
@@ -505,13 +513,15 @@ size_t oc_anchor_count(const oc_anchor_set *s, int64_t threads)
     return k;
 }
 
-void oc_anchors_free(oc_anchor_set *s)
+void oc_anchor_runs_free(oc_anchor_run *r, size_t n)
 {
-    for (size_t i = 0; i < s->n; i++) {
-        json_decref(s->profiled[i]);
-        s->profiled[i] = NULL;
+    for (size_t i = 0; i < n; i++) {
+        json_decref(r[i].profiled);
+        r[i].profiled = NULL;
     }
 }
+
+void oc_anchors_free(oc_anchor_set *s) { oc_anchor_runs_free(s->r, s->n); }
 
 oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *s,
                           oc_error *err)
@@ -563,10 +573,8 @@ oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *
                     .kernel_us = probe || chain ? k : 0};
                 /* a network whose inputs cannot be bound is not an anchor */
                 if (probe || chain || run_inputs(s, s->n, json_object_get(j, "inputs"), run)) {
-                    s->profiled[s->n] = !probe && !chain && json_is_array(nk) &&
-                                                json_array_size(nk)
-                                            ? json_incref(nk)
-                                            : NULL;
+                    if (!probe && !chain && json_array_size(nk))
+                        run->profiled = json_incref(nk);
                     s->n++;
                 }
             }
@@ -597,6 +605,8 @@ oc_status oc_anchors_append(const char *path, const char *machine, const oc_anch
             json_object_set_new(j, "kernel_us", json_pack("{s:f}", "median", r[i].kernel_us));
         } else if (j) {
             json_object_set_new(j, "batch", json_integer((json_int_t)r[i].batch));
+            if (r[i].profiled)
+                json_object_set(j, "kernels", r[i].profiled);
         }
         char *t = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(7)) : NULL;
         bad |= !t || fprintf(f, "%s\n", t) < 0;
@@ -636,11 +646,18 @@ oc_status oc_anchors_measure_steady(int64_t threads, const char *workdir, oc_sto
             "calibrate: %zu of the whole-network runs varied by more than %.0f%% between "
             "passes (a busy machine?): measuring them again",
             unsteady, 100 * OC_MAX_ANCHOR_SPREAD);
-    if ((st = oc_anchors_measure(threads, workdir, stop, lg, abandoned, again, &n2, err)))
+    if ((st = oc_anchors_measure(threads, workdir, stop, lg, abandoned, again, &n2, err))) {
+        oc_anchor_runs_free(runs, n);
+        *n_runs = 0;
         return st;
+    }
     for (size_t i = 0; i < n && i < n2; i++)
-        if (again[i].spread < runs[i].spread)
+        if (again[i].spread < runs[i].spread) {
+            oc_anchor_runs_free(&runs[i], 1);
             runs[i] = again[i];
+            again[i].profiled = NULL;
+        }
+    oc_anchor_runs_free(again, n2);
     unsteady = 0;
     for (size_t i = 0; i < n; i++)
         unsteady += unsteady_run(&runs[i]);

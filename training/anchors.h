@@ -39,7 +39,14 @@ typedef struct oc_anchor_run {
      * sequence length, ...); else batch binds the leading dims */
     int n_inputs;
     oc_input_override inputs[2];
+    /* a network run's kernels as profiled ([{"name", "op", "median_us"}],
+     * in run order: the driver's result, or the run's line in a file, as
+     * scripts/measure_models.py writes it); NULL when not known.  Owned:
+     * oc_anchor_runs_free releases it */
+    json_t *profiled;
 } oc_anchor_run;
+/* Release the runs' kernel lists (the runs stay, without them). */
+void oc_anchor_runs_free(oc_anchor_run *r, size_t n);
 /* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */
 int oc_anchor_path(const char *name, char *buf, size_t n);
 /* Time every anchor at every anchor batch, the output probes and the
@@ -67,10 +74,6 @@ oc_status oc_anchors_measure_steady(int64_t threads, const char *workdir, oc_sto
 
 typedef struct oc_anchor_set {
     oc_anchor_run r[OC_MAX_ANCHOR_RUNS];
-    /* a network run's kernels as its file lists them ([{"name", "op",
-     * "median_us"}], in run order; scripts/measure_models.py writes them),
-     * NULL when it lists none; oc_anchors_free releases them */
-    json_t *profiled[OC_MAX_ANCHOR_RUNS];
     char names[OC_MAX_ANCHOR_RUNS][64]; /* of networks other than the anchors */
     char input_names[OC_MAX_ANCHOR_RUNS][2][64];
     size_t n;
@@ -89,8 +92,7 @@ bool oc_anchors_complete(const oc_anchor_set *s, int64_t threads);
  * one. */
 oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *s,
                           oc_error *err);
-/* Release what oc_anchors_load kept (the kernel lists); s stays usable,
- * its runs without them. */
+/* Release the runs' kernel lists (oc_anchor_runs_free); s stays usable. */
 void oc_anchors_free(oc_anchor_set *s);
 /* Append runs to `path` (one line each, whole lines at once); OC_ERR_IO. */
 oc_status oc_anchors_append(const char *path, const char *machine, const oc_anchor_run *r,

@@ -178,8 +178,7 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
             rc = err->status;
         }
         if (!rc)
-            rc = group_sums(path, oc_analysis_graph(an), &e, as->profiled[i], raw[k], sums,
-                            err);
+            rc = group_sums(path, oc_analysis_graph(an), &e, r->profiled, raw[k], sums, err);
         if (!rc)
             a[k++] = (oc_calib_anchor){r->name, e.kernels_raw_us, e.plan.n_run, r->wall_us};
         oc_arena_free(ar);
