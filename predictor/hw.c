@@ -217,6 +217,7 @@ void oc_hw_target(const oc_hw *hw, const char *name, int threads, oc_target *out
     snprintf(out->name, sizeof out->name, "%s", name ? name : "");
     snprintf(out->cpu, sizeof out->cpu, "%s", hw->cpu);
     out->threads = threads < 1 ? 1 : threads;
+    out->nchwc_block = hw->nchwc_block;
     int N = hw->max_threads > 1 ? hw->max_threads : 1;
     if (out->threads <= 1 || N == 1) {
         out->gflops = out->threads <= 1 ? hw->gflops_1 : hw->gflops_n;
@@ -276,9 +277,24 @@ oc_status oc_hw_from_json(const json_t *j, oc_hw *out, oc_error *err)
         mib = json_number_value(x);
     out->sgemm_n = sn > 0 && sn < 1e6 ? (int)sn : 0;
     out->copy_mib = mib;
-    const json_t *id = json_object_get(json_object_get(j, "machine"), "id");
+    const json_t *mj = json_object_get(j, "machine"), *id = json_object_get(mj, "id");
     if (json_is_string(id))
         snprintf(out->machine, sizeof out->machine, "%s", json_string_value(id));
+    const json_t *isa = json_object_get(mj, "isa"), *f;
+    size_t i;
+    json_array_foreach(isa, i, f) {
+        const char *s = json_string_value(f);
+        if (s && !strcmp(s, "avx512f"))
+            out->nchwc_block = 16;
+        else if (s && (!strcmp(s, "avx2") || !strcmp(s, "fma")) && out->nchwc_block < 8)
+            out->nchwc_block = 8;
+    }
+    const json_t *nb = json_object_get(j, "nchwc_block");
+    if (nb && (!json_is_integer(nb) || json_integer_value(nb) < 0 ||
+               json_integer_value(nb) > 64))
+        return oc_error_set(err, OC_ERR_INPUT, "", "hardware profile: bad \"nchwc_block\"");
+    if (nb)
+        out->nchwc_block = (int)json_integer_value(nb);
     return OC_OK;
 }
 

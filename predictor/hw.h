@@ -33,6 +33,9 @@ typedef struct oc_hw {
     double copy_mib;   /* size of each copy array */
     char machine[64];  /* the machine's fingerprint (machine.h) as the
                           profile's "machine": {"id"} records it; "" if not */
+    int nchwc_block;   /* ONNX Runtime's NCHWc block there: "nchwc_block",
+                          else from "machine": {"isa"} (16 with avx512f, 8
+                          with avx2 or fma); 0 when unknown */
 } oc_hw;
 
 /* What a training step updates the weights with; NONE for inference. */

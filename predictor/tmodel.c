@@ -977,6 +977,7 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
     for (int i = 0; i < in->n_machines; i++) {
         put_str(b, in->machines[i].machine);
         put_hw(b, &in->machines[i]);
+        put_u32(b, (uint32_t)in->machines[i].nchwc_block);
     }
     put(b, "END1", 4);
 }
@@ -1222,7 +1223,8 @@ static oc_status parse_payload(rbuf *b, oc_tmodel *tm, const char *label, oc_err
             oc_hw *h = &in->machines[i];
             get_str(b, h->machine, sizeof h->machine);
             get_hw(b, h);
-            if (b->bad || h->max_threads < 1)
+            h->nchwc_block = (int)get_u32(b);
+            if (b->bad || h->max_threads < 1 || h->nchwc_block > 64)
                 return CORRUPT("machines");
         }
         in->hw = in->machines[0];

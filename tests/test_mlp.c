@@ -329,6 +329,36 @@ static void test_features(void)
     float xdil[OC_N_FEATURES];
     CHECK(oc_features_from_desc(&dd, &t, xdil, &err) == OC_OK);
     CHECK(xdil[OC_F_DILATION_H] == 3 && xdil[OC_F_DILATION_W] == 2);
+
+    /* A dense Conv ORT runs blocked: its output channels padded to whole
+     * blocks of the target's (3 -> 16: 16/3 the work); a grouped one, or no
+     * block, as it is. */
+    int64_t dxd[] = {1, 32, 56, 56}, dwd[] = {3, 32, 3, 3}, dyd[] = {1, 3, 28, 28};
+    oc_desc_value dins[] = {
+        {.present = true, .dtype = OC_DT_FLOAT, .rank = 4, .dims = dxd},
+        {.present = true, .dtype = OC_DT_FLOAT, .rank = 4, .dims = dwd, .weight = true}};
+    oc_desc_value douts[] = {{.present = true, .dtype = OC_DT_FLOAT, .rank = 4, .dims = dyd}};
+    oc_node_desc dc = {.op = "Conv", .domain = "", .opset = 17, .n_attrs = 2, .attrs = attrs,
+                       .n_inputs = 2, .inputs = dins, .n_outputs = 1, .outputs = douts};
+    dc.cost.macs = 3 * 28 * 28 * 32 * 9;
+    dc.cost.flops = 2 * dc.cost.macs;
+    dc.cost.bytes_read = 4 * (32 * 56 * 56);
+    dc.cost.bytes_written = 4 * 3 * 28 * 28;
+    oc_target tb = t;
+    float xb[OC_N_FEATURES], xn[OC_N_FEATURES];
+    tb.nchwc_block = 16;
+    CHECK(oc_features_from_desc(&dc, &tb, xb, &err) == OC_OK);
+    tb.nchwc_block = 0;
+    CHECK(oc_features_from_desc(&dc, &tb, xn, &err) == OC_OK);
+    CHECK(fabs(xb[OC_F_LOG_MACS] - log1p(16.0 / 3 * (double)dc.cost.macs)) < 1e-5);
+    CHECK(fabs(xn[OC_F_LOG_MACS] - log1p((double)dc.cost.macs)) < 1e-5);
+    CHECK(fabs(xb[OC_F_LOG_C_OUT] - log1p(16)) < 1e-5 && fabs(xn[OC_F_LOG_C_OUT] - log1p(3)) < 1e-5);
+    tb.nchwc_block = 16;
+    oc_desc_attr gattrs[3] = {attrs[0], attrs[1], {.name = "group", .type = OC_ATTR_INT, .i = 2}};
+    dc.attrs = gattrs;
+    dc.n_attrs = 3;
+    CHECK(oc_features_from_desc(&dc, &tb, xb, &err) == OC_OK);
+    CHECK(fabs(xb[OC_F_LOG_MACS] - log1p((double)dc.cost.macs)) < 1e-5);
     CHECK_EQ_INT((int)x[OC_F_DEPTHWISE], 1);
     CHECK(fabs(x[OC_F_LOG_C_IN] - log1p(32)) < 1e-5);
     CHECK(fabs(x[OC_F_LOG_SPATIAL_OUT] - log1p(784)) < 1e-4);
@@ -784,7 +814,7 @@ static size_t machines_bytes(const oc_tmodel *tm)
     const oc_tmodel_info *in = oc_tmodel_get_info(tm);
     size_t n = 4;
     for (int i = 0; i < in->n_machines; i++)
-        n += 4 + strlen(in->machines[i].machine) + 4 + strlen(in->machines[i].cpu) + 52;
+        n += 4 + strlen(in->machines[i].machine) + 4 + strlen(in->machines[i].cpu) + 52 + 4;
     return n;
 }
 
@@ -1067,12 +1097,23 @@ static void test_machines(void)
     oc_hw hws[2] = {{.cpu = "a", .cores = 2, .max_threads = 2, .gflops_1 = 50, .gflops_n = 90,
                      .gbps_1 = 10, .gbps_n = 15},
                     {.cpu = "b", .cores = 2, .max_threads = 2, .gflops_1 = 100,
-                     .gflops_n = 180, .gbps_1 = 30, .gbps_n = 50, .machine = "m-b"}};
+                     .gflops_n = 180, .gbps_1 = 30, .gbps_n = 50, .machine = "m-b",
+                     .nchwc_block = 16}};
     oc_error err;
     oc_error_clear(&err);
     oc_train_set s;
     oc_train_set_init(&s);
     CHECK(oc_train_set_load_machines(&s, path, hws, 2, NULL, &err) == OC_OK);
+    json_error_t je;
+    json_t *hj = json_loads("{\"cpu\": \"x\", \"cores\": 2, \"max_threads\": 2, \"gflops_1\": 1, "
+                            "\"gflops_n\": 2, \"gbps_1\": 1, \"gbps_n\": 2, \"machine\": "
+                            "{\"id\": \"m-x\", \"isa\": [\"avx2\", \"avx512f\"]}}", 0, &je);
+    oc_hw hx;
+    CHECK(hj && oc_hw_from_json(hj, &hx, &err) == OC_OK);
+    CHECK(!strcmp(hx.machine, "m-x") && hx.nchwc_block == 16);
+    json_object_set_new(hj, "nchwc_block", json_integer(8));
+    CHECK(oc_hw_from_json(hj, &hx, &err) == OC_OK && hx.nchwc_block == 8);
+    json_decref(hj);
     CHECK_EQ_INT((int)s.n, 80);
     CHECK_EQ_INT((int)s.n_duplicates, 0);
     if (s.n == 80) {
@@ -1106,6 +1147,7 @@ static void test_machines(void)
             CHECK_EQ_INT(in->n_machines, 2);
             CHECK_EQ_STR(in->machines[1].machine, "m-b");
             CHECK(oc_tmodel_hw_for(back, "m-b")->gflops_1 == 100);
+            CHECK(in->machines[1].nchwc_block == 16 && in->machines[0].nchwc_block == 0);
             CHECK(oc_tmodel_hw_for(back, "m-c")->gflops_1 == 50);
             oc_target tg;
             oc_tmodel_target(back, &tg);
