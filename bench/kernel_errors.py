@@ -20,15 +20,13 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from zoo_accuracy import predict_cmd, set_path  # noqa: E402
 
 
-def predict(binary, model, run, target):
-    cmd = [binary, "predict", model, "-T", str(run["threads"]), "-f", "json"]
-    if target:
-        cmd += ["--target", target]
-    for s in run["inputs"]:
-        cmd += ["--input", s["name"] + "=" + "x".join(str(d) for d in s["shape"])]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+def predict(binary, model, run, target, env):
+    p = subprocess.run(predict_cmd(binary, model, run, target), capture_output=True, text=True,
+                       env=env)
     if p.returncode != 0:
         print(f"{run['model']}: predict failed: {p.stderr.strip()}", file=sys.stderr)
         return None
@@ -46,12 +44,8 @@ def main():
     ap.add_argument("--target")
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args()
-    machine = args.machine or subprocess.run([args.bin, "hw", "--fingerprint"],
-                                             capture_output=True, text=True,
-                                             check=True).stdout.strip()
-    path = os.path.join(ROOT, "data", "machines", machine, f"ort-cpu-{args.set}.jsonl")
-    if not os.path.exists(path):
-        sys.exit(f"kernel_errors: no {path}")
+    machine, path = set_path(args.bin, args.machine, args.set, "kernel_errors")
+    env = dict(os.environ, ONNXCOST_MACHINE=machine)
     by_op = collections.defaultdict(lambda: [0.0, 0.0, 0])     # measured, predicted, n
     misses, unplanned, unrun = [], collections.Counter(), collections.Counter()
     for line in open(path):
@@ -62,7 +56,7 @@ def main():
         if not os.path.exists(model):
             print(f"{run['model']}: {model} missing", file=sys.stderr)
             continue
-        d = predict(args.bin, model, run, args.target)
+        d = predict(args.bin, model, run, args.target, env)
         if d is None:
             continue
         planned = {k["name"]: k for k in d["kernels"]}

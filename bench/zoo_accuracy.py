@@ -24,6 +24,27 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def set_path(binary, machine, name, prog):
+    """The machine (this one's fingerprint unless given) and the file of
+    measured set `name`; exits with one line when it is missing."""
+    machine = machine or subprocess.run([binary, "hw", "--fingerprint"], capture_output=True,
+                                        text=True, check=True).stdout.strip()
+    path = os.path.join(ROOT, "data", "machines", machine, f"ort-cpu-{name}.jsonl")
+    if not os.path.exists(path):
+        sys.exit(f"{prog}: no {path} (scripts/measure_zoo.py makes it)")
+    return machine, path
+
+
+def predict_cmd(binary, model, run, target):
+    """predict -f json of one measured run: its threads and input shapes."""
+    cmd = [binary, "predict", model, "-T", str(run["threads"]), "-f", "json"]
+    if target:
+        cmd += ["--target", target]
+    for s in run["inputs"]:
+        cmd += ["--input", s["name"] + "=" + "x".join(str(d) for d in s["shape"])]
+    return cmd
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
@@ -34,12 +55,7 @@ def main():
     ap.add_argument("--target", help="predict's --target (a calibration file, ...); default: "
                     "what predict takes on that machine")
     args = ap.parse_args()
-    machine = args.machine or subprocess.run([args.bin, "hw", "--fingerprint"],
-                                             capture_output=True, text=True,
-                                             check=True).stdout.strip()
-    path = os.path.join(ROOT, "data", "machines", machine, f"ort-cpu-{args.set}.jsonl")
-    if not os.path.exists(path):
-        sys.exit(f"zoo_accuracy: no {path} (scripts/measure_zoo.py makes it)")
+    machine, path = set_path(args.bin, args.machine, args.set, "zoo_accuracy")
     rows = []
     env = dict(os.environ, ONNXCOST_MACHINE=machine)
     for line in open(path):
@@ -49,12 +65,8 @@ def main():
             print(f"{r['model']}: {model} missing (scripts/measure_zoo.py exports it)",
                   file=sys.stderr)
             continue
-        cmd = [args.bin, "predict", model, "-T", str(r["threads"]), "-f", "json"]
-        if args.target:
-            cmd += ["--target", args.target]
-        for s in r["inputs"]:
-            cmd += ["--input", s["name"] + "=" + "x".join(str(d) for d in s["shape"])]
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        p = subprocess.run(predict_cmd(args.bin, model, r, args.target), capture_output=True,
+                           text=True, env=env)
         if p.returncode != 0:
             print(f"{r['model']}: predict failed: {p.stderr.strip()}", file=sys.stderr)
             continue
