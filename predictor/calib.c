@@ -503,15 +503,9 @@ static oc_status machine_from_json(const json_t *j, oc_machine *m, const char *l
     m->l2_bytes = (int64_t)l2;
     m->l3_bytes = (int64_t)l3;
     const json_t *isa = json_object_get(j, "isa");
-    size_t i;
-    const json_t *v;
     if (!json_is_array(isa))
         return BAD("%s: corrupt calibration: bad \"machine.isa\"", label);
-    json_array_foreach(isa, i, v) {
-        for (int f = 0; f < OC_ISA_COUNT; f++)
-            if (json_is_string(v) && !strcmp(json_string_value(v), oc_isa_name((oc_isa)f)))
-                m->isa |= 1u << f;
-    }
+    m->isa = oc_isa_bits_from_json(isa);
     return OC_OK;
 }
 

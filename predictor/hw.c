@@ -1,5 +1,6 @@
 /* hw.c - peak sgemm GFLOP/s and copy bandwidth of this machine. */
 #include "predictor/hw.h"
+#include "predictor/machine.h"
 
 #include <cblas.h>
 #include <pthread.h>
@@ -280,15 +281,8 @@ oc_status oc_hw_from_json(const json_t *j, oc_hw *out, oc_error *err)
     const json_t *mj = json_object_get(j, "machine"), *id = json_object_get(mj, "id");
     if (json_is_string(id))
         snprintf(out->machine, sizeof out->machine, "%s", json_string_value(id));
-    const json_t *isa = json_object_get(mj, "isa"), *f;
-    size_t i;
-    json_array_foreach(isa, i, f) {
-        const char *s = json_string_value(f);
-        if (s && !strcmp(s, "avx512f"))
-            out->nchwc_block = 16;
-        else if (s && (!strcmp(s, "avx2") || !strcmp(s, "fma")) && out->nchwc_block < 8)
-            out->nchwc_block = 8;
-    }
+    oc_machine m = {.isa = oc_isa_bits_from_json(json_object_get(mj, "isa"))};
+    out->nchwc_block = oc_machine_nchwc_block(&m);
     const json_t *nb = json_object_get(j, "nchwc_block");
     if (nb && (!json_is_integer(nb) || json_integer_value(nb) < 0 ||
                json_integer_value(nb) > 64))

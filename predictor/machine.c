@@ -245,6 +245,20 @@ int oc_machine_nchwc_block(const oc_machine *m)
     return 0;
 }
 
+unsigned oc_isa_bits_from_json(const json_t *names)
+{
+    unsigned bits = 0;
+    size_t i;
+    const json_t *v;
+    json_array_foreach(names, i, v) {
+        const char *s = json_string_value(v);
+        for (int f = 0; s && f < OC_ISA_COUNT; f++)
+            if (!strcmp(s, isa_names[f]))
+                bits |= 1u << f;
+    }
+    return bits;
+}
+
 json_t *oc_machine_to_json(const oc_machine *m)
 {
     json_t *isa = json_array();

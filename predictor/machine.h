@@ -71,6 +71,11 @@ void oc_machine_isa_str(const oc_machine *m, char *buf, size_t size);
  * with AVX2 or FMA, 0 where MLAS has no NCHWc kernels. */
 int oc_machine_nchwc_block(const oc_machine *m);
 
+/* The ISA bits of a JSON array of feature names ("isa" of
+ * oc_machine_to_json); names not in OC_ISA_LIST, and non-strings, are
+ * ignored; 0 for a non-array. */
+unsigned oc_isa_bits_from_json(const json_t *names);
+
 /* {"id", "vendor", "model_name", "family", "model", "stepping", "isa":
  * [...], "cores", "l2_bytes", "l3_bytes"}; a new reference or NULL. */
 json_t *oc_machine_to_json(const oc_machine *m);
