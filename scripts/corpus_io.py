@@ -1,9 +1,11 @@
 """corpus_io.py - how scripts/ort_graphs.py and scripts/ort_quant.py write a
 plan-corpus entry (tests/data/ort-plan/, tests/data/ort-quant/): the graph
 gzip'd reproducibly, ORT's answer as JSON with one list element a line, and
-the machine's fingerprint."""
+the machine's fingerprint; and the check kernel the whole-model measuring
+scripts time around each run."""
 import gzip
 import json
+import os
 import subprocess
 
 
@@ -39,3 +41,25 @@ def fingerprint(onnxcost):
     except (OSError, subprocess.SubprocessError):
         pass
     return "unknown"
+
+
+def check_kernel_line(workdir):
+    """The manifest's first line for collector/ort_bench.js: the check
+    kernel `onnxcost collect` times around every chunk (A[256x256] times a
+    constant B[256x256], MatMul), written once into workdir.  The driver
+    then reports its median before and after the runs ("calibration"
+    results), which the scripts keep as calib_us: a host that slowed down
+    during a run shows there."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    path = os.path.join(workdir, "check.onnx")
+    if not os.path.exists(path):
+        b = np.random.default_rng(0).uniform(-1, 1, (256, 256)).astype(np.float32)
+        g = helper.make_graph(
+            [helper.make_node("MatMul", ["A", "B"], ["Y"], name="calib")], "check",
+            [helper.make_tensor_value_info("A", TensorProto.FLOAT, [256, 256])],
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [256, 256])],
+            [numpy_helper.from_array(b, "B")])
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), path)
+    return json.dumps({"calibration_model": path}) + "\n"

@@ -16,6 +16,8 @@ data/machines/<fingerprint>/ort-cpu-models.jsonl.  With more than one thread the
 import json, os, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from corpus_io import check_kernel_line  # noqa: E402
 MODELS = os.path.join(ROOT, "build", "models")
 # Every machine's measurements in its own folder, named by its fingerprint.
 FINGERPRINT = subprocess.run([os.environ.get("OC_BIN", os.path.join(ROOT, "build", "onnxcost")),
@@ -67,6 +69,7 @@ def main():
                 if inp == "input_ids":
                     spec["bound"] = VOCAB[name]
                 with open(man, "w") as f:
+                    f.write(check_kernel_line(tmp))
                     f.write(json.dumps({"id": f"{name}/b{b}/t{threads}",
                                         "model": os.path.join(MODELS, name + ".onnx"),
                                         "inputs": [spec]}) + "\n")

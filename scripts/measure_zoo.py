@@ -27,6 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "samples"))
 import ort_graphs as OG  # noqa: E402  (the zoo and its export)
+from corpus_io import check_kernel_line  # noqa: E402
 
 # Architectures used in no fit (not in the in-graph fit, not among the
 # models the timing model's overhead or the calibration was tuned on).
@@ -86,6 +87,7 @@ def main():
                     specs.append(s)
                 man, res = os.path.join(tmp, "m.jsonl"), os.path.join(tmp, "r.jsonl")
                 with open(man, "w") as f:
+                    f.write(check_kernel_line(tmp))
                     f.write(json.dumps({"id": f"{name}/b{b}/t{threads}", "model": path,
                                         "inputs": specs}) + "\n")
                 t0 = time.time()
