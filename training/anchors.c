@@ -419,7 +419,7 @@ oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag 
         if (!why && (r->name == oc_chain_probe || r->name == oc_output_probe))
             oc_anchor_runs_free(r, 1); /* only a network's kernels are kept */
         if (why) {
-            oc_anchor_runs_free(runs, *n_runs);
+            oc_anchor_runs_free(runs, *n_runs + 1); /* this run's list too */
             *n_runs = 0;
             return oc_error_set(err, OC_ERR_IO, NULL,
                                 "calibrate: %s at %" PRId64 " thread%s: %s (%s)", id, threads,
