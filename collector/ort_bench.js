@@ -411,12 +411,16 @@ function calibInputs(session) {
 async function timeCalibration(opt, calib, when) {
   if (calib.error) return { calibration: true, when, ok: false, error: calib.error };
   try {
-    // A fresh process runs its first few hundred milliseconds slow (thread
-    // pool start, clock ramp, page faults): without this the 'before'
-    // figure read up to 2x the 'after' one and every chunk was re-measured.
+    // A fresh process runs its first stretch slow (thread pool start, clock
+    // ramp, page faults): without this the 'before' figure read up to 2x
+    // the 'after' one and every chunk was re-measured.  300 ms was not
+    // always enough: on cpu-AuthenticAMD-f26-m2 the 256^3 check MatMul
+    // timed 855-925 us after 0 or 300 ms of this loop in 5 of 6 fresh
+    // processes and 185-192 us after 1 s in all three (it read ~840 us in
+    // 1 of 8 driver runs with 300 ms), so it runs 1 s.
     if (when === 'before') {
       const t0 = process.hrtime.bigint();
-      while (process.hrtime.bigint() - t0 < 300000000n) await calib.session.run(calib.feeds);
+      while (process.hrtime.bigint() - t0 < 1000000000n) await calib.session.run(calib.feeds);
     }
     const passes = [];
     for (let p = 0; p < opt.passes; p++) {
