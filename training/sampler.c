@@ -309,6 +309,40 @@ static int64_t conv_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d)
 
 /* ---- families ---- */
 
+enum { MAX_SP = 3 };
+
+/* A convolution X [N, C, D1..Dn] -> Y with n = nsp spatial axes: the conv
+ * family's 2-D ones and the conv1d and conv3d families' (below). */
+typedef struct conv_nd {
+    int nsp;
+    int64_t n, cin, cout, group;
+    int64_t in[MAX_SP], k[MAX_SP], s[MAX_SP], d[MAX_SP], pb[MAX_SP], pe[MAX_SP];
+    bool bias;
+} conv_nd;
+
+/* The Conv node Y = Conv(X, W[, B]) with every attribute written. */
+static void conv_nd_emit(gen *g, const conv_nd *c)
+{
+    int r = 2 + c->nsp;
+    int64_t xd[2 + MAX_SP] = {c->n, c->cin}, wd[2 + MAX_SP] = {c->cout, c->cin / c->group};
+    int64_t pads[2 * MAX_SP];
+    for (int i = 0; i < c->nsp; i++) {
+        xd[2 + i] = c->in[i], wd[2 + i] = c->k[i];
+        pads[i] = c->pb[i], pads[c->nsp + i] = c->pe[i];
+    }
+    in_f(g, "X", r, xd);
+    weight(g, "W", r, wd, -1, 1);
+    if (c->bias)
+        weight(g, "B", SHAPE(c->cout), -1, 1);
+    size_t nd = node(g, "Conv", c->bias ? "X,W,B" : "X,W", "Y");
+    oc_builder_attr_ints(g->b, nd, "dilations", (size_t)c->nsp, c->d);
+    oc_builder_attr_int(g->b, nd, "group", c->group);
+    oc_builder_attr_ints(g->b, nd, "kernel_shape", (size_t)c->nsp, c->k);
+    oc_builder_attr_ints(g->b, nd, "pads", (size_t)(2 * c->nsp), pads);
+    oc_builder_attr_ints(g->b, nd, "strides", (size_t)c->nsp, c->s);
+    main_node(g, nd, "Conv");
+}
+
 static void gen_conv(gen *g)
 {
     rng *r = &g->r;
@@ -369,17 +403,10 @@ static void gen_conv(gen *g)
     cfg_b(g, "depthwise", depthwise);
     cfg_b(g, "bias", bias);
 
-    in_f(g, "X", SHAPE(n, cin, h, w));
-    weight(g, "W", SHAPE(cout, cin / group, k, k), -1, 1);
-    if (bias)
-        weight(g, "B", SHAPE(cout), -1, 1);
-    size_t c = node(g, "Conv", bias ? "X,W,B" : "X,W", "Y");
-    oc_builder_attr_ints(g->b, c, "dilations", 2, D(dil, dil));
-    oc_builder_attr_int(g->b, c, "group", group);
-    oc_builder_attr_ints(g->b, c, "kernel_shape", 2, D(k, k));
-    oc_builder_attr_ints(g->b, c, "pads", 4, D(pad, pad, pad, pad));
-    oc_builder_attr_ints(g->b, c, "strides", 2, D(stride, stride));
-    main_node(g, c, "Conv");
+    conv_nd_emit(g, &(conv_nd){.nsp = 2, .n = n, .cin = cin, .cout = cout, .group = group,
+                               .in = {h, w}, .k = {k, k}, .s = {stride, stride},
+                               .d = {dil, dil}, .pb = {pad, pad}, .pe = {pad, pad},
+                               .bias = bias});
     if (pat == 0) {
         out_f(g, "Y");
     } else if (pat == 1) {
@@ -1401,16 +1428,6 @@ static void gen_qelementwise(gen *g)
  * ORT runs them unblocked (no NCHWc: that is for 2-D convolutions only),
  * as Conv, or FusedConv with the activation after it. */
 
-enum { MAX_SP = 3 };
-
-/* A convolution X [N, C, D1..Dn] -> Y with n = nsp spatial axes. */
-typedef struct conv_nd {
-    int nsp;
-    int64_t n, cin, cout, group;
-    int64_t in[MAX_SP], k[MAX_SP], s[MAX_SP], d[MAX_SP], pb[MAX_SP], pe[MAX_SP];
-    bool bias;
-} conv_nd;
-
 /* Pads on axis i: "same" (the output keeps the length at stride 1; the odd
  * one at the end), "causal" (all at the start, as WaveNet and TCNs pad) or
  * "valid" (none). */
@@ -1450,29 +1467,6 @@ static void conv_nd_config(gen *g, const conv_nd *c)
     cfg_i(g, "group", c->group);
     cfg_b(g, "depthwise", c->group > 1 && c->group == c->cin);
     cfg_b(g, "bias", c->bias);
-}
-
-/* The Conv node Y = Conv(X, W[, B]) with every attribute written. */
-static void conv_nd_emit(gen *g, const conv_nd *c)
-{
-    int r = 2 + c->nsp;
-    int64_t xd[2 + MAX_SP] = {c->n, c->cin}, wd[2 + MAX_SP] = {c->cout, c->cin / c->group};
-    int64_t pads[2 * MAX_SP];
-    for (int i = 0; i < c->nsp; i++) {
-        xd[2 + i] = c->in[i], wd[2 + i] = c->k[i];
-        pads[i] = c->pb[i], pads[c->nsp + i] = c->pe[i];
-    }
-    in_f(g, "X", r, xd);
-    weight(g, "W", r, wd, -1, 1);
-    if (c->bias)
-        weight(g, "B", SHAPE(c->cout), -1, 1);
-    size_t nd = node(g, "Conv", c->bias ? "X,W,B" : "X,W", "Y");
-    oc_builder_attr_ints(g->b, nd, "dilations", (size_t)c->nsp, c->d);
-    oc_builder_attr_int(g->b, nd, "group", c->group);
-    oc_builder_attr_ints(g->b, nd, "kernel_shape", (size_t)c->nsp, c->k);
-    oc_builder_attr_ints(g->b, nd, "pads", (size_t)(2 * c->nsp), pads);
-    oc_builder_attr_ints(g->b, nd, "strides", (size_t)c->nsp, c->s);
-    main_node(g, nd, "Conv");
 }
 
 /* The output: Y, or Y through an activation (NULL: none) that ORT fuses
