@@ -287,13 +287,28 @@ oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_
     return OC_OK;
 }
 
+void oc_calib_group_sum_add(oc_calib_group_sum *s, const double *meas, const double *pred,
+                            const size_t *n, double all_pred_us)
+{
+    for (int g = 0; g < OC_CALIB_GROUPS; g++) {
+        if (!n[g] || !(meas[g] > 0) || !(pred[g] > 0))
+            continue;
+        s[g].meas_us += meas[g];
+        s[g].pred_us += pred[g];
+        s[g].n += n[g];
+        double w = all_pred_us > 0 ? pred[g] / all_pred_us : 0;
+        s[g].log_ratio_w += w * log(meas[g] / pred[g]);
+        s[g].w += w;
+    }
+}
+
 void oc_calib_fit_in_graph_groups(oc_calib_fit *f, const oc_calib_group_sum *s)
 {
     double all = 0;
     for (int g = 0; g < OC_CALIB_GROUPS; g++)
         all += s[g].meas_us;
     for (int g = 0; g < OC_CALIB_GROUPS; g++) {
-        double r = s[g].pred_us > 0 ? s[g].meas_us / s[g].pred_us : 0;
+        double r = s[g].w > 0 ? exp(s[g].log_ratio_w / s[g].w) : 0;
         bool enough = s[g].n >= 20 && s[g].meas_us >= 0.02 * all && r > 0;
         f->in_graph[g] = !enough ? 0 : r < 0.5 ? 0.5 : r > 2 ? 2 : r;
     }

@@ -153,15 +153,25 @@ oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_
                                 oc_error *err);
 
 /* The anchors' kernels of one group, summed: profiled in the runs and
- * predicted (calibrated, as profiled), n of them. */
+ * predicted (calibrated, as profiled), n of them; and over the runs, each
+ * run's log(profiled / predicted) of the group weighted by the group's
+ * share of that run's predicted time (log_ratio_w), and those weights
+ * (w): every network counts by how much the group weighs in it, not by
+ * how long it runs. */
 typedef struct oc_calib_group_sum {
     double meas_us, pred_us;
     size_t n;
+    double log_ratio_w, w;
 } oc_calib_group_sum;
 
-/* f->in_graph from the groups' sums: the ratio for each group with at
- * least 20 kernels and 2% of all the measured time, within [0.5, 2]; 0
- * for the others. */
+/* Add one run's kernels of each group (profiled meas[g], predicted
+ * pred[g], count n[g]; all_pred_us the run's whole predicted time) to s. */
+void oc_calib_group_sum_add(oc_calib_group_sum *s, const double *meas, const double *pred,
+                            const size_t *n, double all_pred_us);
+
+/* f->in_graph from the groups' sums: for each group with at least 20
+ * kernels and 2% of all the measured time, the share-weighted geometric
+ * mean of its runs' ratios, within [0.5, 2]; 0 for the others. */
 void oc_calib_fit_in_graph_groups(oc_calib_fit *f, const oc_calib_group_sum *s);
 
 /* The in-graph factor of group g in f (1 when not fitted). */

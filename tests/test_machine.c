@@ -195,6 +195,33 @@ static void calibrations(void)
     CHECK(fabs(wf->kernel_scale - 4) < 1e-9 && fabs(wf->anchor_err_after - wf->anchor_err_before) < 1e-9);
     an[1].meas_us = 0;
     CHECK_EQ_INT(oc_calib_fit_in_graph(wf, an, 2, &e), OC_ERR_USAGE);
+    /* Per-group in-graph factors: every network counts by the group's share
+     * of it, not by its length.  Conv runs 0.5x its prediction in a long
+     * network where it is all the time, 2x in a short one where it is too:
+     * the factor is 1, where summed times would give ~0.5.  A group with
+     * under 20 kernels, or under 2% of the time, gets none. */
+    {
+        oc_calib_group_sum gs[OC_CALIB_GROUPS] = {{0}};
+        double meas[OC_CALIB_GROUPS] = {0}, pred[OC_CALIB_GROUPS] = {0};
+        size_t n[OC_CALIB_GROUPS] = {0};
+        meas[OC_OPF_CONV] = 50000, pred[OC_OPF_CONV] = 100000, n[OC_OPF_CONV] = 40;
+        meas[OC_OPF_GEMM] = 10, pred[OC_OPF_GEMM] = 10, n[OC_OPF_GEMM] = 30;
+        oc_calib_group_sum_add(gs, meas, pred, n, 100010);
+        meas[OC_OPF_CONV] = 2000, pred[OC_OPF_CONV] = 1000;
+        meas[OC_OPF_GEMM] = 0, n[OC_OPF_GEMM] = 0;
+        oc_calib_group_sum_add(gs, meas, pred, n, 1000);
+        CHECK(gs[OC_OPF_CONV].n == 80 && gs[OC_OPF_GEMM].n == 30);
+        oc_calib_fit_in_graph_groups(wf, gs);
+        CHECK(fabs(oc_calib_in_graph_factor(wf, OC_OPF_CONV) - 1) < 1e-3);
+        CHECK(oc_calib_in_graph_factor(wf, OC_OPF_GEMM) == 1 && wf->in_graph[OC_OPF_GEMM] == 0);
+        /* one network alone: its ratio, within [0.5, 2] */
+        oc_calib_group_sum one[OC_CALIB_GROUPS] = {{0}};
+        meas[OC_OPF_CONV] = 9000;
+        oc_calib_group_sum_add(one, meas, pred, n, 1000);
+        oc_calib_fit_in_graph_groups(wf, one);
+        CHECK(fabs(wf->in_graph[OC_OPF_CONV] - 2) < 1e-9);
+        memset(wf->in_graph, 0, sizeof wf->in_graph);
+    }
     /* Handing outputs back: the median per MB beyond the kernels, never
      * below 0. */
     oc_calib_output op[3] = {{5000, 1000, 1000000}, {9000, 1000, 2000000}, {100, 900, 1000000}};

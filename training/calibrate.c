@@ -89,15 +89,20 @@ static oc_status group_sums(const char *path, const oc_graph *g, const oc_estima
                         : oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
     if (!st)
         st = oc_profile_times(path, "its kernel list", g, e, &pf, meas, err);
+    double gm[OC_CALIB_GROUPS] = {0}, gp[OC_CALIB_GROUPS] = {0}, all = 0;
+    size_t gn[OC_CALIB_GROUPS] = {0};
     for (size_t r = 0; !st && r < e->n_run; r++) {
         double mu = meas[e->x_kernel[r]];
+        all += e->x_us[r];
         if (mu > 0 && e->x_us[r] > 0) {
-            oc_calib_group_sum *s = &sums[oc_calib_group_of(e->x + r * OC_N_FEATURES)];
-            s->meas_us += mu;
-            s->pred_us += e->x_us[r];
-            s->n++;
+            int c = oc_calib_group_of(e->x + r * OC_N_FEATURES);
+            gm[c] += mu;
+            gp[c] += e->x_us[r];
+            gn[c]++;
         }
     }
+    if (!st)
+        oc_calib_group_sum_add(sums, gm, gp, gn, all);
     if (meas)
         oc_profile_free(&pf);
     free(meas);
