@@ -20,7 +20,7 @@ FIT = {"resnet18", "mobilenet_v2", "squeezenet1_1"}
 SEQ = {"bert_base": "input_ids", "gpt2_small": "input_ids"}
 
 
-def predict(binary, tmodel, rec, training, target=None):
+def predict(binary, tmodel, rec, training, target=None, machine=None):
     path = os.path.join(ROOT, "tests", "reference", "train" if training else "models",
                         rec["model"] + ".onnx")
     args = [binary, "predict", "--format", "json", "--batch", str(rec["batch"]),
@@ -33,7 +33,10 @@ def predict(binary, tmodel, rec, training, target=None):
         args += ["--target", target]
     if rec["model"] in SEQ:
         args += ["--input", f"{SEQ[rec['model']]}={rec['batch']}x128"]
-    p = subprocess.run(args + [path], capture_output=True, text=True)
+    # as on the machine that measured rec (a timing model trained on
+    # several machines predicts with that one's profile)
+    env = dict(os.environ, ONNXCOST_MACHINE=machine) if machine else None
+    p = subprocess.run(args + [path], capture_output=True, text=True, env=env)
     if p.returncode != 0:
         raise SystemExit(f"{rec['model']}: predict failed: {p.stderr.strip()}")
     t = json.loads(p.stdout)["totals"]
@@ -113,11 +116,15 @@ def main():
                                   ("torch-cpu" if training else "ort-cpu")
                                   + "-models.jsonl")
     recs = [json.loads(l) for l in open(data)]
+    # the measuring machine: data/machines/FINGERPRINT/..., else --machine
+    folder = os.path.dirname(os.path.abspath(data))
+    machine = (os.path.basename(folder)
+               if os.path.basename(os.path.dirname(folder)) == "machines" else a.machine)
     if a.threads:
         recs = [r for r in recs if r["threads"] == a.threads]
     rows = []
     for r in recs:
-        t = predict(a.binary, a.timing_model, r, training, a.target)
+        t = predict(a.binary, a.timing_model, r, training, a.target, machine)
         # raw kernel sum: the build's embedded in-graph fit undone
         kernels_ms = t["kernels_raw_ms"]
         rows.append(dict(r=r, kernels_ms=kernels_ms, overhead_ms=t["overhead_ms"],

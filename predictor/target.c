@@ -260,6 +260,14 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
                          here_too ? "this machine (" : "", cal->machine.id,
                          here_too ? ")" : "", date);
         }
+    } else if (info->n_machines > 1 && oc_tmodel_trained_on(*tm, here.id)) {
+        /* Trained on several machines, this one among them: its own
+         * profile, no calibration needed. */
+        oc_tmodel_speak_for(*tm, here.id);
+        snprintf(sel->machine, sizeof sel->machine, "%s", here.id);
+        snprintf(sel->label, sizeof sel->label,
+                 "trained on this machine's samples (%s) and %d other machine%s", here.id,
+                 info->n_machines - 1, info->n_machines == 2 ? "'s" : "s'");
     } else {
         snprintf(sel->machine, sizeof sel->machine, "%s", info->machine);
         snprintf(sel->label, sizeof sel->label, "measured on %s%s",

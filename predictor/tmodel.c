@@ -21,6 +21,7 @@ struct oc_tmodel {
     double y_mean, y_std;
     oc_mlp *nets[OC_TMODEL_MAX_ENSEMBLE];
     oc_calib *calib; /* NULL: predictions as trained */
+    char speak_for[64]; /* no calibration: the trained-on machine predicted for */
     int nchwc_block; /* the planned CPU's NCHWc block; 0: this machine's */
     size_t n_cover;  /* operators with samples; 0 with cover NULL: unknown */
     struct cover {
@@ -335,9 +336,20 @@ const oc_hw *oc_tmodel_hw_for(const oc_tmodel *tm, const char *fingerprint)
     return &tm->info.hw;
 }
 
+bool oc_tmodel_trained_on(const oc_tmodel *tm, const char *fingerprint)
+{
+    return oc_tmodel_hw_for(tm, fingerprint) != &tm->info.hw ||
+           (fingerprint && fingerprint[0] && !strcmp(tm->info.machine, fingerprint));
+}
+
+void oc_tmodel_speak_for(oc_tmodel *tm, const char *fingerprint)
+{
+    snprintf(tm->speak_for, sizeof tm->speak_for, "%s", fingerprint ? fingerprint : "");
+}
+
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out)
 {
-    const oc_hw *hw = oc_tmodel_hw_for(tm, tm->calib ? tm->calib->machine.id : NULL);
+    const oc_hw *hw = oc_tmodel_hw_for(tm, tm->calib ? tm->calib->machine.id : tm->speak_for);
     oc_hw_target(hw, tm->info.target, tm->info.threads, out);
     out->optimizer = tm->info.optimizer;
     if (tm->nchwc_block > 0 || tm->nchwc_block == OC_NCHWC_NONE) {

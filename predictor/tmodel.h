@@ -223,8 +223,17 @@ bool oc_tmodel_measured_op(const oc_tmodel *tm, const char *op, size_t len);
 
 /* The target descriptor predictions use (hw figures at info->threads):
  * those of the calibration's machine when the model was trained on that
- * machine's data too, else the model's own (info->hw). */
+ * machine's data too; without a calibration, those of the machine named
+ * by oc_tmodel_speak_for; else the model's own (info->hw). */
 void oc_tmodel_target(const oc_tmodel *tm, oc_target *out);
+
+/* Whether machine `fingerprint`'s samples trained the model. */
+bool oc_tmodel_trained_on(const oc_tmodel *tm, const char *fingerprint);
+
+/* Predict, when no calibration is set, for machine `fingerprint`, one the
+ * model was trained on (oc_tmodel_trained_on): its profile's hardware
+ * figures; NULL or another machine: the model's own. */
+void oc_tmodel_speak_for(oc_tmodel *tm, const char *fingerprint);
 
 /* The profile of machine `fingerprint` among those whose data trained the
  * model, else info->hw. */

@@ -350,6 +350,55 @@ static void test_warnings(void)
     unsetenv("ONNXCOST_MACHINE");
 }
 
+/* squeezenet1_1 at 1 thread through target `spec` as machine `fp`: the
+ * time, and whether the target says it is this machine's with no warning. */
+static double time_as(const char *spec, const char *fp, int *own, const onnxcost_analysis *a)
+{
+    setenv("ONNXCOST_MACHINE", fp, 1);
+    onnxcost_predictor *p = NULL;
+    onnxcost_prediction *r = NULL;
+    double ms = -1;
+    *own = 0;
+    if (onnxcost_predictor_open(spec, ONNXCOST_INFERENCE, 1, &p) == ONNXCOST_OK &&
+        onnxcost_predict(p, a, &r) == ONNXCOST_OK) {
+        onnxcost_target t;
+        onnxcost_predictor_target(p, &t);
+        onnxcost_summary s;
+        onnxcost_prediction_summary(r, &s);
+        ms = s.time_ms;
+        *own = t.this_machine && !strcmp(t.machine, fp) && !t.calibrated &&
+               onnxcost_predictor_n_warnings(p) == 0 && strstr(t.label, "trained on this machine");
+    }
+    onnxcost_prediction_free(r);
+    onnxcost_predictor_free(p);
+    unsetenv("ONNXCOST_MACHINE");
+    return ms;
+}
+
+/* A timing model trained on several machines' samples predicts, with no
+ * calibration, for the machine at hand when it is one of them (its own
+ * hardware profile, no warning), and warns elsewhere. */
+static void test_trained_machines(void)
+{
+    onnxcost_model *m = NULL;
+    onnxcost_analysis *a = NULL;
+    CHECK_EQ_INT(onnxcost_model_load(SAMPLE("squeezenet1_1.onnx"), &m), ONNXCOST_OK);
+    CHECK_EQ_INT(onnxcost_analyze(m, NULL, &a), ONNXCOST_OK);
+    const char *tm = OC_SAMPLES "/../data/ort-cpu.tmodel";
+    int own_a, own_b, own_c;
+    double ta = time_as(tm, "cpu-AuthenticAMD-unrecorded", &own_a, a);
+    double tb = time_as(tm, "cpu-AuthenticAMD-f26-m2", &own_b, a);
+    double tc = time_as(tm, "other-box", &own_c, a);
+    CHECK(ta > 0 && tb > 0 && tc > 0);
+    CHECK(own_a && own_b && !own_c);
+    /* each machine's own profile: different figures, different times; a
+     * machine it never saw gets the model's first */
+    CHECK(fabs(ta - tb) > 0.01 * ta);
+    CHECK(fabs(ta - tc) < 1e-9 * ta);
+    onnxcost_analysis_free(a);
+    onnxcost_model_free(m);
+}
+
 /* An If on a constant condition is its branch's kernels, named as ORT's
  * Graph::InlineIfSubgraph renames them; a Loop is one kernel, its body's
  * run once per trip in the count (tests/data/control, gen_control.py). */
@@ -400,6 +449,7 @@ int main(void)
     test_analyze();
     test_predict();
     test_warnings();
+    test_trained_machines();
     test_control();
     return t_report("api");
 }
