@@ -263,6 +263,38 @@ static uint64_t rebytes(uint64_t bytes, const oc_desc_value *v, oc_dtype dt)
     return b > 0 ? (uint64_t)b : 0;
 }
 
+/* DynamicQuantizeMatMul's operands as ORT's fusion passes them (and its
+ * samples have them): A, B, B's scale (a float constant), B's zero point,
+ * and the bias when the group adds a constant, in place of MatMulInteger's
+ * A, B and the two zero points. */
+static oc_status dqmm_operands(const oc_graph *g, const oc_kernel *kn, oc_node_desc *d,
+                               oc_arena *arena, oc_error *err)
+{
+    bool bias = false;
+    for (size_t f = 0; f < kn->n_fused && !bias; f++) {
+        const oc_node *fn = &g->nodes[kn->fused[f]];
+        if (strcmp(fn->op, "Add") || fn->domain[0])
+            continue;
+        for (size_t k = 0; k < fn->n_inputs; k++)
+            bias |= fn->inputs[k] >= 0 && g->values[fn->inputs[k]].is_initializer;
+    }
+    oc_desc_value *ins = oc_arena_alloc(arena, 5 * sizeof *ins);
+    int64_t *n = oc_arena_alloc(arena, sizeof *n);
+    if (!ins || !n)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    const oc_desc_value *y = &d->outputs[0];
+    *n = y->rank > 0 && y->dims ? y->dims[y->rank - 1] : 0;
+    ins[0] = d->inputs[0];
+    ins[1] = d->inputs[1];
+    ins[2] = (oc_desc_value){.present = true, .dtype = OC_DT_FLOAT, .rank = 0, .weight = true};
+    ins[3] = d->inputs[3];
+    ins[4] = (oc_desc_value){.present = true, .dtype = OC_DT_FLOAT, .rank = 1, .dims = n,
+                             .weight = true};
+    d->inputs = ins;
+    d->n_inputs = bias && *n > 0 ? 5 : 4;
+    return OC_OK;
+}
+
 /* A kernel that runs a quantized group (predictor/plan.c: QLinearConv of a
  * QDQ Conv, DynamicQuantizeMatMul of MatMulInteger + DynamicQuantizeLinear,
  * ...) reads the integer tensors behind the DequantizeLinear nodes it took
@@ -306,9 +338,49 @@ static oc_status quantized_operands(const oc_analysis *a, const oc_kernel *kn, o
             }
         }
     }
+    /* a product rescaled in the kernel (the Cast and Mul after a
+     * MatMulInteger) comes out as floats of the same size */
+    if (d->n_outputs && outs[0].dtype == OC_DT_INT32 &&
+        (!strcmp(d->op, "DynamicQuantizeMatMul") || !strcmp(d->op, "MatMulIntegerToFloat")))
+        outs[0].dtype = OC_DT_FLOAT;
     d->inputs = ins;
     d->outputs = outs;
+    if (!strcmp(d->op, "DynamicQuantizeMatMul") && d->n_inputs == 4 && d->n_outputs)
+        return dqmm_operands(g, kn, d, arena, err);
     return OC_OK;
+}
+
+/* ORT's quantized kernels, which take a group of nodes (the DequantizeLinear,
+ * QuantizeLinear, DynamicQuantizeLinear around a product, the Cast, Mul and
+ * Add of its rescaling) and do the rescaling in their own epilogue. */
+static bool quantized_kernel(const char *op)
+{
+    return !strncmp(op, "QLinear", 7) || !strcmp(op, "QGemm") ||
+           !strcmp(op, "MatMulIntegerToFloat") || !strcmp(op, "DynamicQuantizeMatMul");
+}
+
+/* d's cost: its main node's alone, as a QOperator sample of the kernel
+ * counts it (the group's other nodes write no tensor of their own). */
+static void own_cost(const oc_analysis *a, size_t node, oc_node_desc *d)
+{
+    const oc_node_cost *c = oc_analysis_node_cost(a, node);
+    d->cost.macs = c->macs;
+    d->cost.flops = c->flops;
+    d->cost.params = c->params;
+    d->cost.bytes_read = c->bytes_read;
+    d->cost.bytes_written = c->bytes_written;
+}
+
+/* A kernel named by an op of ORT's com.microsoft domain (QLinearAdd,
+ * DynamicQuantizeMatMul, ...) is described in that domain, as its samples
+ * are: the features know the op by (domain, name). */
+static void kernel_domain(oc_node_desc *d)
+{
+    if (oc_op_id_of("", d->op) == OC_OPID_UNKNOWN &&
+        oc_op_id_of("com.microsoft", d->op) != OC_OPID_UNKNOWN) {
+        d->domain = "com.microsoft";
+        d->opset = 1;
+    }
 }
 
 /* A float16 node ORT runs in float32 (predictor/plan.c, pass_fp16): its
@@ -413,6 +485,9 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
              * Gemm or FusedMatMul) */
             d.op = kn->as_op;
             d.n_fused = 0;
+            if (quantized_kernel(kn->as_op))
+                own_cost(a, kn->main, &d);
+            kernel_domain(&d);
             if ((st = quantized_operands(a, kn, &d, arena, err)))
                 return st;
         }
