@@ -14,6 +14,11 @@ already there are skipped.  Run on a quiet machine (no build, nothing else).
 
     OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 scripts/measure_zoo.py
     OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 scripts/measure_zoo.py --threads 1 2 swin_t
+
+--corpus quant measures the quantized and reduced-precision corpus instead
+(tests/data/gen_quant.py's models, rebuilt from their seeds, batch dim N
+bound to each --batches), into ort-cpu-quant.jsonl unless --set says
+otherwise.
 """
 import argparse
 import json
@@ -28,6 +33,8 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "samples"))
 import ort_graphs as OG  # noqa: E402  (the zoo and its export)
 from corpus_io import check_kernel_line  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "tests", "data"))
 
 # Architectures used in no fit (not in the in-graph fit, not among the
 # models the timing model's overhead or the calibration was tuned on).
@@ -44,20 +51,85 @@ def fingerprint(binary):
                           check=True).stdout.strip()
 
 
+class Zoo:
+    """The architectures of scripts/ort_graphs.py (opset 13, symbolic batch)."""
+    names = OG.ARCHS
+
+    @staticmethod
+    def family(name):
+        return OG.ARCHS[name]["family"]
+
+    @staticmethod
+    def export(name, path):
+        OG.onnx.save(OG.export(name, 13, True), path)
+
+    @staticmethod
+    def opset(path):
+        return 13
+
+    @staticmethod
+    def inputs(name, b):
+        values = OG.run_values(name)
+        values["N"] = b
+        specs = []
+        for iname, dims, dtype, bound in OG.ARCHS[name]["inputs"]:
+            s = {"name": iname, "dtype": dtype, "shape": OG.dims_of(dims, values)}
+            if bound:
+                s["bound"] = bound
+            specs.append(s)
+        return specs
+
+
+class Quant:
+    """tests/data/gen_quant.py's models: each rebuilt from its own seed, as
+    scripts/ort_quant.py does; their specs are at batch 1, dim 0 is N."""
+
+    def __init__(self):
+        import gen_quant
+        import zlib
+        self.gq, self.zlib = gen_quant, zlib
+        self.names = gen_quant.MODELS
+
+    @staticmethod
+    def family(name):
+        return name.split("_")[0]
+
+    def build(self, name):
+        self.gq.rng = self.gq.np.random.default_rng(self.zlib.crc32(name.encode()))
+        return self.gq.MODELS[name]()
+
+    def export(self, name, path):
+        OG.onnx.save(self.build(name)[0], path)
+
+    @staticmethod
+    def opset(path):
+        return next(o.version for o in OG.onnx.load(path).opset_import
+                    if o.domain in ("", "ai.onnx"))
+
+    def inputs(self, name, b):
+        specs = self.build(name)[1]
+        for s in specs:
+            s["shape"] = [b] + list(s["shape"][1:])
+        return specs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("models", nargs="*")
     ap.add_argument("--threads", type=int, nargs="+", default=[1])
     ap.add_argument("--batches", type=int, nargs="+", default=[1])
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
-    ap.add_argument("--set", default="zoo", help="file ort-cpu-SET.jsonl (default zoo; "
-                    "'holdout' for the final hold-out, scored once)")
+    ap.add_argument("--set", help="file ort-cpu-SET.jsonl (default zoo, or quant with --corpus "
+                    "quant; 'holdout' for the final hold-out, scored once)")
+    ap.add_argument("--corpus", choices=["zoo", "quant"], default="zoo")
     args = ap.parse_args()
-    names = args.models or HELD
+    src = Quant() if args.corpus == "quant" else Zoo()
+    names = args.models or (list(src.names) if args.corpus == "quant" else HELD)
     for n in names:
-        if n not in OG.ARCHS:
-            sys.exit(f"measure_zoo: unknown architecture '{n}'")
-    out = os.path.join(ROOT, "data", "machines", fingerprint(args.bin), f"ort-cpu-{args.set}.jsonl")
+        if n not in src.names:
+            sys.exit(f"measure_zoo: unknown {'model' if args.corpus == 'quant' else 'architecture'} '{n}'")
+    out = os.path.join(ROOT, "data", "machines", fingerprint(args.bin),
+                       f"ort-cpu-{args.set or args.corpus}.jsonl")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     done = set()
     if os.path.exists(out):
@@ -70,21 +142,13 @@ def main():
     for name in names:
         path = os.path.join(mdir, name + ".onnx")
         if not os.path.exists(path):
-            m = OG.export(name, 13, True)
-            OG.onnx.save(m, path + ".tmp")
+            src.export(name, path + ".tmp")
             os.replace(path + ".tmp", path)
         for threads in args.threads:
             for b in args.batches:
                 if (name, b, threads) in done:
                     continue
-                values = OG.run_values(name)
-                values["N"] = b
-                specs = []
-                for iname, dims, dtype, bound in OG.ARCHS[name]["inputs"]:
-                    s = {"name": iname, "dtype": dtype, "shape": OG.dims_of(dims, values)}
-                    if bound:
-                        s["bound"] = bound
-                    specs.append(s)
+                specs = src.inputs(name, b)
                 man, res = os.path.join(tmp, "m.jsonl"), os.path.join(tmp, "r.jsonl")
                 with open(man, "w") as f:
                     f.write(check_kernel_line(tmp))
@@ -104,7 +168,8 @@ def main():
                 if not r.get("ok"):
                     print(f"{name} b{b} t{threads}: {r.get('error')}")
                     continue
-                rec = {"model": name, "family": OG.ARCHS[name]["family"], "opset": 13,
+                rec = {"model": name, "family": src.family(name),
+                       "opset": src.opset(path),
                        "batch": b, "threads": threads, "spin": threads == 1,
                        "inputs": specs, "ort_version": r["ort_version"],
                        "wall_us": r["wall_us"], "kernel_us": r["kernel_us"],

@@ -18,6 +18,10 @@ D=$ROOT/data
 # measured (1-D and 3-D convolutions, rare unary operators, DepthToSpace,
 # InstanceNormalization, quantized kernels) and how the two machines differ.
 # ../shared/machines stays out, so that its transfer score stays honest.
+# The torch-cpu model learns cpu-AuthenticAMD-unrecorded alone: trained on
+# f26's training-step samples too (2026-12-05, 1,409 SGD samples), it
+# cut f26's per-kernel error (67% / 29% to 17% / 21%) but made both machines' whole training
+# steps worse (README, "Across machines").
 L=$D/machines/cpu-AuthenticAMD-unrecorded
 F=$D/machines/cpu-AuthenticAMD-f26-m2
 cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >/dev/null
