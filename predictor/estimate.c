@@ -263,6 +263,68 @@ static uint64_t rebytes(uint64_t bytes, const oc_desc_value *v, oc_dtype dt)
     return b > 0 ? (uint64_t)b : 0;
 }
 
+/* The integer tensor a DequantizeLinear turns into value v (its input),
+ * or -1 when no DequantizeLinear makes v. */
+static int dq_source(const oc_graph *g, int v)
+{
+    int p = v >= 0 ? g->values[v].producer : -1;
+    const oc_node *n = p >= 0 ? &g->nodes[p] : NULL;
+    return n && !strcmp(n->op, "DequantizeLinear") && !n->domain[0] && n->n_inputs
+               ? n->inputs[0] : -1;
+}
+
+/* A QLinear kernel's operands as the QOperator node has them (and its
+ * samples do): each quantized operand of the main node (Conv: X and W;
+ * MatMul, Add, Mul: A and B; a unary op or pool: X) as its integer tensor,
+ * whether or not the kernel took the DequantizeLinear that made it (a
+ * shared one stays a kernel of its own, and ORT's kernel still reads the
+ * integers), followed by its scale and zero point; then the output's scale
+ * and zero point; a Conv's bias as int32. */
+static oc_status qlinear_operands(const oc_analysis *a, const oc_kernel *kn, oc_node_desc *d,
+                                  oc_arena *arena, oc_error *err)
+{
+    const oc_graph *g = oc_analysis_graph(a);
+    const oc_node *mn = &g->nodes[kn->main];
+    bool conv = !strcmp(d->op, "QLinearConv");
+    bool binary = conv || !strcmp(d->op, "QLinearMatMul") || !strcmp(d->op, "QLinearAdd") ||
+                  !strcmp(d->op, "QLinearMul");
+    size_t nq = binary ? 2 : 1;
+    if (d->n_inputs < nq || mn->n_inputs < nq)
+        return OC_OK;
+    oc_desc_value *ins = oc_arena_alloc(arena, 10 * sizeof *ins);
+    int64_t *cout = oc_arena_alloc(arena, sizeof *cout);
+    if (!ins || !cout)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    size_t n = 0;
+    for (size_t k = 0; k < nq; k++) {
+        oc_desc_value q = d->inputs[k];
+        int src = dq_source(g, mn->inputs[k]);
+        const oc_tinfo *t = src >= 0 ? oc_analysis_value(a, src) : NULL;
+        if (t && t->dtype != OC_DT_UNDEFINED && q.dtype != t->dtype) {
+            d->cost.bytes_read = rebytes(d->cost.bytes_read, &q, t->dtype);
+            q.dtype = t->dtype;
+            q.weight = g->values[src].is_initializer;
+        }
+        ins[n++] = q;
+        ins[n++] = (oc_desc_value){.present = true, .dtype = OC_DT_FLOAT, .rank = 0,
+                                   .weight = true};
+        ins[n++] = (oc_desc_value){.present = true, .dtype = q.dtype, .rank = 0,
+                                   .weight = true};
+    }
+    ins[n++] = (oc_desc_value){.present = true, .dtype = OC_DT_FLOAT, .rank = 0, .weight = true};
+    ins[n++] = (oc_desc_value){.present = true, .dtype = d->outputs[0].dtype, .rank = 0,
+                               .weight = true};
+    const oc_desc_value *w = &d->inputs[1];
+    if (conv && d->n_inputs > 2 && d->inputs[2].present && w->rank > 0 && w->dims) {
+        *cout = w->dims[0];
+        ins[n++] = (oc_desc_value){.present = true, .dtype = OC_DT_INT32, .rank = 1,
+                                   .dims = cout, .weight = true};
+    }
+    d->inputs = ins;
+    d->n_inputs = n;
+    return OC_OK;
+}
+
 /* DynamicQuantizeMatMul's operands as ORT's fusion passes them (and its
  * samples have them): A, B, B's scale (a float constant), B's zero point,
  * and the bias when the group adds a constant, in place of MatMulInteger's
@@ -347,6 +409,8 @@ static oc_status quantized_operands(const oc_analysis *a, const oc_kernel *kn, o
     d->outputs = outs;
     if (!strcmp(d->op, "DynamicQuantizeMatMul") && d->n_inputs == 4 && d->n_outputs)
         return dqmm_operands(g, kn, d, arena, err);
+    if (!strncmp(d->op, "QLinear", 7) && d->n_outputs)
+        return qlinear_operands(a, kn, d, arena, err);
     return OC_OK;
 }
 

@@ -299,16 +299,19 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
     case OC_OPF_POOL: {
         size_t nk;
         const int64_t *k = oc_node_desc_attr_ints(d, "kernel_shape", &nk);
+        /* the weight: QLinearConv's fourth input (after x, its scale and
+         * zero point), ConvInteger's and every other's second */
+        size_t wi = op && !strcmp(op, "QLinearConv") ? 3 : 1;
         double kh = 1, kw = 1, kel = 1;
         if (k && nk > 0) {
             kh = (double)k[0];
             kw = nk > 1 ? (double)k[1] : 1;
             for (size_t i = 0; i < nk; i++)
                 kel *= (double)k[i];
-        } else if (fam != OC_OPF_POOL && d->n_inputs > 1 && d->inputs[1].present &&
-                   d->inputs[1].rank >= 3) {
+        } else if (fam != OC_OPF_POOL && d->n_inputs > wi && d->inputs[wi].present &&
+                   d->inputs[wi].rank >= 3) {
             /* Conv without kernel_shape: the weight's trailing dims. */
-            const oc_desc_value *w = &d->inputs[1];
+            const oc_desc_value *w = &d->inputs[wi];
             kh = dim(w, 2);
             kw = w->rank > 3 ? dim(w, 3) : 1;
             kel = prod_from(w, 2);

@@ -6,7 +6,11 @@
 # DynamicQuantizeMatMul, described like the samples of that op (its
 # com.microsoft domain, A, B, B's scale and zero point, the bias, a float
 # output, its own cost), so it is predicted within a few percent of a
-# model holding that one node; before, it was 2-3x that.
+# model holding that one node; before, it was 2-3x that.  The same for a
+# QDQ Conv (tests/data/ort-quant/qdq_conv_relu: DequantizeLinear of the
+# uint8 input and the int8 weight, Conv, Relu, QuantizeLinear), which ORT
+# runs as one QLinearConv reading the integers: before, it was described
+# with float operands and predicted 1.7x the QLinearConv node.
 set -u
 BIN=$1 SRC=$2
 TMP=$(mktemp -d)
@@ -32,6 +36,37 @@ g = h.make_graph([node], "single", [h.make_tensor_value_info("x", T.FLOAT, ["N",
 onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13),
                                           h.make_opsetid("com.microsoft", 1)]), sys.argv[1])
 E
+gunzip -c "$SRC/tests/data/ort-quant/qdq_conv_relu.onnx.gz" >"$TMP/qgroup.onnx"
+$PY - "$TMP/qsingle.onnx" <<'E'
+import sys
+import numpy as np
+import onnx
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+f, u8, i8 = np.float32, np.uint8, np.int8
+inits = [nh.from_array(np.array(0.05, f), "x_s"), nh.from_array(np.array(128, u8), "x_z"),
+         nh.from_array(np.zeros((32, 16, 3, 3), i8), "w"),
+         nh.from_array(np.array(0.004, f), "w_s"), nh.from_array(np.array(0, i8), "w_z"),
+         nh.from_array(np.array(0.05, f), "y_s"), nh.from_array(np.array(0, u8), "y_z"),
+         nh.from_array(np.zeros(32, np.int32), "b")]
+node = h.make_node("QLinearConv", ["x", "x_s", "x_z", "w", "w_s", "w_z", "y_s", "y_z", "b"],
+                   ["y"], pads=[1, 1, 1, 1], kernel_shape=[3, 3])
+g = h.make_graph([node], "single", [h.make_tensor_value_info("x", T.UINT8, ["N", 16, 32, 32])],
+                 [h.make_tensor_value_info("y", T.UINT8, ["N", 32, 32, 32])], inits)
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), sys.argv[1])
+E
+for b in 1 8; do
+    for t in 1 2; do
+        "$BIN" predict "$TMP/qgroup.onnx" --input x=${b}x16x32x32 -T $t -f json >"$TMP/g.json" 2>/dev/null
+        "$BIN" predict "$TMP/qsingle.onnx" --input x=${b}x16x32x32 -T $t -f json >"$TMP/s.json" 2>/dev/null
+        ok "$PY - '$TMP/g.json' '$TMP/s.json' <<'E'
+import json, sys
+g, s = (json.load(open(p))['kernels'] for p in sys.argv[1:])
+q = [[k for k in ks if k['op'] == 'QLinearConv'] for ks in (g, s)]
+assert len(q[0]) == 1 and len(q[1]) == 1, (g, s)
+assert abs(q[0][0]['time_us'] / q[1][0]['time_us'] - 1) < 0.05, (q[0][0], q[1][0])
+E" "batch $b, $t threads: a QDQ Conv is predicted as its QLinearConv node"
+    done
+done
 for b in 1 8; do
     for t in 1 2; do
         "$BIN" predict "$TMP/group.onnx" --input x=${b}x32x256 -T $t -f json >"$TMP/g.json" 2>/dev/null
