@@ -27,6 +27,7 @@ static const char *const group_names[OC_CALIB_GROUPS] = {
     OC_OP_FAMILY_LIST(XX)
 #undef XX
     "conv_depthwise",
+    "quantized",
 };
 
 const char *oc_calib_group_name(int g)
@@ -42,6 +43,11 @@ int oc_calib_group_of(const float *x)
             fam = f;
             break;
         }
+    /* one-byte operands of a computing op: an integer kernel */
+    bool computes = fam != OC_OPF_DATA_MOVEMENT && fam != OC_OPF_OTHER &&
+                    fam != OC_OPF_REDUCE && fam != OC_OPF_NORM && fam != OC_OPF_SOFTMAX;
+    if (computes && x[OC_F_DTYPE_BYTES] > 0.5f && x[OC_F_DTYPE_BYTES] < 1.5f)
+        return OC_CALIB_QUANTIZED;
     if (fam == OC_OPF_CONV && x[OC_F_DEPTHWISE] > 0.5f)
         return OC_CALIB_DEPTHWISE;
     return fam;
@@ -581,6 +587,10 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
     for (int g = 0; g < OC_CALIB_GROUPS; g++) {
         const json_t *e = json_object_get(groups, group_names[g]);
         double gn = 0;
+        if (!e && g == OC_CALIB_QUANTIZED) { /* a calibration older than the group */
+            memcpy(f->w[g], f->global, sizeof f->w[g]);
+            continue;
+        }
         if (!json_is_object(e) || !get_vec(e, "w", 3, -10, 10, f->w[g]) ||
             !get_num(e, "n", 0, 1e9, &gn))
             return BAD("%s: corrupt calibration: group \"%s\" missing or out of range",

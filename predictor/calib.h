@@ -39,8 +39,12 @@
 
 enum {
     OC_CALIB_VERSION = 1,
-    OC_CALIB_GROUPS = OC_OPF_COUNT + 1, /* the op families, then depthwise conv */
+    /* the op families, then depthwise conv, then ORT's integer kernels
+     * (QLinearConv, QLinearMatMul, QLinearAdd, ...: the probe has none, so
+     * they take the machine-wide correction, not their fp32 family's) */
+    OC_CALIB_GROUPS = OC_OPF_COUNT + 2,
     OC_CALIB_DEPTHWISE = OC_OPF_COUNT,
+    OC_CALIB_QUANTIZED = OC_OPF_COUNT + 1,
     OC_CALIB_MAX_THREADS = 16
 };
 

@@ -306,6 +306,30 @@ static void calibrations(void)
     } else {
         CHECK(!"data/ort-cpu.tmodel loads");
     }
+    /* An integer kernel (one-byte operands of a computing op) is a group
+     * of its own, whatever its family; an int8 Transpose stays data
+     * movement.  A calibration written before the group existed (the
+     * shipped one) gives it the machine-wide correction. */
+    {
+        float q[OC_N_FEATURES] = {0};
+        q[OC_F_FAM_CONV] = 1;
+        q[OC_F_DTYPE_BYTES] = 4;
+        CHECK_EQ_INT(oc_calib_group_of(q), OC_OPF_CONV);
+        q[OC_F_DTYPE_BYTES] = 1;
+        CHECK_EQ_INT(oc_calib_group_of(q), OC_CALIB_QUANTIZED);
+        q[OC_F_FAM_CONV] = 0;
+        q[OC_F_FAM_DATA_MOVEMENT] = 1;
+        CHECK_EQ_INT(oc_calib_group_of(q), OC_OPF_DATA_MOVEMENT);
+        CHECK_EQ_STR(oc_calib_group_name(OC_CALIB_QUANTIZED), "quantized");
+        char sp[4096];
+        oc_calib shipped;
+        snprintf(sp, sizeof sp,
+                 "%s/../data/machines/cpu-AuthenticAMD-f26-m2/ort-cpu-inference-calibration.json",
+                 OC_TESTS_DIR);
+        CHECK_EQ_INT(oc_calib_load(sp, &shipped, &e), OC_OK);
+        const oc_calib_fit *sf = oc_calib_fit_for(&shipped, 1);
+        CHECK(sf && !memcmp(sf->w[OC_CALIB_QUANTIZED], sf->global, sizeof sf->global));
+    }
 }
 
 int main(void)
