@@ -518,6 +518,29 @@ static void test_instancenorm_draws(void)
     CHECK(ranks[3] >= 15 && ranks[4] >= 50);
 }
 
+/* gconv: grouped, never depthwise, every kind drawn, groups from 2 to 64. */
+static void test_gconv_draws(void)
+{
+    int kinds[3] = {0}, two = 0, many = 0;
+    for (uint64_t i = 0; i < 150; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_GCONV, i, &s))
+            continue;
+        CHECK_EQ_STR(s.op, "Conv");
+        int64_t grp = cfg_int(&s, "group", 0), cin = cfg_int(&s, "cin", 0);
+        CHECK(grp >= 2 && grp <= 64 && grp < cin && cin % grp == 0);
+        const char *k = cfg_str(&s, "kind");
+        kinds[0] += !strcmp(k, "cardinality");
+        kinds[1] += !strcmp(k, "group_width");
+        kinds[2] += !strcmp(k, "few");
+        two += grp == 2;
+        many += grp >= 32;
+        oc_sample_free(&s);
+    }
+    CHECK(kinds[0] >= 30 && kinds[1] >= 30 && kinds[2] >= 30);
+    CHECK(two >= 10 && many >= 30);
+}
+
 static void test_desc_json_errors(void)
 {
     oc_arena *ar = oc_arena_new();
@@ -643,6 +666,7 @@ int main(void)
     test_unary_draws();
     test_depthtospace_draws();
     test_instancenorm_draws();
+    test_gconv_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

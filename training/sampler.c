@@ -1744,6 +1744,57 @@ static void gen_instancenorm(gen *g)
     out_f(g, "Y");
 }
 
+/* ---- grouped convolutions (not depthwise) ----
+ * ORT runs them without the NCHWc layout, group by group.  ResNeXt-style
+ * cardinality (32 or 64 groups, 4..16 channels a group) 35%, RegNet-style
+ * group width (8, 16, 24, 32, 48 or 64 channels a group) 35%, a few groups
+ * (2, 3, 4 or 8: AlexNet, Res2Net, ShuffleNet v1) 30%; 3x3 80% (1x1 the
+ * rest, only with a few groups); cout = cin 80%, else 2x; stride 2 25%;
+ * "same" pads; Conv 40%, Conv+Relu 60%. */
+static void gen_gconv(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.35, 0.35, 0.3};
+    static const char *const kinds[] = {"cardinality", "group_width", "few"};
+    size_t kind = WPICK(r, kw);
+    conv_nd c = {.nsp = 2, .s = {1, 1}, .d = {1, 1}};
+    int64_t per;
+    if (kind == 0) {
+        c.group = chance(r, 0.7) ? 32 : 64;
+        per = PICK(r, ((const int64_t[]){4, 4, 8, 8, 16}));
+    } else if (kind == 1) {
+        per = PICK(r, ((const int64_t[]){8, 16, 24, 32, 48, 64}));
+        c.group = logu(r, 2, 56);
+    } else {
+        c.group = PICK(r, ((const int64_t[]){2, 2, 3, 4, 4, 8}));
+        per = channels(r, 8, 512) / c.group;
+    }
+    c.cin = c.group * (per < 1 ? 1 : per);
+    if (c.cin < 16 || c.cin > 4096) {
+        g->reject = true;
+        return;
+    }
+    c.cout = chance(r, 0.8) ? c.cin : 2 * c.cin;
+    int64_t k = kind == 2 && chance(r, 0.5) ? 1 : 3;
+    c.k[0] = c.k[1] = k;
+    if (chance(r, 0.25))
+        c.s[0] = c.s[1] = 2;
+    conv_nd_pad(&c, 0, "same");
+    conv_nd_pad(&c, 1, "same");
+    spatial_hw(r, c.cin, 112, &c.in[0], &c.in[1]);
+    c.n = logu(r, 1, 32);
+    c.bias = chance(r, 0.6);
+    bool relu = chance(r, 0.6);
+    if (!conv_nd_fits(&c)) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "kind", kinds[kind]);
+    conv_nd_config(g, &c);
+    conv_nd_emit(g, &c);
+    conv_nd_act(g, relu ? "Relu" : NULL);
+}
+
 static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_CONV] = gen_conv,
     [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
@@ -1773,6 +1824,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_UNARY] = gen_unary,
     [OC_FAM_DEPTHTOSPACE] = gen_depthtospace,
     [OC_FAM_INSTANCENORM] = gen_instancenorm,
+    [OC_FAM_GCONV] = gen_gconv,
 };
 
 /* ---- drawing ---- */

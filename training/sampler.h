@@ -51,7 +51,8 @@
     XX(CONV3D, "conv3d", "Conv3d")         /* [N,C,T,H,W]: video */           \
     XX(UNARY, "unary", "Unary")            /* Elu, Softplus, Sin, Round... */ \
     XX(DEPTHTOSPACE, "depthtospace", "DepthToSpace") /* and SpaceToDepth */   \
-    XX(INSTANCENORM, "instancenorm", "InstanceNormalization")
+    XX(INSTANCENORM, "instancenorm", "InstanceNormalization")                \
+    XX(GCONV, "gconv", "GroupedConv")      /* groups 2..64, not depthwise */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
