@@ -273,9 +273,11 @@ static int dq_source(const oc_graph *g, int v)
                ? n->inputs[0] : -1;
 }
 
-/* A QLinear kernel's operands as the QOperator node has them (and its
- * samples do): each quantized operand of the main node (Conv: X and W;
- * MatMul, Add, Mul: A and B; a unary op or pool: X) as its integer tensor,
+/* A QLinear kernel's operands as the QOperator node has them (and the
+ * samples of the qconv, qmatmul and qelementwise families do; QLinearConcat
+ * and the other unsampled ones keep their main node's): each quantized
+ * operand of the main node (Conv: X and W; MatMul, Add, Mul: A and B;
+ * Sigmoid, LeakyRelu, the average pools: X) as its integer tensor,
  * whether or not the kernel took the DequantizeLinear that made it (a
  * shared one stays a kernel of its own, and ORT's kernel still reads the
  * integers), followed by its scale and zero point; then the output's scale
@@ -288,8 +290,11 @@ static oc_status qlinear_operands(const oc_analysis *a, const oc_kernel *kn, oc_
     bool conv = !strcmp(d->op, "QLinearConv");
     bool binary = conv || !strcmp(d->op, "QLinearMatMul") || !strcmp(d->op, "QLinearAdd") ||
                   !strcmp(d->op, "QLinearMul");
+    bool unary = !strcmp(d->op, "QLinearSigmoid") || !strcmp(d->op, "QLinearLeakyRelu") ||
+                 !strcmp(d->op, "QLinearAveragePool") ||
+                 !strcmp(d->op, "QLinearGlobalAveragePool");
     size_t nq = binary ? 2 : 1;
-    if (d->n_inputs < nq || mn->n_inputs < nq)
+    if ((!binary && !unary) || d->n_inputs < nq || mn->n_inputs < nq)
         return OC_OK;
     oc_desc_value *ins = oc_arena_alloc(arena, 10 * sizeof *ins);
     int64_t *cout = oc_arena_alloc(arena, sizeof *cout);
@@ -314,9 +319,9 @@ static oc_status qlinear_operands(const oc_analysis *a, const oc_kernel *kn, oc_
     ins[n++] = (oc_desc_value){.present = true, .dtype = OC_DT_FLOAT, .rank = 0, .weight = true};
     ins[n++] = (oc_desc_value){.present = true, .dtype = d->outputs[0].dtype, .rank = 0,
                                .weight = true};
-    const oc_desc_value *w = &d->inputs[1];
-    if (conv && d->n_inputs > 2 && d->inputs[2].present && w->rank > 0 && w->dims) {
-        *cout = w->dims[0];
+    if (conv && d->n_inputs > 2 && d->inputs[2].present && d->inputs[1].rank > 0 &&
+        d->inputs[1].dims) {
+        *cout = d->inputs[1].dims[0];
         ins[n++] = (oc_desc_value){.present = true, .dtype = OC_DT_INT32, .rank = 1,
                                    .dims = cout, .weight = true};
     }

@@ -1748,8 +1748,8 @@ static void gen_instancenorm(gen *g)
  * ORT runs them without the NCHWc layout, group by group.  ResNeXt-style
  * cardinality (32 or 64 groups, 4..16 channels a group) 35%, RegNet-style
  * group width (8, 16, 24, 32, 48 or 64 channels a group) 35%, a few groups
- * (2, 3, 4 or 8: AlexNet, Res2Net, ShuffleNet v1) 30%; 3x3 80% (1x1 the
- * rest, only with a few groups); cout = cin 80%, else 2x; stride 2 25%;
+ * (2, 3, 4 or 8: AlexNet, Res2Net, ShuffleNet v1) 30%; 3x3 (1x1 in half
+ * of the few-groups draws); cout = cin 80%, else 2x; stride 2 25%;
  * "same" pads; Conv 40%, Conv+Relu 60%. */
 static void gen_gconv(gen *g)
 {
