@@ -64,7 +64,7 @@ class Zoo:
         OG.onnx.save(OG.export(name, 13, True), path)
 
     @staticmethod
-    def opset(path):
+    def opset(name):
         return 13
 
     @staticmethod
@@ -81,36 +81,33 @@ class Zoo:
 
 
 class Quant:
-    """tests/data/gen_quant.py's models: each rebuilt from its own seed, as
-    scripts/ort_quant.py does; their specs are at batch 1, dim 0 is N."""
+    """tests/data/gen_quant.py's models, each rebuilt from its own seed
+    (gen_quant.build) once; their specs are at batch 1, dim 0 is N."""
 
     def __init__(self):
         import gen_quant
-        import zlib
-        self.gq, self.zlib = gen_quant, zlib
+        self.gq = gen_quant
         self.names = gen_quant.MODELS
+        self.built = {}
 
     @staticmethod
     def family(name):
         return name.split("_")[0]
 
     def build(self, name):
-        self.gq.rng = self.gq.np.random.default_rng(self.zlib.crc32(name.encode()))
-        return self.gq.MODELS[name]()
+        if name not in self.built:
+            self.built[name] = self.gq.build(name)
+        return self.built[name]
 
     def export(self, name, path):
         OG.onnx.save(self.build(name)[0], path)
 
-    @staticmethod
-    def opset(path):
-        return next(o.version for o in OG.onnx.load(path).opset_import
+    def opset(self, name):
+        return next(o.version for o in self.build(name)[0].opset_import
                     if o.domain in ("", "ai.onnx"))
 
     def inputs(self, name, b):
-        specs = self.build(name)[1]
-        for s in specs:
-            s["shape"] = [b] + list(s["shape"][1:])
-        return specs
+        return [dict(s, shape=[b] + list(s["shape"][1:])) for s in self.build(name)[1]]
 
 
 def main():
@@ -169,7 +166,7 @@ def main():
                     print(f"{name} b{b} t{threads}: {r.get('error')}")
                     continue
                 rec = {"model": name, "family": src.family(name),
-                       "opset": src.opset(path),
+                       "opset": src.opset(name),
                        "batch": b, "threads": threads, "spin": threads == 1,
                        "inputs": specs, "ort_version": r["ort_version"],
                        "wall_us": r["wall_us"], "kernel_us": r["kernel_us"],

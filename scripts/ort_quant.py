@@ -91,8 +91,7 @@ def main():
     machine, block = fingerprint(ONNXCOST), nchwc_block()
     with tempfile.TemporaryDirectory() as work:
         for nm in names:
-            gq.rng = gq.np.random.default_rng(gq.zlib.crc32(nm.encode()))
-            m, specs = gq.MODELS[nm]()
+            m, specs = gq.build(nm)
             full = os.path.join(work, nm + ".onnx")
             onnx.save_model(m, full)
             spec_path = os.path.join(work, nm + ".inputs.json")

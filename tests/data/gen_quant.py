@@ -672,6 +672,14 @@ def bert_small_dq():
     return m, [{"name": "input_ids", "dtype": "int64", "shape": [1, 32], "bound": 100}]
 
 
+def build(name):
+    """MODELS[name]() with the generator seeded by the name, so that each
+    model is the same whichever others are built (ModelProto, input specs)."""
+    global rng
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    return MODELS[name]()
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__.split("\n\n")[0], file=sys.stderr)
@@ -679,10 +687,8 @@ def main():
     out = sys.argv[1]
     names = sys.argv[2:] or list(MODELS)
     os.makedirs(out, exist_ok=True)
-    global rng
     for nm in names:
-        rng = np.random.default_rng(zlib.crc32(nm.encode()))
-        m, sp = MODELS[nm]()
+        m, sp = build(nm)
         with open(os.path.join(out, nm + ".onnx"), "wb") as f:
             f.write(m.SerializeToString())
         with open(os.path.join(out, nm + ".inputs.json"), "w") as f:
