@@ -16,28 +16,16 @@ import argparse
 import collections
 import json
 import os
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from zoo_accuracy import predict_cmd, set_path  # noqa: E402
-
-
-def predict(binary, model, run, target, env):
-    p = subprocess.run(predict_cmd(binary, model, run, target), capture_output=True, text=True,
-                       env=env)
-    if p.returncode != 0:
-        print(f"{run['model']}: predict failed: {p.stderr.strip()}", file=sys.stderr)
-        return None
-    return json.loads(p.stdout)
+from zoo_accuracy import add_set_args, predict_json, set_path  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
-    ap.add_argument("--machine")
-    ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
+    add_set_args(ap)
     ap.add_argument("--set", default="zoo")
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--model", action="append", help="only these models (repeatable)")
@@ -45,7 +33,6 @@ def main():
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args()
     machine, path = set_path(args.bin, args.machine, args.set, "kernel_errors")
-    env = dict(os.environ, ONNXCOST_MACHINE=machine)
     by_op = collections.defaultdict(lambda: [0.0, 0.0, 0])     # measured, predicted, n
     misses, unplanned, unrun = [], collections.Counter(), collections.Counter()
     for line in open(path):
@@ -56,8 +43,9 @@ def main():
         if not os.path.exists(model):
             print(f"{run['model']}: {model} missing", file=sys.stderr)
             continue
-        d = predict(args.bin, model, run, args.target, env)
+        d, err = predict_json(args.bin, model, run, args.target, machine)
         if d is None:
+            print(f"{run['model']}: predict failed: {err}", file=sys.stderr)
             continue
         planned = {k["name"]: k for k in d["kernels"]}
         tag = f"{run['model']} b{run['batch']} t{run['threads']}"

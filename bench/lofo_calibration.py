@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from zoo_accuracy import predict_cmd, set_path  # noqa: E402
+from zoo_accuracy import add_set_args, predict_json, set_path  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -49,12 +49,11 @@ def calibrate(binary, mdir, anchors_dir, extra, out):
 
 
 def predict(binary, models, run, target, machine):
-    p = subprocess.run(predict_cmd(binary, os.path.join(models, run["model"] + ".onnx"), run,
-                                   target), capture_output=True, text=True,
-                       env=dict(os.environ, ONNXCOST_MACHINE=machine))
-    if p.returncode != 0:
-        sys.exit(f"lofo_calibration: predict {run['model']} failed: {p.stderr.strip()}")
-    return json.loads(p.stdout)["totals"]["time_ms"]
+    d, err = predict_json(binary, os.path.join(models, run["model"] + ".onnx"), run, target,
+                          machine)
+    if d is None:
+        sys.exit(f"lofo_calibration: predict {run['model']} failed: {err}")
+    return d["totals"]["time_ms"]
 
 
 def score(rows, key, threads):
@@ -68,9 +67,7 @@ def score(rows, key, threads):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
-    ap.add_argument("--machine")
-    ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
+    add_set_args(ap)
     ap.add_argument("--sets", default="zoo,holdout,blind,blind2")
     ap.add_argument("--score-only", default="", help="sets scored, in no fit")
     ap.add_argument("-o", "--output", help="write the calibration fitted on all of --sets")

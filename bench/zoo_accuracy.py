@@ -45,11 +45,27 @@ def predict_cmd(binary, model, run, target):
     return cmd
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def add_set_args(ap):
+    """The options every script over measured sets takes: the binary, the
+    machine whose sets are read, the folder of the sets' graphs."""
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
     ap.add_argument("--machine")
     ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
+
+
+def predict_json(binary, model, run, target, machine):
+    """predict's JSON document for one measured run, predicted as on
+    `machine`; (None, predict's stderr) when it fails."""
+    p = subprocess.run(predict_cmd(binary, model, run, target), capture_output=True,
+                       text=True, env=dict(os.environ, ONNXCOST_MACHINE=machine))
+    if p.returncode != 0:
+        return None, p.stderr.strip()
+    return json.loads(p.stdout), None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    add_set_args(ap)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--set", default="zoo", help="ort-cpu-SET.jsonl (zoo, holdout)")
     ap.add_argument("--target", help="predict's --target (a calibration file, ...); default: "
@@ -57,7 +73,6 @@ def main():
     args = ap.parse_args()
     machine, path = set_path(args.bin, args.machine, args.set, "zoo_accuracy")
     rows = []
-    env = dict(os.environ, ONNXCOST_MACHINE=machine)
     for line in open(path):
         r = json.loads(line)
         model = os.path.join(args.models, r["model"] + ".onnx")
@@ -65,12 +80,10 @@ def main():
             print(f"{r['model']}: {model} missing (scripts/measure_zoo.py exports it)",
                   file=sys.stderr)
             continue
-        p = subprocess.run(predict_cmd(args.bin, model, r, args.target), capture_output=True,
-                           text=True, env=env)
-        if p.returncode != 0:
-            print(f"{r['model']}: predict failed: {p.stderr.strip()}", file=sys.stderr)
+        d, err = predict_json(args.bin, model, r, args.target, machine)
+        if d is None:
+            print(f"{r['model']}: predict failed: {err}", file=sys.stderr)
             continue
-        d = json.loads(p.stdout)
         t = d["totals"]
         meas = r["wall_us"]["median"] / 1e3
         pred = t["time_ms"]
