@@ -89,10 +89,14 @@ _spec = importlib.util.spec_from_file_location(
     "blind3_zoo", os.path.join(REPO, "samples", "blind3.py"))
 _blind3 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_blind3)
+_spec = importlib.util.spec_from_file_location(
+    "blind4_zoo", os.path.join(REPO, "samples", "blind4.py"))
+_blind4 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_blind4)
 # Every architecture export() knows: the corpus's (ZOO) and the blind sets
-# (samples/blind.py, samples/blind2.py, samples/blind3.py), which are never
-# part of the corpus.
-ARCHS = dict(ZOO, **_blind.BLIND, **_blind2.BLIND2, **_blind3.BLIND3)
+# (samples/blind.py, samples/blind2.py, samples/blind3.py, samples/blind4.py),
+# which are never part of the corpus.
+ARCHS = dict(ZOO, **_blind.BLIND, **_blind2.BLIND2, **_blind3.BLIND3, **_blind4.BLIND4)
 
 # Symbol values: at export time for a symbolic model (odd, so that no dim is
 # specialised to them by accident) and for the profiled run.
