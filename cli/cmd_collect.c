@@ -26,7 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "predictor/estimate.h"
 #include "training/collect.h"
+#include "training/ingraph.h"
 
 #ifndef OC_SOURCE_DIR
 #define OC_SOURCE_DIR "."
@@ -34,6 +36,8 @@
 
 static const char collect_help[] =
     "usage: onnxcost collect --family F[,F...] --count N --dataset FILE [options]\n"
+    "       onnxcost collect --from-runs RUNS.jsonl --models DIR --dataset FILE\n"
+    "                        [--machine FINGERPRINT]\n"
     "\n"
     "Measure single-operator run times for the timing model. For each family,\n"
     "draws N realistic configurations (deterministic in --seed and the sample\n"
@@ -82,6 +86,15 @@ static const char collect_help[] =
     "      --quiet            no progress lines (warnings and errors still)\n"
     "  -h, --help             this text\n"
     "\n"
+    "In-graph samples (times nothing): --from-runs FILE (repeatable) names\n"
+    "whole-model runs as scripts/measure_zoo.py and measure_models.py write\n"
+    "them, with ONNX Runtime's profiled kernels; each kernel the ort-cpu plan\n"
+    "predicts and the run lists becomes one line, described as predict\n"
+    "describes it and timed as it ran inside the graph (id\n"
+    "ort-cpu/tT/InGraph/MODEL/bB/K). --models DIR holds MODEL.onnx; --machine\n"
+    "names the machine that ran them (default this one), whose NCHWc block\n"
+    "the plan takes. Lines already in the dataset are skipped.\n"
+    "\n"
     "The driver is $ONNXCOST_COLLECTOR or " OC_SOURCE_DIR "/collector/ort_bench.js,\n"
     "run with $ONNXCOST_NODE or 'node' from PATH. A chunk whose calibration kernel\n"
     "drifts by more than --max-drift between its start and end is measured again (twice at\n"
@@ -112,13 +125,134 @@ static const char *driver_path(oc_collect *c)
     return c->driver_buf;
 }
 
+/* ---- in-graph samples ---- */
+
+/* The lines of every run in file `path` into `lines`. */
+static int runs_file_lines(const char *path, const char *models, oc_tmodel *tm,
+                           const oc_ingraph_opts *o, json_t *lines, oc_ingraph_counts *n,
+                           size_t *n_runs)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return io_error("cannot open", path);
+    char *buf = NULL;
+    size_t cap = 0, lineno = 0;
+    int rc = EXIT_OK;
+    while (!rc && getline(&buf, &cap, f) > 0) {
+        lineno++;
+        json_error_t je;
+        json_t *run = json_loads(buf, 0, &je);
+        const char *model = json_string_value(json_object_get(run, "model"));
+        char mpath[PATH_MAX];
+        oc_error err;
+        oc_error_clear(&err);
+        if (!run || !model || strchr(model, '/')) {
+            cli_error("%s:%zu: not a run line (%s)", path, lineno,
+                      run ? "no \"model\" name" : je.text);
+            rc = EXIT_INPUT;
+        } else if (snprintf(mpath, sizeof mpath, "%s/%s.onnx", models, model) >=
+                   (int)sizeof mpath) {
+            cli_error("%s:%zu: path too long", path, lineno);
+            rc = EXIT_USAGE;
+        } else if (oc_ingraph_lines(mpath, run, tm, o, lines, n, &err)) {
+            cli_error("%s:%zu: %s: %s", path, lineno, model, err.msg);
+            rc = err.status == OC_ERR_INPUT ? EXIT_INPUT : EXIT_IO;
+        } else {
+            (*n_runs)++;
+        }
+        json_decref(run);
+    }
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+static int collect_from_runs(const char *const *runs, size_t n_files, const char *models,
+                             const char *machine, const char *dataset, bool quiet)
+{
+    oc_error err;
+    oc_error_clear(&err);
+    oc_tmodel *tm = NULL;
+    oc_overhead ov;
+    if (oc_default_tmodel("ort-cpu", &tm, &ov, &err))
+        return cli_fail(&err, 0);
+    oc_machine here;
+    oc_this_machine(&here);
+    oc_ingraph_opts o = {.machine = machine ? machine : here.id};
+    if (!oc_tmodel_trained_on(tm, o.machine)) {
+        cli_error("--machine: the ort-cpu timing model has no profile of %s (it learned "
+                  "the machines 'onnxcost targets' lists)", o.machine);
+        oc_tmodel_free(tm);
+        return EXIT_USAGE;
+    }
+    oc_tmodel_speak_for(tm, o.machine);
+    const oc_hw *hw = oc_tmodel_hw_for(tm, o.machine);
+    o.machine = hw->machine[0] ? hw->machine : NULL; /* as its samples record it */
+    o.nchwc_block = hw->nchwc_block ? hw->nchwc_block : OC_NCHWC_NONE;
+    json_t *lines = json_array();
+    oc_ingraph_counts n = {0};
+    size_t n_runs = 0;
+    int rc = lines ? EXIT_OK : EXIT_IO;
+    for (size_t i = 0; i < n_files && !rc; i++)
+        rc = runs_file_lines(runs[i], models, tm, &o, lines, &n, &n_runs);
+    oc_tmodel_free(tm);
+    /* the lines the dataset lacks, appended as one chunk */
+    oc_idset have;
+    uint64_t good;
+    bool cut;
+    const char **text = rc ? NULL : calloc(json_array_size(lines) + 1, sizeof *text);
+    size_t n_new = 0;
+    if (!rc && !text)
+        rc = EXIT_IO;
+    if (!rc && oc_dataset_ids(dataset, &have, &good, &cut, &err))
+        rc = cli_fail(&err, 1);
+    else if (!rc) {
+        size_t i;
+        json_t *line;
+        json_array_foreach(lines, i, line) {
+            if (oc_idset_has(&have, json_string_value(json_object_get(line, "id"))))
+                continue;
+            if (!(text[n_new] = json_dumps(line, JSON_COMPACT | JSON_REAL_PRECISION(9)))) {
+                rc = EXIT_IO;
+                break;
+            }
+            n_new++;
+        }
+        oc_idset_free(&have);
+        if (cut && !rc) {
+            cli_error("%s ends with an incomplete chunk: run 'onnxcost collect' on it "
+                      "first", dataset);
+            rc = EXIT_INPUT;
+        }
+        if (!rc && n_new && oc_dataset_append(dataset, text, n_new, &err))
+            rc = cli_fail(&err, 0);
+    }
+    if (!rc && n.foreign)
+        fprintf(stderr,
+                "onnxcost: warning: %zu runs whose kernel lists the plan does not match "
+                "were left out (the first: %s)\n", n.foreign, n.first_foreign);
+    if (!rc && !quiet)
+        fprintf(stderr,
+                "onnxcost: %zu runs: %zu kernels, %zu new in %s; %zu predicted kernels not "
+                "in their profiles%s\n",
+                n_runs, n.lines, n_new, dataset, n.unmatched,
+                n.unfaithful ? " (and some whose description does not survive a dataset "
+                               "line: left out)" : "");
+    for (size_t i = 0; text && i < n_new; i++)
+        free((void *)text[i]);
+    free(text);
+    json_decref(lines);
+    return rc;
+}
+
 /* ---- the command ---- */
 
 int cmd_collect(int argc, char **argv)
 {
     oc_error err;
     oc_error_clear(&err);
-    enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS, OPT_MAX_DRIFT, OPT_OPTIMIZER, OPT_QUIET };
+    enum { OPT_KEEP = 1000, OPT_DRY, OPT_DRIVER_ARGS, OPT_MAX_DRIFT, OPT_OPTIMIZER, OPT_QUIET,
+           OPT_FROM_RUNS, OPT_MODELS, OPT_MACHINE };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 'm'},
         {"threads", required_argument, NULL, 'T'},
@@ -134,6 +268,9 @@ int cmd_collect(int argc, char **argv)
         {"max-drift", required_argument, NULL, OPT_MAX_DRIFT},
         {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
         {"quiet", no_argument, NULL, OPT_QUIET},
+        {"from-runs", required_argument, NULL, OPT_FROM_RUNS},
+        {"models", required_argument, NULL, OPT_MODELS},
+        {"machine", required_argument, NULL, OPT_MACHINE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     static oc_collect c;
@@ -143,6 +280,8 @@ int cmd_collect(int argc, char **argv)
     c.chunk = 64;
     c.max_drift = 0.10;
     const char *families = NULL, *workdir = NULL;
+    const char *runs[64], *models = NULL, *machine = NULL;
+    size_t n_runs = 0;
     int64_t seed = 0;
     int opt, rc;
     optind = 1;
@@ -206,6 +345,19 @@ int cmd_collect(int argc, char **argv)
             c.optimizer = oc_optimizer_name(mode.optimizer);
             break;
         }
+        case OPT_FROM_RUNS:
+            if (n_runs == sizeof runs / sizeof runs[0]) {
+                cli_error("--from-runs: at most %zu files", n_runs);
+                return EXIT_USAGE;
+            }
+            runs[n_runs++] = optarg;
+            break;
+        case OPT_MODELS:
+            models = optarg;
+            break;
+        case OPT_MACHINE:
+            machine = optarg;
+            break;
         case 'h':
             fputs(collect_help, stdout);
             return EXIT_OK;
@@ -217,6 +369,14 @@ int cmd_collect(int argc, char **argv)
     if (optind != argc) {
         cli_error("collect: unexpected argument '%s'", argv[optind]);
         return EXIT_USAGE;
+    }
+    if (n_runs || models || machine) {
+        if (!n_runs || !models || !c.dataset || families) {
+            cli_error("collect: --from-runs, --models and --dataset go together, "
+                      "without --family (see 'onnxcost collect --help')");
+            return EXIT_USAGE;
+        }
+        return collect_from_runs(runs, n_runs, models, machine, c.dataset, c.quiet);
     }
     if (!(c.entry = oc_target_entry_of(oc_target_lookup(c.target)))) {
         cli_error("--target: '%s' is not one of %s", c.target, oc_target_names());

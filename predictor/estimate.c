@@ -106,24 +106,35 @@ static const char *unknown_reason(const oc_analysis *a, const oc_kernel *k, oc_a
     return "its shapes are unknown";
 }
 
-/* The feature row of a kernel that moves one tensor into another layout
+/* The description of a kernel that moves one tensor into another layout
  * (value v): a Transpose the transpose optimizer leaves between kernels,
  * or a ReorderInput / ReorderOutput at the edge of an NCHWc region, each
  * described as a Transpose of v (a strided copy of the same bytes; the
  * timing model has Transpose samples, and the Conv and pool samples were
- * fitted without their reorders: features.c, in_graph_share).
- * OC_ERR_INPUT when v's shape is unknown (then it is left out). */
-static oc_status layout_row(const oc_analysis *a, const oc_target *tgt, int v, float *xrow,
-                            oc_arena *arena, oc_error *err)
+ * fitted without their reorders: features.c, in_graph_share). */
+static oc_status layout_desc(const oc_analysis *a, int v, oc_node_desc *d, oc_arena *arena,
+                             oc_error *err)
 {
-    oc_node_desc d;
-    oc_error ignored;
-    oc_status st = oc_node_desc_fused_op(a, "Transpose", v, v, 0, &d, arena, err);
-    if (st)
-        return st;
-    d.opset = 13;
-    oc_error_clear(&ignored);
-    return oc_features_from_desc(&d, tgt, xrow, &ignored) == OC_OK ? OC_OK : OC_ERR_INPUT;
+    oc_status st = oc_node_desc_fused_op(a, "Transpose", v, v, 0, d, arena, err);
+    if (!st)
+        d->opset = 13;
+    return st;
+}
+
+/* The value a layout kernel moves (the plan's inserted reorders and
+ * Transposes, or the reorder nodes of a model ORT optimised and saved:
+ * their input), -1 when it has none; *is_layout whether kn is one. */
+static int layout_value(const oc_analysis *a, const oc_kernel *kn, bool *is_layout)
+{
+    oc_op_id mid = kn->main == OC_PLAN_INSERTED ? OC_OPID_UNKNOWN
+                                                : oc_analysis_node_cost(a, kn->main)->op;
+    bool saved = mid == OC_OPID_NCHWC_ReorderInput || mid == OC_OPID_NCHWC_ReorderOutput;
+    *is_layout = kn->main == OC_PLAN_INSERTED || saved;
+    if (saved)
+        return oc_analysis_graph(a)->nodes[kn->main].inputs[0];
+    bool moves = kn->kid == OC_OPID_Transpose || kn->kid == OC_KID_ReorderInput ||
+                 kn->kid == OC_KID_ReorderOutput;
+    return *is_layout && moves ? kn->value : -1;
 }
 
 static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *const *sessions,
@@ -483,6 +494,40 @@ static oc_status as_fp32(oc_node_desc *d, oc_arena *arena, oc_error *err)
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
  * room for every kernel. */
+/* The description of run kernel kn (not a layout kernel): its main node
+ * with the nodes fused into it, as the op the runtime runs. */
+static oc_status kernel_desc(const oc_analysis *a, const oc_kernel *kn, oc_node_desc *d,
+                             oc_arena *arena, oc_error *err)
+{
+    const oc_graph *g = oc_analysis_graph(a);
+    oc_status st = oc_node_desc_from_analysis(a, kn->main, d, arena, err);
+    for (size_t f = 0; !st && f < kn->n_fused && f < OC_DESC_MAX_FUSED; f++)
+        st = oc_node_desc_add_fused(d, a, kn->fused[f], arena, err);
+    if (st)
+        return st;
+    if (kn->as_op && (!strcmp(kn->as_op, "LayerNormalization") ||
+                      !strcmp(kn->as_op, "Gelu"))) {
+        /* A decomposed subgraph runs as one op: described as that op's
+         * samples are, from the subgraph's input and output. */
+        uint64_t flops = d->cost.flops;
+        st = oc_node_desc_fused_op(a, kn->as_op, g->nodes[kn->main].inputs[0],
+                                   kernel_exit(g, kn), flops, d, arena, err);
+        if (st)
+            return st;
+    } else if (kn->as_op) {
+        /* runs as another op on the main node's operands (MatMul as Gemm
+         * or FusedMatMul) */
+        d->op = kn->as_op;
+        d->n_fused = 0;
+        if (quantized_kernel(kn->as_op))
+            own_cost(a, kn->main, d);
+        kernel_domain(d);
+        if ((st = quantized_operands(a, kn, d, arena, err)))
+            return st;
+    }
+    return kn->in_fp32 ? as_fp32(d, arena, err) : OC_OK;
+}
+
 static oc_status gather(const oc_analysis *a, const oc_analysis *session, const oc_tmodel *tm,
                         const oc_target *tgt, const oc_overhead *ov, oc_estimate *out,
                         float *x, size_t *run, size_t *kidx, oc_arena *arena, oc_error *err)
@@ -492,30 +537,25 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
         const oc_kernel *kn = &out->plan.kernels[k];
         if (kn->kind != OC_KERNEL_RUN)
             continue;
-        /* Kernels that only move a tensor into another layout: inserted by
-         * the plan, or the reorder nodes of a model ORT optimised and
-         * saved (their input is the tensor they move). */
-        oc_op_id mid = kn->main == OC_PLAN_INSERTED
-                           ? OC_OPID_UNKNOWN
-                           : oc_analysis_node_cost(a, kn->main)->op;
-        bool saved_reorder =
-            mid == OC_OPID_NCHWC_ReorderInput || mid == OC_OPID_NCHWC_ReorderOutput;
-        if (kn->main == OC_PLAN_INSERTED || saved_reorder) {
-            int v = saved_reorder ? g->nodes[kn->main].inputs[0] : kn->value;
-            bool moves = saved_reorder || kn->kid == OC_OPID_Transpose ||
-                         kn->kid == OC_KID_ReorderInput || kn->kid == OC_KID_ReorderOutput;
-            oc_status st = moves && v >= 0
-                               ? layout_row(a, tgt, v, x + out->n_run * OC_N_FEATURES, arena,
-                                            err)
-                               : OC_ERR_INPUT;
-            if (st == OC_OK) {
+        bool is_layout;
+        int v = layout_value(a, kn, &is_layout);
+        if (is_layout) {
+            /* a layout kernel whose shape is unknown is left out */
+            oc_node_desc d;
+            oc_error ignored;
+            oc_error_clear(&ignored);
+            oc_status st = v >= 0 ? layout_desc(a, v, &d, arena, err) : OC_ERR_INPUT;
+            if (st == OC_OK &&
+                oc_features_from_desc(&d, tgt, x + out->n_run * OC_N_FEATURES, &ignored) ==
+                    OC_OK) {
                 kidx[out->n_run] = k;
-                run[out->n_run++] = saved_reorder ? kn->main : SIZE_MAX;
-            } else if (st != OC_ERR_INPUT) {
+                run[out->n_run++] = kn->main == OC_PLAN_INSERTED ? SIZE_MAX : kn->main;
+            } else if (st != OC_OK && st != OC_ERR_INPUT) {
                 return st;
             }
             continue;
         }
+        oc_op_id mid = oc_analysis_node_cost(a, kn->main)->op;
         if (is_control(mid) && !g->nodes[kn->main].domain[0]) {
             oc_status st = control_kernel(a, session, tm, ov, out, k, arena, err);
             if (st)
@@ -535,32 +575,8 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
             continue;
         }
         oc_node_desc d;
-        oc_status st = oc_node_desc_from_analysis(a, kn->main, &d, arena, err);
-        for (size_t f = 0; !st && f < kn->n_fused && f < OC_DESC_MAX_FUSED; f++)
-            st = oc_node_desc_add_fused(&d, a, kn->fused[f], arena, err);
+        oc_status st = kernel_desc(a, kn, &d, arena, err);
         if (st)
-            return st;
-        if (kn->as_op && (!strcmp(kn->as_op, "LayerNormalization") ||
-                          !strcmp(kn->as_op, "Gelu"))) {
-            /* A decomposed subgraph runs as one op: described as that op's
-             * samples are, from the subgraph's input and output. */
-            uint64_t flops = d.cost.flops;
-            st = oc_node_desc_fused_op(a, kn->as_op, g->nodes[kn->main].inputs[0],
-                                       kernel_exit(g, kn), flops, &d, arena, err);
-            if (st)
-                return st;
-        } else if (kn->as_op) {
-            /* runs as another op on the main node's operands (MatMul as
-             * Gemm or FusedMatMul) */
-            d.op = kn->as_op;
-            d.n_fused = 0;
-            if (quantized_kernel(kn->as_op))
-                own_cost(a, kn->main, &d);
-            kernel_domain(&d);
-            if ((st = quantized_operands(a, kn, &d, arena, err)))
-                return st;
-        }
-        if (kn->in_fp32 && (st = as_fp32(&d, arena, err)))
             return st;
         if ((st = oc_features_from_desc(&d, tgt, x + out->n_run * OC_N_FEATURES, err))) {
             if (st != OC_ERR_INPUT)
@@ -863,4 +879,16 @@ void oc_tmodel_overhead(const oc_tmodel *tm, int threads, oc_overhead *ov)
                             .per_kernel_us = f.per_kernel_us,
                             .small_kernel_us = f.small_kernel_us,
                             .output_us_per_mb = f.output_us_per_mb};
+}
+
+oc_status oc_estimate_row_desc(const oc_estimate *e, size_t r, oc_node_desc *d,
+                               oc_arena *arena, oc_error *err)
+{
+    if (r >= e->n_run)
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "no row %zu (of %zu)", r, e->n_run);
+    const oc_kernel *kn = &e->plan.kernels[e->x_kernel[r]];
+    bool is_layout;
+    int v = layout_value(e->analysis, kn, &is_layout);
+    return is_layout ? layout_desc(e->analysis, v, d, arena, err)
+                     : kernel_desc(e->analysis, kn, d, arena, err);
 }

@@ -11,6 +11,7 @@
 #ifndef OC_PREDICTOR_ESTIMATE_H
 #define OC_PREDICTOR_ESTIMATE_H
 
+#include "predictor/desc.h"
 #include "predictor/plan.h"
 #include "predictor/predict.h"
 
@@ -120,6 +121,12 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
                                const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
                                oc_error *err);
 
+/* The description of row r of e (0 <= r < e->n_run; the kernel
+ * e->x_kernel[r]) that its features e->x[r] were computed from, with its
+ * strings in the arena: what a dataset line of that kernel holds
+ * (training/ingraph.h).  Errors: OC_ERR_USAGE (no such row), OC_ERR_NOMEM. */
+oc_status oc_estimate_row_desc(const oc_estimate *e, size_t r, oc_node_desc *d,
+                               oc_arena *arena, oc_error *err);
 /* The timing model built into this library for `target` ("ort-cpu")
  * and its in-graph fit at its thread count, or OC_ERR_IO when this build
  * has none. */
