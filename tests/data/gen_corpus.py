@@ -35,6 +35,8 @@ onnx.helper:
   if_rank        gen_control's: If(Equal(Size(Shape(X)), 3)) folds to its
                  else branch (Conv + Relu): Y[N,8,16,16]
   loop_const     gen_control's: Loop of 5 trips (an initializer): hy[1,32]
+  loop_constant_body  loop_const with the body's weight a Constant node
+                 inside the body
   fp16_io        gen_quant's float16 conversion (keep_io_types)
   dq_mlp         gen_quant's dynamic quantization (DynamicQuantizeLinear +
                  MatMulInteger), x[N,8,32] -> 64 -> Relu -> 32
@@ -277,6 +279,22 @@ def decoder():
                              producer_name="onnxcost-tests")
 
 
+def loop_constant_body():
+    """loop_const with the body's weight a Constant node in the body."""
+    m = onnx.ModelProto()
+    m.CopyFrom(gen_control.MODELS["loop_const"])
+    g = m.graph
+    wm = next(t for t in g.initializer if t.name == "Wm")
+    body = next(a.g for a in g.node[0].attribute if a.name == "body")
+    nodes = [helper.make_node("Constant", [], ["Wm"], name="body_wm", value=wm)] + list(body.node)
+    del body.node[:]
+    body.node.extend(nodes)
+    keep = [t for t in g.initializer if t.name != "Wm"]
+    del g.initializer[:]
+    g.initializer.extend(keep)
+    return m
+
+
 def dq_mlp():
     """gen_quant's dq_mlp at a tenth of its size: two dynamically quantized
     Linear layers (32 -> 64 -> 32) with a Relu between."""
@@ -307,6 +325,7 @@ def main():
     record(out, "decoder", m, dims, inferred_outputs(m, dims))
     record(out, "if_rank", gen_control.MODELS["if_rank"], {"N": 2}, {"Y": [2, 8, 16, 16]})
     record(out, "loop_const", gen_control.MODELS["loop_const"], {}, {"hy": [1, 32]})
+    record(out, "loop_constant_body", loop_constant_body(), {}, {"hy": [1, 32]})
     m, _ = gen_quant.build("fp16_io")
     record(out, "fp16_io", m, {"N": 2}, inferred_outputs(m, {"N": 2}))
     m = dq_mlp()
