@@ -61,15 +61,13 @@ OPSETS = (11, 13, 17)
 # ---- expected facts, from the file itself ----
 
 def graphs(g):
-    """g and every subgraph under it."""
-    yield g
-    for n in g.node:
-        for a in n.attribute:
-            if a.type == onnx.AttributeProto.GRAPH:
-                yield from graphs(a.g)
-            elif a.type == onnx.AttributeProto.GRAPHS:
-                for s in a.graphs:
-                    yield from graphs(s)
+    """g and every subgraph under it (If branches, Loop and Scan bodies)."""
+    todo = [g]
+    while todo:
+        g = todo.pop()
+        yield g
+        todo += [s for n in g.node for a in n.attribute
+                 for s in ([a.g] if a.HasField("g") else a.graphs)]
 
 
 def constant_numel(n):
