@@ -76,6 +76,13 @@ typedef struct oc_analyze_opts {
     size_t n_overrides;
     const oc_dim_binding *dims;
     size_t n_dims;
+    /* Sizes for dims the analysis cannot know from shapes (data-dependent:
+     * NonZero's count, Unique's, a Range or Resize to a computed size), by
+     * the names oc_analysis_unknown_dims() gives them ("nz:1").  An
+     * assumption that names no unknown dim is a usage error whose message
+     * lists them. */
+    const oc_dim_binding *assumes;
+    size_t n_assumes;
     /* Infer as a runtime's ONNX shape inference does when it loads the
      * model: the contents of a shape tensor are known only when they are
      * computed from constants and fully known shapes (Shape of a tensor with
@@ -144,6 +151,14 @@ size_t oc_analysis_n_warnings(const oc_analysis *a);
 const oc_warning *oc_analysis_warning(const oc_analysis *a, size_t i);
 /* Symbols that were costed as 1, comma separated ("" if none). */
 const char *oc_analysis_assumed(const oc_analysis *a);
+/* The dims the main graph's nodes leave unknown although their inputs'
+ * shapes are known (sizes that depend on values), comma separated ("" if
+ * none; up to ~500 characters), each named "VALUE:DIM": the output's name, a colon and the dim's
+ * index ("nz:1" for the count of NonZero's output nz).  Those names are
+ * what oc_analyze_opts.assumes binds. */
+const char *oc_analysis_unknown_dims(const oc_analysis *a);
+/* That name of dim d of the value named `value`, into buf. */
+void oc_unknown_dim_name(const char *value, int d, char *buf, size_t size);
 /* The batch the analysis is for: the value of the batch dim, the leading
  * symbolic dim of the first input that declares one, whichever option
  * bound it (a dim binding, an override, the batch); 1 while it is unbound

@@ -48,6 +48,9 @@ struct oc_analysis {
     const oc_input_override *overrides; /* opts's, for oc_analysis_batch */
     size_t n_overrides;
     const struct bindings *binds; /* for declared outputs of unknown ops */
+    const oc_analyze_opts *opts;  /* only while the graph runs */
+    bool *assume_used;            /* per opts->assumes, while the graph runs */
+    char unknown_dims[512];       /* oc_analysis_unknown_dims() */
 };
 
 struct oc_op_ctx {
@@ -635,6 +638,46 @@ static oc_status count_node(oc_analysis *a, const grun *r, const oc_node *n,
     return OC_OK;
 }
 
+/* The dims node n's shape rule left unknown although its inputs' shapes are
+ * known (data-dependent sizes) are named "VALUE:DIM": those an assumption
+ * names take its value, the others of the main graph are listed in
+ * a->unknown_dims. */
+static void assume_dims(oc_analysis *a, grun *r, const oc_node *n)
+{
+    const oc_analyze_opts *o = a->opts;
+    bool origin = true;
+    for (size_t i = 0; i < n->n_inputs; i++)
+        if (n->inputs[i] >= 0 && r->info[n->inputs[i]].kind == OC_KIND_TENSOR &&
+            !info_complete(&r->info[n->inputs[i]]))
+            origin = false;
+    for (size_t i = 0; i < n->n_outputs; i++) {
+        if (n->outputs[i] < 0)
+            continue;
+        oc_tinfo *t = &r->info[n->outputs[i]];
+        if (t->kind != OC_KIND_TENSOR || !t->dims)
+            continue;
+        for (int d = 0; d < t->rank; d++) {
+            if (!oc_dim_is_unknown(t->dims[d]))
+                continue;
+            char name[300];
+            oc_unknown_dim_name(r->g->values[n->outputs[i]].name, d, name, sizeof name);
+            size_t k = 0;
+            while (o && k < o->n_assumes && strcmp(o->assumes[k].name, name))
+                k++;
+            if (o && k < o->n_assumes) {
+                t->dims[d] = oc_dim_of(o->assumes[k].value);
+                a->assume_used[k] = true;
+            } else if (origin && r == &a->main) {
+                /* each output of the main graph is visited once: no repeats */
+                size_t l = strlen(a->unknown_dims);
+                if (l + strlen(name) + 2 < sizeof a->unknown_dims)
+                    snprintf(a->unknown_dims + l, sizeof a->unknown_dims - l, "%s%s",
+                             l ? "," : "", name);
+            }
+        }
+    }
+}
+
 static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
 {
     const oc_graph *g = r->g;
@@ -673,6 +716,8 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
                 return st;
             }
         }
+        if (d)
+            assume_dims(a, r, n);
         mark_weights(r, n);
         oc_status st = count_node(a, r, n, d, &c, nc, err);
         if (st)
@@ -1002,7 +1047,12 @@ oc_status oc_analyze(const oc_model *m, const oc_analyze_opts *opts,
     }
     bindings bs = {0};
     a->binds = &bs; /* only while the graph runs */
-    oc_status st = apply_inputs(a, opts, &bs, err);
+    a->opts = opts;
+    bool used[64] = {false};
+    a->assume_used = used;
+    oc_status st = opts && opts->n_assumes > 64
+                       ? oc_error_set(err, OC_ERR_USAGE, NULL, "at most 64 assumptions")
+                       : apply_inputs(a, opts, &bs, err);
     if (!st)
         st = grun_init(a, &a->main, g, NULL, &bs, err);
     if (!st) {
@@ -1010,6 +1060,18 @@ oc_status oc_analyze(const oc_model *m, const oc_analyze_opts *opts,
         st = run_graph(a, &a->main, NULL, err);
     }
     a->binds = NULL;
+    a->opts = NULL;
+    a->assume_used = NULL;
+    /* An assumption must name a dim left unknown (checked on the model's
+     * own view: a runtime's session view knows less and names more). */
+    for (size_t k = 0; !st && !a->session_view && opts && k < opts->n_assumes; k++)
+        if (!used[k])
+            st = oc_error_set(err, OC_ERR_USAGE, NULL,
+                              "%s: --assume %s: no dim of that name is left unknown (%s%s)",
+                              oc_model_source(m), opts->assumes[k].name,
+                              a->unknown_dims[0] ? "unknown: " : "",
+                              a->unknown_dims[0] ? a->unknown_dims
+                                                 : "every dim is known from shapes");
     if (!st)
         st = totals(a, err);
     if (st) {
@@ -1118,6 +1180,11 @@ const oc_warning *oc_analysis_warning(const oc_analysis *a, size_t i)
 const char *oc_analysis_assumed(const oc_analysis *a)
 {
     return a->assumed ? a->assumed : "";
+}
+const char *oc_analysis_unknown_dims(const oc_analysis *a) { return a->unknown_dims; }
+void oc_unknown_dim_name(const char *value, int d, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s:%d", value, d);
 }
 
 int64_t oc_analysis_batch(const oc_analysis *a)

@@ -69,6 +69,11 @@ int cli_check_uncounted(const analyze_args *aa, const oc_analysis *a, const oc_e
              e->n_uncounted_nodes, g->n_nodes, e->n_uncounted_nodes == 1 ? "is" : "are",
              e->n_uncounted_nodes == 1 ? "its" : "their", n->name, n->op,
              e->node_unknown[e->first_uncounted]);
+    const char *dd = oc_analysis_unknown_dims(a);
+    size_t l = strlen(msg);
+    if (dd[0] && l < sizeof msg)
+        snprintf(msg + l, sizeof msg - l,
+                 "; give the sizes that depend on the data with --assume NAME=VALUE (%s)", dd);
     if (aa->strict) {
         cli_error("%s: %s (--strict)", oc_model_source(m), msg);
         return EXIT_INPUT;

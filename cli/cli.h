@@ -64,6 +64,8 @@ typedef struct analyze_args {
     char names[32][256]; /* storage for the overrides' names */
     oc_dim_binding dims[32]; /* --dim NAME=VALUE */
     char dim_names[32][256];
+    oc_dim_binding assumes[32]; /* --assume NAME=VALUE */
+    char assume_names[32][256];
     bool strict; /* --strict: unbound dims and uncounted nodes are errors */
 } analyze_args;
 
@@ -71,17 +73,24 @@ typedef struct analyze_args {
 int cli_parse_input(analyze_args *a, const char *spec);
 /* Parse "--dim NAME=VALUE" into args; returns 0 or EXIT_USAGE. */
 int cli_parse_dim(analyze_args *a, const char *spec);
-/* getopt_long codes of the long-only options --dim and --strict. */
-enum { CLI_OPT_DIM = 0x100, CLI_OPT_STRICT };
+/* Parse "--assume NAME=VALUE" (a data-dependent dim's size) into args;
+ * returns 0 or EXIT_USAGE. */
+int cli_parse_assume(analyze_args *a, const char *spec);
+/* getopt_long codes of the long-only options --dim, --strict, --assume. */
+enum { CLI_OPT_DIM = 0x100, CLI_OPT_STRICT, CLI_OPT_ASSUME };
 #define CLI_DIM_OPTIONS                                                            \
     {"dim", required_argument, NULL, CLI_OPT_DIM},                                 \
+    {"assume", required_argument, NULL, CLI_OPT_ASSUME},                           \
     {"strict", no_argument, NULL, CLI_OPT_STRICT}
-/* The help lines of --dim and --strict. */
+/* The help lines of --dim and --assume. */
 #define CLI_DIM_HELP                                                               \
     "      --dim NAME=VALUE     bind the symbolic dim NAME wherever the model\n"    \
     "                           declares it (repeatable; 'onnxcost info' lists\n"  \
     "                           them); the batch is the inputs' leading dim,\n"    \
-    "                           whichever of --dim, --input, --batch binds it\n"
+    "                           whichever of --dim, --input, --batch binds it\n"   \
+    "      --assume NAME=VALUE  the size of a dim that depends on the data\n"      \
+    "                           (NonZero's count, a computed Resize), named\n"     \
+    "                           OUTPUT:DIM as the not-counted warning lists them\n"
 #define CLI_STRICT_HELP                                                            \
     "      --strict             refuse (exit 2) to predict with symbolic dims\n"   \
     "                           left unbound or nodes not counted\n"

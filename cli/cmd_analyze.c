@@ -17,6 +17,9 @@ static const char analyze_help[] =
     "                         everywhere)\n"
     "      --dim NAME=VALUE   bind the symbolic dim NAME wherever the model\n"
     "                         declares it (repeatable)\n"
+    "      --assume NAME=VALUE  the size of a dim that depends on the data\n"
+    "                         (NonZero's count), named OUTPUT:DIM as the\n"
+    "                         table's note lists them (repeatable)\n"
     "  -f, --format FMT       table (default), json or csv\n"
     "  -t, --top N            table: only the N nodes with the most FLOPs\n"
     "  -h, --help             this text\n"
@@ -160,6 +163,9 @@ static int analyze_table(const oc_model *m, const oc_analysis *a, int64_t top)
     if (t->unknown_shape_nodes)
         printf("note: %llu nodes have outputs of unknown shape; their costs are "
                "incomplete\n", (unsigned long long)t->unknown_shape_nodes);
+    if (oc_analysis_unknown_dims(a)[0])
+        printf("note: sizes that depend on the data: %s (give them with --assume "
+               "NAME=VALUE)\n", oc_analysis_unknown_dims(a));
     free(order);
     free(ops);
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
@@ -173,6 +179,7 @@ int cmd_analyze(int argc, char **argv)
                                          {"top", required_argument, NULL, 't'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"dim", required_argument, NULL, CLI_OPT_DIM},
+                                         {"assume", required_argument, NULL, CLI_OPT_ASSUME},
                                          {NULL, 0, NULL, 0}};
     analyze_args aa;
     memset(&aa, 0, sizeof aa);
@@ -192,6 +199,10 @@ int cmd_analyze(int argc, char **argv)
             break;
         case CLI_OPT_DIM:
             if (cli_parse_dim(&aa, optarg))
+                return EXIT_USAGE;
+            break;
+        case CLI_OPT_ASSUME:
+            if (cli_parse_assume(&aa, optarg))
                 return EXIT_USAGE;
             break;
         case 'f':

@@ -86,6 +86,7 @@ int cmd_annotate(int argc, char **argv)
         case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &aa.opts.batch); break;
         case 'i': rc = cli_parse_input(&aa, optarg); break;
         case CLI_OPT_DIM: rc = cli_parse_dim(&aa, optarg); break;
+        case CLI_OPT_ASSUME: rc = cli_parse_assume(&aa, optarg); break;
         case CLI_OPT_STRICT: aa.strict = true; break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &threads); break;
         case 'm': tmodel = optarg; break;

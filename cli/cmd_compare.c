@@ -29,6 +29,7 @@ static const char compare_help[] =
     "  -b, --batch N            bind the leading symbolic dim of the inputs\n"
     "                           (default 1; use the batch the profile ran)\n"
     "  -i, --input NAME=DIMS    give an input a shape (repeatable)\n"
+    CLI_DIM_HELP
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --target SPEC        as for predict (default: the built-in ort-cpu)\n"
     "      --nchwc-block N      plan for a CPU whose NCHWc block is N: 8, 16 or\n"
@@ -58,6 +59,8 @@ static int parse(int argc, char **argv, copts *p)
         {"threads", required_argument, NULL, 'T'}, {"target", required_argument, NULL, 'm'},
         {"format", required_argument, NULL, 'f'},  {"top", required_argument, NULL, 't'},
         {"nchwc-block", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},
+        {"dim", required_argument, NULL, CLI_OPT_DIM},
+        {"assume", required_argument, NULL, CLI_OPT_ASSUME},
         {NULL, 0, NULL, 0}};
     memset(p, 0, sizeof *p);
     p->aa.opts.batch = 1;
@@ -70,6 +73,8 @@ static int parse(int argc, char **argv, copts *p)
         switch (c) {
         case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &p->aa.opts.batch); break;
         case 'i': rc = cli_parse_input(&p->aa, optarg); break;
+        case CLI_OPT_DIM: rc = cli_parse_dim(&p->aa, optarg); break;
+        case CLI_OPT_ASSUME: rc = cli_parse_assume(&p->aa, optarg); break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &p->threads); break;
         case 'm': p->target = optarg; break;
         case 'f': rc = cli_parse_format(optarg, &p->fmt, 0); break;
@@ -321,6 +326,8 @@ int cmd_compare(int argc, char **argv)
         const oc_warning *w = oc_analysis_warning(a, i);
         fprintf(stderr, "onnxcost: warning: node '%s': %s\n", w->node, w->msg);
     }
+    if ((rc = cli_check_bound(&o.aa, a)))
+        goto out;
     if (oc_profile_match(model_path, prof_path, oc_model_graph(m), &e, &pf, &mt, &err)) {
         rc = cli_fail(&err, 0);
         goto out;

@@ -69,6 +69,7 @@ static int parse(int argc, char **argv, ropts *p)
         case 'b': rc = cli_parse_i64("--batch", optarg, 1, (int64_t)1 << 32, &p->aa.opts.batch); break;
         case 'i': rc = cli_parse_input(&p->aa, optarg); break;
         case CLI_OPT_DIM: rc = cli_parse_dim(&p->aa, optarg); break;
+        case CLI_OPT_ASSUME: rc = cli_parse_assume(&p->aa, optarg); break;
         case CLI_OPT_STRICT: p->aa.strict = true; break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &p->threads); break;
         case 'm': p->tmodel = optarg; break;

@@ -19,6 +19,9 @@ static const char sweep_help[] =
     "                           step); repeatable\n"
     "      --dim NAME=VALUE     bind the symbolic dim NAME (not the batch dim,\n"
     "                           which each step sets); repeatable\n"
+    "      --assume NAME=VALUE  the size of a dim that depends on the data\n"
+    "                           (NonZero's count), named OUTPUT:DIM as the\n"
+    "                           not-counted warning lists them\n"
     CLI_STRICT_HELP
     "  -T, --threads N          intra-op threads (default: the model's)\n"
     "  -m, --target SPEC        ort-cpu or torch-cpu (built-in), NAME@MACHINE\n"
@@ -67,6 +70,7 @@ int cmd_sweep(int argc, char **argv)
             break;
         case 'i': rc = cli_parse_input(&aa, optarg); break;
         case CLI_OPT_DIM: rc = cli_parse_dim(&aa, optarg); break;
+        case CLI_OPT_ASSUME: rc = cli_parse_assume(&aa, optarg); break;
         case CLI_OPT_STRICT: aa.strict = true; break;
         case 'T': rc = cli_parse_i64("--threads", optarg, 1, 256, &threads); break;
         case 'm': tmodel = optarg; break;

@@ -138,35 +138,52 @@ int cli_parse_input(analyze_args *a, const char *spec)
     return 0;
 }
 
-int cli_parse_dim(analyze_args *a, const char *spec)
+/* NAME=VALUE for option opt into binds[*n], its name into names[*n]. */
+static int parse_binding(const char *opt, const char *spec, oc_dim_binding *binds,
+                         char (*names)[256], size_t *n, size_t max)
 {
     const char *eq = strrchr(spec, '=');
     if (!eq || eq == spec || !eq[1]) {
-        cli_error("--dim: expected NAME=VALUE (e.g. batch_size=8), got '%s'", spec);
+        cli_error("%s: expected NAME=VALUE (e.g. %s), got '%s'", opt,
+                  strcmp(opt, "--dim") ? "nz:1=1000" : "batch_size=8", spec);
         return EXIT_USAGE;
     }
-    size_t n = a->opts.n_dims, nl = (size_t)(eq - spec);
-    if (n >= sizeof a->dims / sizeof a->dims[0]) {
-        cli_error("--dim: at most %zu", sizeof a->dims / sizeof a->dims[0]);
+    size_t nl = (size_t)(eq - spec);
+    if (*n >= max) {
+        cli_error("%s: at most %zu", opt, max);
         return EXIT_USAGE;
     }
-    if (nl >= sizeof a->dim_names[0]) {
-        cli_error("--dim: name too long");
+    if (nl >= sizeof names[0]) {
+        cli_error("%s: name too long", opt);
         return EXIT_USAGE;
     }
     char *end;
     errno = 0;
     long long v = strtoll(eq + 1, &end, 10);
     if (errno || *end || v < 0 || v > ((int64_t)1 << 40)) {
-        cli_error("--dim %.*s: '%s' is not an integer in [0, 2^40]", (int)nl, spec, eq + 1);
+        cli_error("%s %.*s: '%s' is not an integer in [0, 2^40]", opt, (int)nl, spec,
+                  eq + 1);
         return EXIT_USAGE;
     }
-    memcpy(a->dim_names[n], spec, nl);
-    a->dim_names[n][nl] = '\0';
-    a->dims[n] = (oc_dim_binding){a->dim_names[n], v};
-    a->opts.n_dims = n + 1;
-    a->opts.dims = a->dims;
+    memcpy(names[*n], spec, nl);
+    names[*n][nl] = '\0';
+    binds[*n] = (oc_dim_binding){names[*n], v};
+    ++*n;
     return 0;
+}
+
+int cli_parse_dim(analyze_args *a, const char *spec)
+{
+    a->opts.dims = a->dims;
+    return parse_binding("--dim", spec, a->dims, a->dim_names, &a->opts.n_dims,
+                         sizeof a->dims / sizeof a->dims[0]);
+}
+
+int cli_parse_assume(analyze_args *a, const char *spec)
+{
+    a->opts.assumes = a->assumes;
+    return parse_binding("--assume", spec, a->assumes, a->assume_names, &a->opts.n_assumes,
+                         sizeof a->assumes / sizeof a->assumes[0]);
 }
 
 int cli_parse_format(const char *s, out_format *f, int allow_csv)

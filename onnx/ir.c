@@ -1036,44 +1036,50 @@ bool oc_node_constant_size(const oc_node *n, uint64_t *numel, oc_dtype *dtype)
     return false;
 }
 
-/* Elements and bytes of the main graph's stored weights (saturating: a
- * hostile count never wraps). */
-static void stored_weights(const oc_model *m, uint64_t *elems, uint64_t *bytes)
+static void add_weight(uint64_t n, oc_dtype dt, uint64_t *e, uint64_t *b)
 {
-    uint64_t e = 0, b = 0, nb;
-    const oc_graph *g = m->graph;
+    uint64_t nb;
+    if (!oc_add_u64(*e, n, e))
+        *e = UINT64_MAX;
+    if (!oc_mul_u64(n, oc_dtype_size(dt), &nb) || !oc_add_u64(*b, nb, b))
+        *b = UINT64_MAX;
+}
+
+/* Add the elements and bytes of g's stored weights and those of its
+ * subgraphs (an If's branches, a Loop's body), saturating: a hostile count
+ * never wraps.  The nesting is bounded by the loader (OC_WIRE_MAX_DEPTH). */
+static void stored_weights(const oc_graph *g, uint64_t *e, uint64_t *b)
+{
     for (size_t i = 0; i < g->n_values; i++)
-        if (g->values[i].is_initializer) {
-            const oc_tensor *t = g->values[i].constant;
-            if (!oc_add_u64(e, t->numel, &e))
-                e = UINT64_MAX;
-            if (!oc_mul_u64(t->numel, oc_dtype_size(t->dtype), &nb) || !oc_add_u64(b, nb, &b))
-                b = UINT64_MAX;
-        }
+        if (g->values[i].is_initializer)
+            add_weight(g->values[i].constant->numel, g->values[i].constant->dtype, e, b);
     for (size_t i = 0; i < g->n_nodes; i++) {
-        uint64_t n;
+        const oc_node *n = &g->nodes[i];
+        uint64_t numel;
         oc_dtype dt;
-        if (!oc_node_constant_size(&g->nodes[i], &n, &dt))
-            continue;
-        if (!oc_add_u64(e, n, &e))
-            e = UINT64_MAX;
-        if (!oc_mul_u64(n, oc_dtype_size(dt), &nb) || !oc_add_u64(b, nb, &b))
-            b = UINT64_MAX;
+        if (oc_node_constant_size(n, &numel, &dt))
+            add_weight(numel, dt, e, b);
+        for (size_t a = 0; a < n->n_attrs; a++) {
+            const oc_attr *at = &n->attrs[a];
+            if (at->type == OC_ATTR_GRAPH)
+                stored_weights(at->g, e, b);
+            else if (at->type == OC_ATTR_GRAPHS)
+                for (size_t k = 0; k < at->n; k++)
+                    stored_weights(at->graphs[k], e, b);
+        }
     }
-    *elems = e;
-    *bytes = b;
 }
 
 uint64_t oc_model_param_count(const oc_model *m)
 {
-    uint64_t e, b;
-    stored_weights(m, &e, &b);
+    uint64_t e = 0, b = 0;
+    stored_weights(m->graph, &e, &b);
     return e;
 }
 
 uint64_t oc_model_weight_bytes(const oc_model *m)
 {
-    uint64_t e, b;
-    stored_weights(m, &e, &b);
+    uint64_t e = 0, b = 0;
+    stored_weights(m->graph, &e, &b);
     return b;
 }

@@ -227,9 +227,10 @@ const oc_attr *oc_node_attr(const oc_node *n, const char *name);
  * dtype.  False for any other node, and for a string or sparse value. */
 bool oc_node_constant_size(const oc_node *n, uint64_t *numel, oc_dtype *dtype);
 
-/* Totals over the weights the main graph stores: its initializers and the
- * values of its Constant nodes (exporters such as paddle2onnx keep every
- * weight in a Constant node). */
+/* Totals over the weights the model stores: the initializers and the values
+ * of the Constant nodes of the main graph and of every subgraph (exporters
+ * such as paddle2onnx keep every weight in a Constant node, and a Loop's
+ * body may hold its own). */
 uint64_t oc_model_param_count(const oc_model *m);
 uint64_t oc_model_weight_bytes(const oc_model *m);
 

@@ -94,12 +94,24 @@ static const char *unknown_reason(const oc_analysis *a, const oc_kernel *k, oc_a
                                    : t->kind == OC_KIND_OPTIONAL ? "an optional"
                                    : t->kind == OC_KIND_MAP      ? "a map"
                                    : t->rank < 0 ? "of unknown rank" : "of unknown shape";
-                return oc_arena_printf(arena, "%s%s%s %zu '%s' is %s%s",
+                /* its inputs are known: the dims --assume can give */
+                char dims[200] = "";
+                for (int d = 0; io && t->kind == OC_KIND_TENSOR && d < t->rank; d++) {
+                    size_t l = strlen(dims);
+                    if (oc_dim_is_unknown(t->dims[d]) && l + 8 < sizeof dims) {
+                        strcpy(dims + l, l ? ", " : ": dim ");
+                        oc_unknown_dim_name(g->values[vs[q]].name, d, dims + strlen(dims),
+                                            sizeof dims - strlen(dims));
+                    }
+                }
+                return oc_arena_printf(arena, "%s%s%s %zu '%s' is %s%s%s%s",
                                        f ? n->op : "", f ? ": " : "", io ? "output" : "input",
                                        q, g->values[vs[q]].name, what,
                                        io && f == 0 && t->kind == OC_KIND_TENSOR
-                                           ? " (its size depends on the values of its inputs)"
-                                           : "");
+                                           ? " (its size depends on the values of its inputs"
+                                           : "",
+                                       io && f == 0 && t->kind == OC_KIND_TENSOR ? dims : "",
+                                       io && f == 0 && t->kind == OC_KIND_TENSOR ? ")" : "");
             }
         }
     }

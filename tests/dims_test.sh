@@ -139,5 +139,31 @@ assert set(js[0]['model']) == {'file', 'ir_version', 'producer', 'opset'}, js[0]
 assert js[0]['model']['file'].endswith('.onnx')
 assert js[1]['unbound_dims'] == js[2]['unbound_dims'] == js[3]['unbound_dims'] == ['H', 'W']
 E" "analyze, predict (one and two targets), sweep: one model object, unbound_dims a list"
+# compare --dim: the detector's H and W bound as predict binds them, against
+# a profile of one run with one kernel (matched or not, the prediction is
+# what the bindings change)
+$PY - "$TMP/prof.json" <<'E'
+import json, sys
+json.dump([{"cat": "Session", "name": "model_run", "ph": "X", "ts": 0, "dur": 50, "args": {}},
+           {"cat": "Node", "name": "conv_kernel_time", "ph": "X", "ts": 1, "dur": 40,
+            "args": {"op_name": "FusedConv"}}], open(sys.argv[1], "w"))
+E
+for hw in 32 64; do
+    "$BIN" compare --format json --dim H=$hw --dim W=$hw "$DET" "$TMP/prof.json" >"$TMP/c$hw" 2>"$TMP/ce$hw"
+    ok '[ $? -eq 0 ] && ! grep -q unbound "$TMP/ce$hw"' "compare --dim H=$hw --dim W=$hw: exit 0, no unbound-dim warning"
+done
+"$BIN" compare --format json "$DET" "$TMP/prof.json" >"$TMP/c1" 2>"$TMP/ce1"
+ok '[ $? -eq 0 ] && [ "$(grep -c "symbolic dims H, W are unbound" "$TMP/ce1")" -eq 1 ]' \
+    "compare without --dim: the unbound-dim warning, once"
+ok "$PY - '$TMP' <<'E'
+import json, sys
+c1, c32, c64 = (json.load(open(f'{sys.argv[1]}/c{k}')) for k in (1, 32, 64))
+assert c1['unbound_dims'] == ['H', 'W'] and c32['unbound_dims'] == c64['unbound_dims'] == []
+p = [c['totals']['kernel_time_predicted_us'] for c in (c1, c32, c64)]
+assert p[0] < p[1] < p[2], p
+E" "compare --dim: the dims bound, the predicted kernel time grows with them"
+"$BIN" compare --dim Q=4 "$DET" "$TMP/prof.json" >/dev/null 2>"$TMP/e"
+ok '[ $? -eq 1 ] && grep -q "dim Q: the model has no symbolic dim of that name (it has: N, H, W)" "$TMP/e"' \
+    "compare --dim naming nothing: exit 1, the dims listed"
 echo "dims_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -66,5 +66,45 @@ E" "annotate: the nodes not counted say so, the model says how many"
 "$BIN" report --sweep 1,2 "$M" -o "$TMP/r.html" 2>"$TMP/e"
 ok '[ $? -eq 0 ] && grep -q "4 nodes not counted" "$TMP/r.html" && grep -q "not counted: com.example.Fancy has no shape rule" "$TMP/r.html"' \
     "report: the header and the node table mark them"
+# --assume NAME=VALUE: the size of a dim that depends on the data, named
+# OUTPUT:DIM (nonzero.onnx: NonZero -> Transpose -> GatherND -> Sigmoid)
+NZ="$SRC/tests/data/unknown/nonzero.onnx"
+"$BIN" predict --format json "$NZ" >"$TMP/nz0" 2>"$TMP/e"
+ok 'grep -q "inputs: dim nz:1)); give the sizes that depend on the data with --assume NAME=VALUE (nz:1)" "$TMP/e"' \
+    "predict: the warning names the data-dependent dim and --assume"
+for c in 100 10000; do
+    "$BIN" predict --strict --format json --assume nz:1=$c "$NZ" >"$TMP/nz$c" 2>"$TMP/e$c"
+    ok '[ $? -eq 0 ] && ! grep -q "not counted" "$TMP/e$c"' "predict --strict --assume nz:1=$c: exit 0, no warning"
+done
+ok "$PY - '$TMP' <<'E'
+import json, sys
+t = sys.argv[1]
+j0, a, b = (json.load(open(f'{t}/nz{c}')) for c in (0, 100, 10000))
+assert j0['totals']['uncounted_nodes'] == 4, j0['totals']
+assert a['totals']['uncounted_nodes'] == 0 and b['totals']['uncounted_nodes'] == 0
+assert [o['shape'] for o in a['outputs']] == [[100]] and [o['shape'] for o in b['outputs']] == [[10000]]
+nodes = {n['name']: n for n in a['nodes']}
+assert nodes['nonzero']['outputs'][0]['shape'] == [4, 100] and nodes['nz_t']['outputs'][0]['shape'] == [100, 4]
+assert all(n['time_us'] > 0 for n in a['nodes'])
+assert b['totals']['time_ms'] > a['totals']['time_ms'], [j['totals']['time_ms'] for j in (a, b)]
+# the nodes counted at 100 and at 10000: each takes longer with more
+assert all(n['time_us'] > a['nodes'][k]['time_us'] for k, n in enumerate(b['nodes'])
+           if n['name'] != 'relu')
+E" "--assume: every node counted, the shapes follow, the time grows with the size"
+"$BIN" analyze "$NZ" >"$TMP/t" 2>&1
+ok 'grep -q "^note: sizes that depend on the data: nz:1 (give them with --assume NAME=VALUE)" "$TMP/t"' \
+    "analyze: the table names the data-dependent dims"
+"$BIN" analyze --format json --assume nz:1=7 "$NZ" >"$TMP/j" 2>&1
+ok "[ \$? -eq 0 ] && $PY -c \"import json; j = json.load(open('$TMP/j')); assert j['outputs'][0]['shape'] == [7] and j['totals']['unknown_shape_nodes'] == 0\"" \
+    "analyze --assume: the shapes known"
+"$BIN" predict --assume nz:2=3 "$NZ" >/dev/null 2>"$TMP/e"
+ok '[ $? -eq 1 ] && grep -q "assume nz:2: no dim of that name is left unknown (unknown: nz:1)" "$TMP/e"' \
+    "an --assume that names no unknown dim: exit 1, the names listed"
+"$BIN" predict --assume nz:1 "$NZ" >/dev/null 2>&1
+ok '[ $? -eq 1 ]' "--assume without a value: a usage error"
+"$BIN" sweep --format json --batch 1,2 --assume nz:1=50 "$NZ" >"$TMP/s" 2>"$TMP/e"
+ok "[ \$? -eq 0 ] && ! grep -q 'not counted' '$TMP/e' && $PY -c \"
+import json; j = json.load(open('$TMP/s'))
+assert [r['uncounted_nodes'] for r in j['sweep']] == [0, 0]\"" "sweep --assume: every step counts every node"
 echo "unknown_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

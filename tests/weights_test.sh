@@ -60,6 +60,17 @@ done
 ok "grep -q '<b>10.7 KB</b><span>weights</span>' '$TMP/constant.html'" "the report card's weights of a Constant-node model"
 "$BIN" info "$D/constant.onnx" >"$TMP/ci"
 ok 'grep -q "^params: *2684 " "$TMP/ci"' "info table: Constant-node params"
+# a Constant inside a Loop's body is a weight too (the body's 32x32 float
+# matrix and the trip count's int64 initializer)
+for c in loop_const loop_constant_body; do
+    "$BIN" info --format json "$SRC/tests/data/corpus/$c.onnx" >"$TMP/$c.info"
+done
+ok "$PY - '$TMP' <<'E'
+import json, sys
+for c in ('loop_const', 'loop_constant_body'):
+    j = json.load(open(f'{sys.argv[1]}/{c}.info'))
+    assert (j['params'], j['weight_bytes']) == (1025, 4104), (c, j['params'], j['weight_bytes'])
+E" "a Constant node in a Loop's body counts in params and weight bytes"
 # Identity copies of weights (PyTorch's shared weights) are weights:
 # squeezenet1_1's 18 Identity copies of biases
 "$BIN" analyze --format json "$SRC/samples/squeezenet1_1.onnx" >"$TMP/sq"

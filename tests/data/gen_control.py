@@ -31,9 +31,7 @@ import sys
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "control")
-os.makedirs(OUT, exist_ok=True)
+MODELS = {}  # name -> ModelProto, built on import; written by main()
 rng = np.random.default_rng(16)
 W = numpy_helper.from_array(rng.standard_normal((8, 3, 3, 3)).astype(np.float32), "W")
 WM = numpy_helper.from_array(rng.standard_normal((32, 32)).astype(np.float32), "Wm")
@@ -43,10 +41,8 @@ ANY4 = ["d0", "d1", "d2", "d3"]  # the branches differ in channels
 
 def save(name, nodes, inputs, outputs, inits):
     g = helper.make_graph(nodes, name, inputs, outputs, inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)],
-                          producer_name="onnxcost-tests")
-    with open(os.path.join(OUT, name + ".onnx"), "wb") as f:
-        f.write(m.SerializeToString())
+    MODELS[name] = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)],
+                                     producer_name="onnxcost-tests")
 
 
 def conv_relu(tag):
@@ -159,3 +155,16 @@ br = conv_relu("then")
 save("branch", list(br.node), [XN], [helper.make_tensor_value_info("then_y", F, ANY4)], [W])
 save("body", list(loop_body().node)[:2], [helper.make_tensor_value_info("h_in", F, [1, 32])],
      [helper.make_tensor_value_info("h_out", F, [1, 32])], [WM])
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "control")
+    os.makedirs(out, exist_ok=True)
+    for name, m in MODELS.items():
+        with open(os.path.join(out, name + ".onnx"), "wb") as f:
+            f.write(m.SerializeToString())
+
+
+if __name__ == "__main__":
+    main()

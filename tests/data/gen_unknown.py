@@ -7,6 +7,9 @@ output shapes no static inference knows, for tests/unknown_test.sh.
                  Relu -> NonZero -> Transpose -> idx          (data-dependent)
                  Relu -> com.example.Fancy -> Sigmoid -> z    (no shape rule)
   Five nodes are predicted; NonZero, Transpose, Fancy and Sigmoid are not.
+  nonzero.onnx   X[N,3,16,16] -> Relu -> NonZero -> Transpose -> idx
+                 GatherND(Relu, idx) -> Sigmoid -> y[count]: every node
+                 counted once --assume gives NonZero's count (nz:1)
 """
 import os
 import numpy as np
@@ -36,4 +39,17 @@ m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13),
                                         helper.make_opsetid("com.example", 1)],
                       producer_name="onnxcost-tests")
 with open(os.path.join(OUT, "branches.onnx"), "wb") as f:
+    f.write(m.SerializeToString())
+g = helper.make_graph(
+    [helper.make_node("Relu", ["X"], ["R"], name="relu"),
+     helper.make_node("NonZero", ["R"], ["nz"], name="nonzero"),
+     helper.make_node("Transpose", ["nz"], ["idx"], name="nz_t"),
+     helper.make_node("GatherND", ["R", "idx"], ["v"], name="gather"),
+     helper.make_node("Sigmoid", ["v"], ["y"], name="sigmoid")],
+    "nonzero",
+    [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", 3, 16, 16])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)],
+                      producer_name="onnxcost-tests")
+with open(os.path.join(OUT, "nonzero.onnx"), "wb") as f:
     f.write(m.SerializeToString())
