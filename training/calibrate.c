@@ -326,9 +326,13 @@ oc_status oc_calib_fit_probe(oc_calib *cal, oc_tmodel *base, const oc_train_set 
             rows[r].pred_us = pred[r];
             rows[r].meas_us = s->s[idx[r]].time_us;
         }
-        /* the profiles' kernels join the probe's */
+        /* the profiles' kernels join the probe's, featurised as a
+         * prediction with this calibration will be: with the profile of
+         * the calibration's machine when the model learned it (else the
+         * model's own, as then too) */
         oc_calib_row *prow = NULL;
         size_t pn = 0, pcap = 0;
+        oc_tmodel_speak_for(base, cal->machine.id);
         st = profile_rows(o, base, threads, &prow, &pn, &pcap, &px, log, err);
         if (!st && pn) {
             oc_calib_row *all = realloc(rows, (n + pn + 1) * sizeof *all);
