@@ -502,10 +502,6 @@ static oc_status as_fp32(oc_node_desc *d, oc_arena *arena, oc_error *err)
     return OC_OK;
 }
 
-/* Phase 1 for one analysis: the plan, the baselines, and the feature
- * rows of the kernels that run (appended to x at row *rows; run[] gets
- * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
- * room for every kernel. */
 /* The description of run kernel kn (not a layout kernel): its main node
  * with the nodes fused into it, as the op the runtime runs. */
 static oc_status kernel_desc(const oc_analysis *a, const oc_kernel *kn, oc_node_desc *d,
@@ -540,6 +536,10 @@ static oc_status kernel_desc(const oc_analysis *a, const oc_kernel *kn, oc_node_
     return kn->in_fp32 ? as_fp32(d, arena, err) : OC_OK;
 }
 
+/* Phase 1 for one analysis: the plan, the baselines, and the feature
+ * rows of the kernels that run (appended to x at row *rows; run[] gets
+ * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
+ * room for every kernel. */
 static oc_status gather(const oc_analysis *a, const oc_analysis *session, const oc_tmodel *tm,
                         const oc_target *tgt, const oc_overhead *ov, oc_estimate *out,
                         float *x, size_t *run, size_t *kidx, oc_arena *arena, oc_error *err)
