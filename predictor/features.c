@@ -418,7 +418,14 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
         }
         x[OC_F_BROADCAST] = bc;
     }
-    x[OC_F_DTYPE_BYTES] = (float)oc_dtype_size(in0 ? in0->dtype : out0->dtype);
+    /* The element size the kernel computes in: its first input's, but
+     * DynamicQuantizeMatMul quantizes its float input and multiplies 8-bit
+     * integers, as its weight is (described as a float MatMul of the same
+     * shapes, its in-graph samples taught it fp32 MatMul times). */
+    const oc_desc_value *dt = in0;
+    if (!strcmp(op, "DynamicQuantizeMatMul") && d->n_inputs > 1 && d->inputs[1].present)
+        dt = &d->inputs[1];
+    x[OC_F_DTYPE_BYTES] = (float)oc_dtype_size(dt ? dt->dtype : out0->dtype);
 
     if (!strcmp(op, "Pad") && fam == OC_OPF_DATA_MOVEMENT) {
         const char *mode = attr_str(d, "mode");

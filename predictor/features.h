@@ -85,7 +85,7 @@ oc_op_family oc_op_family_of(const char *op, const char *domain);
     XX(BROADCAST, "broadcast")             /* elementwise: an input smaller */ \
     XX(TRANS_A, "trans_a")                                                    \
     XX(TRANS_B, "trans_b")                                                    \
-    XX(DTYPE_BYTES, "dtype_bytes")         /* element size of 1st input */    \
+    XX(DTYPE_BYTES, "dtype_bytes")         /* element size computed in (1st input) */ \
     XX(PAD_REFLECT, "pad_reflect")         /* Pad mode reflect (or wrap) */    \
     XX(PAD_EDGE, "pad_edge")               /* Pad mode edge */                \
     XX(RESIZE_INTERP, "resize_interp")     /* Resize: 0 nearest, 1 linear, 2 cubic */ \

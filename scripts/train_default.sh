@@ -25,9 +25,14 @@ D=$ROOT/data
 L=$D/machines/cpu-AuthenticAMD-unrecorded
 F=$D/machines/cpu-AuthenticAMD-f26-m2
 cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >/dev/null
+# It also learns both machines' in-graph samples (ort-cpu-ingraph.jsonl.gz:
+# every kernel of their measured whole-model runs, timed inside the graph;
+# `collect --from-runs`, the commands in each machine's README), but no
+# run of samples/blind4.py, the hold-out no fit has seen.
 "$BUILD/onnxcost" train --hw "$L/hw.json" --hw "$F/hw.json" --seed 1 --ensemble 10 -q \
     -o "$D/ort-cpu.tmodel" "$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" \
-    "$F/ort-cpu-t1.jsonl.gz" "$F/ort-cpu-t2.jsonl.gz"
+    "$F/ort-cpu-t1.jsonl.gz" "$F/ort-cpu-t2.jsonl.gz" \
+    "$L/ort-cpu-ingraph.jsonl.gz" "$F/ort-cpu-ingraph.jsonl.gz"
 "$BUILD/onnxcost" train --hw "$L/hw.json" --seed 1 --ensemble 10 -q \
     -o "$D/torch-cpu.tmodel" "$L"/torch-cpu-t[12].jsonl.gz "$L"/torch-cpu-t[12]-adam.jsonl.gz
 # the in-graph fits read the raw kernel sums, whatever fit is embedded
@@ -38,7 +43,8 @@ cmake --build "$BUILD" -j"$(nproc)" >/dev/null
     --timing-model "$D/torch-cpu.tmodel" --fit-overhead "$D/torch-cpu-overhead.json"
 # what each model's data covered (predict marks kernels beyond it)
 /usr/bin/python3 "$ROOT/scripts/coverage.py" ort-cpu "$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" \
-    "$F/ort-cpu-t1.jsonl.gz" "$F/ort-cpu-t2.jsonl.gz"
+    "$F/ort-cpu-t1.jsonl.gz" "$F/ort-cpu-t2.jsonl.gz" "$L/ort-cpu-ingraph.jsonl.gz" \
+    "$F/ort-cpu-ingraph.jsonl.gz"
 /usr/bin/python3 "$ROOT/scripts/coverage.py" torch-cpu "$L"/torch-cpu-t[12].jsonl.gz \
     "$L"/torch-cpu-t[12]-adam.jsonl.gz
 # both go into the model files (format 5), which the build embeds
