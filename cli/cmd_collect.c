@@ -196,7 +196,11 @@ static int collect_from_runs(const char *const *runs, size_t n_files, const char
     for (size_t i = 0; i < n_files && !rc; i++)
         rc = runs_file_lines(runs[i], models, tm, &o, lines, &n, &n_runs);
     oc_tmodel_free(tm);
-    /* the lines the dataset lacks, appended as one chunk */
+    /* the lines the dataset lacks, appended as one chunk, under the
+     * dataset's lock as collect's chunks are */
+    int lock_fd = -1;
+    if (!rc && oc_dataset_lock(dataset, &lock_fd, &err))
+        rc = cli_fail(&err, 0);
     oc_idset have;
     uint64_t good;
     bool cut;
@@ -238,6 +242,8 @@ static int collect_from_runs(const char *const *runs, size_t n_files, const char
                 n_runs, n.lines, n_new, dataset, n.unmatched,
                 n.unfaithful ? " (and some whose description does not survive a dataset "
                                "line: left out)" : "");
+    if (lock_fd >= 0)
+        close(lock_fd);
     for (size_t i = 0; text && i < n_new; i++)
         free((void *)text[i]);
     free(text);
