@@ -453,34 +453,48 @@ static const char *other_network(oc_anchor_set *s, const char *model)
     return s->names[s->n];
 }
 
-/* r's inputs from a run's "inputs": [{"name", "shape"}, ...] (the names
- * kept in s at slot i); false when they are not of that form or too many. */
-static bool run_inputs(oc_anchor_set *s, size_t i, const json_t *in, oc_anchor_run *r)
+bool oc_run_inputs_parse(const json_t *in, oc_input_override *ov, size_t cap, size_t *n)
 {
-    r->n_inputs = 0;
+    *n = 0;
     if (!in)
         return true;
-    if (!json_is_array(in) || json_array_size(in) > 2)
+    if (!json_is_array(in) || json_array_size(in) > cap)
         return false;
-    for (size_t k = 0; k < json_array_size(in); k++) {
-        const json_t *e = json_array_get(in, k);
+    size_t i;
+    const json_t *e;
+    json_array_foreach(in, i, e) {
         const char *name = json_string_value(json_object_get(e, "name"));
         const json_t *sh = json_object_get(e, "shape");
-        if (!name || strlen(name) >= sizeof s->input_names[0][0] || !json_is_array(sh) ||
-            json_array_size(sh) > OC_MAX_RANK)
+        if (!name || !json_is_array(sh) || json_array_size(sh) > OC_MAX_RANK)
             return false;
-        oc_input_override *o = &r->inputs[k];
-        snprintf(s->input_names[i][k], sizeof s->input_names[0][0], "%s", name);
-        o->name = s->input_names[i][k];
-        o->rank = (int)json_array_size(sh);
-        for (int d = 0; d < o->rank; d++) {
+        ov[i].name = name;
+        ov[i].rank = (int)json_array_size(sh);
+        for (int d = 0; d < ov[i].rank; d++) {
             const json_t *v = json_array_get(sh, (size_t)d);
             if (!json_is_integer(v) || json_integer_value(v) <= 0)
                 return false;
-            o->dims[d] = json_integer_value(v);
+            ov[i].dims[d] = json_integer_value(v);
         }
-        r->n_inputs++;
+        (*n)++;
     }
+    return true;
+}
+
+/* r's inputs from a run's "inputs" (their names kept in s at slot i);
+ * false when they are not of that form or too many. */
+static bool run_inputs(oc_anchor_set *s, size_t i, const json_t *in, oc_anchor_run *r)
+{
+    size_t n;
+    r->n_inputs = 0;
+    if (!oc_run_inputs_parse(in, r->inputs, 2, &n))
+        return false;
+    for (size_t k = 0; k < n; k++) {
+        if (strlen(r->inputs[k].name) >= sizeof s->input_names[0][0])
+            return false;
+        snprintf(s->input_names[i][k], sizeof s->input_names[0][0], "%s", r->inputs[k].name);
+        r->inputs[k].name = s->input_names[i][k];
+    }
+    r->n_inputs = (int)n;
     return true;
 }
 

@@ -79,6 +79,11 @@ typedef struct oc_anchor_set {
     size_t n;
 } oc_anchor_set;
 
+/* A whole-network run's "inputs" ([{"name", "shape": [positive ints]}];
+ * absent: none) as at most cap overrides into ov, *n of them, the names
+ * borrowed from the JSON; false when they are not of that form or more
+ * than cap. */
+bool oc_run_inputs_parse(const json_t *in, oc_input_override *ov, size_t cap, size_t *n);
 /* How many runs of s are at `threads`. */
 size_t oc_anchor_count(const oc_anchor_set *s, int64_t threads);
 /* Whether s has every run calibrate measures at `threads`: each anchor at

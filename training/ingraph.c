@@ -10,35 +10,7 @@
 #include "predictor/estimate.h"
 #include "predictor/features.h"
 #include "report/profile.h"
-
-/* The run's "inputs" as overrides (names into the JSON); false when they
- * are not [{"name", "shape": [positive ints]}]. */
-static bool run_overrides(const json_t *in, oc_input_override *ov, size_t cap, size_t *n)
-{
-    *n = 0;
-    if (!in)
-        return true;
-    if (!json_is_array(in) || json_array_size(in) > cap)
-        return false;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(in, i, e) {
-        const char *name = json_string_value(json_object_get(e, "name"));
-        const json_t *sh = json_object_get(e, "shape");
-        if (!name || !json_is_array(sh) || json_array_size(sh) > OC_MAX_RANK)
-            return false;
-        ov[i].name = name;
-        ov[i].rank = (int)json_array_size(sh);
-        for (int d = 0; d < ov[i].rank; d++) {
-            const json_t *v = json_array_get(sh, (size_t)d);
-            if (!json_is_integer(v) || json_integer_value(v) <= 0)
-                return false;
-            ov[i].dims[d] = json_integer_value(v);
-        }
-        (*n)++;
-    }
-    return true;
-}
+#include "training/anchors.h"
 
 /* Whether d's dataset line gives back a description of the same features
  * xrow (the line is what training reads). */
@@ -99,7 +71,7 @@ oc_status oc_ingraph_lines(const char *model_path, const json_t *run, oc_tmodel 
     oc_input_override ov_in[16];
     size_t n_in;
     if (!model || !json_is_integer(bj) || !json_is_integer(tj) || !json_is_array(kernels) ||
-        !run_overrides(json_object_get(run, "inputs"), ov_in, 16, &n_in))
+        !oc_run_inputs_parse(json_object_get(run, "inputs"), ov_in, 16, &n_in))
         return oc_error_set(err, OC_ERR_INPUT, NULL,
                             "a run needs \"model\", \"batch\", \"threads\", \"kernels\" and "
                             "at most 16 \"inputs\" with positive dims");
