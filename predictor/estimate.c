@@ -211,8 +211,13 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     size_t m = out->plan.kernels[k].main;
     int64_t times;
     const oc_analysis *sub = oc_analysis_sub(a, m, &times);
-    if (!sub)
+    if (!sub) {
+        /* an inlined If is no kernel of the plan's (plan.n_run): it is
+         * listed as one, its branch unknown (oc_estimate_each_kernel) */
+        if (out->plan.kernels[k].inlined)
+            out->n_inner_run++;
         return mark_unknown(out, m, control_unknown(a, m));
+    }
     /* what folds in the subgraph: the session's view of it (ORT optimises
      * a subgraph when it creates the session, before any dim is bound) */
     const oc_analysis *ss =

@@ -74,7 +74,9 @@ typedef struct oc_estimate {
                                                      (as timed alone) */
     double inner_overhead_us;   /* their per-kernel overhead */
     uint64_t n_inner_run;       /* how many kernels run inside them per
-                                   inference (plan.n_run + this: all) */
+                                   inference (plan.n_run + this: all); an
+                                   inlined If whose branch is unknown is
+                                   one, as it is listed */
     double kernels_raw_us;      /* sum of the kernels as timed alone */
     double kernels_us, kernels_low_us, kernels_high_us; /* scaled */
     double overhead_us;         /* per_kernel_us > 0: the runtime's per-kernel
