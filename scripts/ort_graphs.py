@@ -93,10 +93,15 @@ _spec = importlib.util.spec_from_file_location(
     "blind4_zoo", os.path.join(REPO, "samples", "blind4.py"))
 _blind4 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_blind4)
+_spec = importlib.util.spec_from_file_location(
+    "blind5_zoo", os.path.join(REPO, "samples", "blind5.py"))
+_blind5 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_blind5)
 # Every architecture export() knows: the corpus's (ZOO) and the blind sets
-# (samples/blind.py, samples/blind2.py, samples/blind3.py, samples/blind4.py),
-# which are never part of the corpus.
-ARCHS = dict(ZOO, **_blind.BLIND, **_blind2.BLIND2, **_blind3.BLIND3, **_blind4.BLIND4)
+# (samples/blind.py, samples/blind2.py, samples/blind3.py, samples/blind4.py,
+# samples/blind5.py), which are never part of the corpus.
+ARCHS = dict(ZOO, **_blind.BLIND, **_blind2.BLIND2, **_blind3.BLIND3, **_blind4.BLIND4,
+             **_blind5.BLIND5)
 
 # Symbol values: at export time for a symbolic model (odd, so that no dim is
 # specialised to them by accident) and for the profiled run.
