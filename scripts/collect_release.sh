@@ -88,6 +88,23 @@ gconv() { # gconv THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     "$BIN" collect --target ort-cpu --threads "$th" --family gconv --count 150 \
         --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
+# What lone-kernel families never drew and held-out networks ran slowly
+# (blind4, 2026-12-05): Softmax/LogSoftmax over a non-last axis (ORT
+# transposes inside the kernel), broadcasts with a short inner stretch
+# (outer, pairwise, middle axes; comparisons), reductions over any axes
+# (ReduceLogSumExp), 1-D kernels spanning the sequence: 570 samples.
+context() { # context THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    local th=$1 ds=$2 extra=${3:-}
+    shift 3 || shift $#
+    "$BIN" collect --target ort-cpu --threads "$th" --family axis_softmax --count 120 \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family broadcast --count 200 \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family reduce_axes --count 150 \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family longconv --count 100 \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -108,6 +125,8 @@ rare1) rare 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 rare2) rare 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant1) quant 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 gconv1) gconv 1 "$MD/ort-cpu-gconv-t1.jsonl.gz" ;;
+context1) context 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
+context2) context 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;

@@ -541,6 +541,50 @@ static void test_gconv_draws(void)
     CHECK(two >= 10 && many >= 30);
 }
 
+/* The families beside the common ones: a softmax axis that is not the
+ * last, comparisons out as bool, every broadcast kind, ReduceLogSumExp
+ * over several axes, kernels far past conv1d's 31. */
+static void test_context_family_draws(void)
+{
+    int inner = 0, logsm = 0, boolean = 0, kinds[5] = {0}, lse = 0, multi = 0, long_k = 0;
+    static const char *const bk[] = {"outer", "pairwise", "middle", "rows", "same"};
+    for (uint64_t i = 0; i < 100; i++) {
+        oc_sample s;
+        if (draw_ok(OC_FAM_AXIS_SOFTMAX, i, &s)) {
+            int64_t ax = cfg_int(&s, "axis", 0);
+            CHECK(ax >= 1 && ax < s.inputs[0].rank);
+            inner += ax < s.inputs[0].rank - 1;
+            logsm += !strcmp(s.op, "LogSoftmax");
+            oc_sample_free(&s);
+        }
+        if (draw_ok(OC_FAM_BROADCAST, i, &s)) {
+            CHECK_EQ_INT((int)s.n_inputs, 2);
+            for (int k = 0; k < 5; k++)
+                kinds[k] += !strcmp(cfg_str(&s, "kind"), bk[k]);
+            boolean += !strcmp(s.op, "Less") || !strcmp(s.op, "Equal") ||
+                       !strcmp(s.op, "Greater") || !strcmp(s.op, "GreaterOrEqual");
+            oc_sample_free(&s);
+        }
+        if (draw_ok(OC_FAM_REDUCE_AXES, i, &s)) {
+            lse += !strcmp(s.op, "ReduceLogSumExp");
+            multi += cfg_int(&s, "axes", 1) >= 0;
+            oc_sample_free(&s);
+        }
+        if (draw_ok(OC_FAM_LONGCONV, i, &s)) {
+            int64_t k = cfg_int(&s, "kernel", 0);
+            CHECK(k >= 32 && k <= cfg_int(&s, "spatial", 0));
+            long_k += k >= 256;
+            oc_sample_free(&s);
+        }
+    }
+    CHECK(inner >= 40 && logsm >= 30 && logsm <= 70);
+    CHECK(boolean >= 25);
+    for (int k = 0; k < 5; k++)
+        CHECK(kinds[k] >= 8);
+    CHECK(lse >= 20 && multi >= 20);
+    CHECK(long_k >= 10);
+}
+
 static void test_desc_json_errors(void)
 {
     oc_arena *ar = oc_arena_new();
@@ -667,6 +711,7 @@ int main(void)
     test_depthtospace_draws();
     test_instancenorm_draws();
     test_gconv_draws();
+    test_context_family_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

@@ -1795,6 +1795,208 @@ static void gen_gconv(gen *g)
     conv_nd_act(g, relu ? "Relu" : NULL);
 }
 
+/* An output of type dt (a comparison's bool). */
+static void out_t(gen *g, const char *name, oc_dtype dt)
+{
+    oc_builder_output(g->b, name, dt, -1, NULL);
+}
+
+/* Rank 3..5 shapes of 2^11..2^22 elements in d (returns the rank, 0 to
+ * reject): a leading batch of 1..16, then sizes capped so that a rank-5
+ * shape still reaches 256 on one axis. */
+static int any_shape(rng *r, int64_t *d)
+{
+    static const int64_t cap[] = {0, 0, 0, 4096, 512, 256};
+    int rank = (int)irange(r, 3, 5);
+    double n = (double)(d[0] = logu(r, 1, 16));
+    for (int i = 1; i < rank; i++)
+        n *= (double)(d[i] = logu(r, 2, cap[rank]));
+    return n < 2048 || n > 4194304 ? 0 : rank;
+}
+
+/* ---- Softmax and LogSoftmax on any axis ----
+ * The softmax family normalises the last axis only.  From opset 13 ONNX
+ * Runtime moves any other axis last and back inside the kernel (a
+ * PixelCNN's 256-way logits over the channel axis ran 20x slower than the
+ * same elements over the last).  Rank 3..5, the axis uniform over all but
+ * the batch (so the last one too), Softmax or LogSoftmax. */
+static void gen_axis_softmax(gen *g)
+{
+    rng *r = &g->r;
+    int64_t d[5];
+    int rank = any_shape(r, d);
+    if (!rank) {
+        g->reject = true;
+        return;
+    }
+    int64_t axis = irange(r, 1, rank - 1);
+    const char *op = chance(r, 0.5) ? "Softmax" : "LogSoftmax";
+    cfg_s(g, "op", op);
+    cfg_shape(g, "shape", rank, d);
+    cfg_i(g, "axis", axis);
+    in_f(g, "X", rank, d);
+    size_t n = node(g, op, "X", "Y");
+    oc_builder_attr_int(g->b, n, "axis", axis);
+    main_node(g, n, op);
+    out_f(g, "Y");
+}
+
+/* ---- Broadcasting binary ops ----
+ * The elementwise family broadcasts a per-channel or scalar operand only.
+ * Model code broadcasts more ways: an outer product of a tensor with a
+ * short vector ([.., D, 1] op [K]: B-spline bases, bins; 30%), pairwise
+ * ([N, L, 1] op [N, 1, M]: distances, masks; 20%), a size-1 middle axis
+ * ([N, C, 1, W]; 20%), a row per leading index ([.., 1] op [..]; 15%) and
+ * equal shapes (15%).  Arithmetic (Add, Sub, Mul, Div, Max, Min) 60%,
+ * comparisons (Less, Greater, GreaterOrEqual, Equal; bool out) 40%; the
+ * operands in either order. */
+static void gen_broadcast(gen *g)
+{
+    rng *r = &g->r;
+    static const char *const arith[] = {"Add", "Sub", "Mul", "Div", "Max", "Min"};
+    static const char *const cmp[] = {"Less", "Greater", "GreaterOrEqual", "Equal"};
+    static const double kw[] = {0.3, 0.2, 0.2, 0.15, 0.15};
+    static const char *const kinds[] = {"outer", "pairwise", "middle", "rows", "same"};
+    size_t kind = WPICK(r, kw);
+    bool is_cmp = chance(r, 0.4);
+    const char *op = is_cmp ? PICK(r, cmp) : PICK(r, arith);
+    int64_t a[5], b[5], o[5];
+    int rank;
+    if (kind == 1) {
+        rank = 3;
+        o[0] = logu(r, 1, 32), o[1] = logu(r, 4, 2048), o[2] = logu(r, 4, 2048);
+    } else if (!(rank = any_shape(r, o))) {
+        g->reject = true;
+        return;
+    }
+    if (kind == 0 && chance(r, 0.7))
+        o[rank - 1] = logu(r, 2, 32); /* a short vector: grid points, bins */
+    double n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= (double)o[i];
+    if (n < 2048 || n > 8388608) {
+        g->reject = true;
+        return;
+    }
+    memcpy(a, o, sizeof a);
+    memcpy(b, o, sizeof b);
+    int rb = rank;
+    switch (kind) {
+    case 0: /* [.., D, 1] op [K] */
+        a[rank - 1] = 1;
+        b[0] = o[rank - 1];
+        rb = 1;
+        break;
+    case 1: /* [N, L, 1] op [N, 1, M] */
+        a[2] = 1;
+        b[1] = 1;
+        break;
+    case 2: { /* a size-1 middle axis */
+        int ax = (int)irange(r, 1, rank - 2);
+        b[ax] = 1;
+        break;
+    }
+    case 3: /* [.., 1]: one value per row */
+        b[rank - 1] = 1;
+        break;
+    default:
+        break;
+    }
+    bool swap = chance(r, 0.5);
+    cfg_s(g, "kind", kinds[kind]);
+    cfg_s(g, "op", op);
+    cfg_b(g, "swapped", swap);
+    cfg_shape(g, "a", rank, a);
+    cfg_shape(g, "b", rb, b);
+    in_f(g, "A", rank, a);
+    in_f(g, "B", rb, b);
+    size_t nd = node(g, op, swap ? "B,A" : "A,B", "Y");
+    main_node(g, nd, op);
+    out_t(g, "Y", is_cmp ? OC_DT_BOOL : OC_DT_FLOAT);
+}
+
+/* ---- Reductions over any axes ----
+ * The reduce family folds spatial axes, the last axis or the sequence
+ * axis with ReduceMean, ReduceSum or ReduceMax.  Here seven reductions
+ * (LogSumExp 30%: Sinkhorn iterations, log-likelihoods) over a random
+ * non-empty set of axes of a rank 2..4 tensor, keepdims either way
+ * (not ReduceProd: products of many random values go subnormal, which
+ * would time the CPU's slow path, not the kernel). */
+static void gen_reduce_axes(gen *g)
+{
+    rng *r = &g->r;
+    static const char *const ops[] = {"ReduceLogSumExp", "ReduceSum", "ReduceMean",
+                                      "ReduceMax",       "ReduceMin", "ReduceL2",
+                                      "ReduceSumSquare"};
+    static const double ow[] = {0.3, 0.15, 0.15, 0.1, 0.1, 0.1, 0.1};
+    const char *op = ops[WPICK(r, ow)];
+    static const int64_t cap[] = {0, 0, 8192, 2048, 256};
+    int rank = (int)irange(r, 2, 4);
+    int64_t d[4];
+    double n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= (double)(d[i] = logu(r, i ? 2 : 1, cap[rank]));
+    if (n < 2048 || n > 8388608) {
+        g->reject = true;
+        return;
+    }
+    int64_t axes[4];
+    size_t na = 0;
+    for (int i = 0; i < rank; i++)
+        if (chance(r, 0.4))
+            axes[na++] = i;
+    if (!na)
+        axes[na++] = irange(r, 0, rank - 1);
+    int64_t keep = chance(r, 0.5);
+    cfg_s(g, "op", op);
+    cfg_shape(g, "shape", rank, d);
+    cfg_shape(g, "axes", (int)na, axes);
+    cfg_i(g, "keepdims", keep);
+    in_f(g, "X", rank, d);
+    size_t nd;
+    if (!strcmp(op, "ReduceSum")) { /* opset 13+: axes are an input */
+        oc_builder_ints(g->b, "axes", 1, D((int64_t)na), axes);
+        nd = node(g, op, "X,axes", "Y");
+    } else {
+        nd = node(g, op, "X", "Y");
+        oc_builder_attr_ints(g->b, nd, "axes", na, axes);
+    }
+    oc_builder_attr_int(g->b, nd, "keepdims", keep);
+    main_node(g, nd, op);
+    out_f(g, "Y");
+}
+
+/* ---- Long 1-D convolutions ----
+ * Convolutions whose kernel spans much of the sequence (S4, S4D, Hyena
+ * and other long-convolution models; conv1d's kernels stop at 31):
+ * [N, C, L] with L 64..4096, the kernel 32..L; depthwise 80%, else a few
+ * dense channels; padded as PyTorch's full convolution then cut (k - 1
+ * both sides, 40%), causal (30%) or same (30%). */
+static void gen_longconv(gen *g)
+{
+    rng *r = &g->r;
+    static const double pw[] = {0.4, 0.3, 0.3};
+    static const char *const pads[] = {"full", "causal", "same"};
+    conv_nd c = {.nsp = 1, .group = 1, .s = {1}, .d = {1}};
+    c.in[0] = logu(r, 64, 4096);
+    c.k[0] = logu(r, 32, c.in[0]);
+    bool dw = chance(r, 0.8);
+    c.cin = dw ? channels(r, 16, 1024) : channels(r, 8, 64);
+    c.cout = dw ? c.cin : channels(r, 8, 64);
+    c.group = dw ? c.cin : 1;
+    c.n = logu(r, 1, 16);
+    c.bias = chance(r, 0.5);
+    const char *pad = pads[WPICK(r, pw)];
+    if (!strcmp(pad, "full"))
+        c.pb[0] = c.pe[0] = c.k[0] - 1;
+    else
+        conv_nd_pad(&c, 0, pad);
+    cfg_s(g, "padding", pad);
+    conv_nd_config(g, &c);
+    conv_nd_emit(g, &c);
+    conv_nd_act(g, NULL);
+}
+
 static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_CONV] = gen_conv,
     [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
@@ -1825,6 +2027,10 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_DEPTHTOSPACE] = gen_depthtospace,
     [OC_FAM_INSTANCENORM] = gen_instancenorm,
     [OC_FAM_GCONV] = gen_gconv,
+    [OC_FAM_AXIS_SOFTMAX] = gen_axis_softmax,
+    [OC_FAM_BROADCAST] = gen_broadcast,
+    [OC_FAM_REDUCE_AXES] = gen_reduce_axes,
+    [OC_FAM_LONGCONV] = gen_longconv,
 };
 
 /* ---- drawing ---- */

@@ -52,7 +52,11 @@
     XX(UNARY, "unary", "Unary")            /* Elu, Softplus, Sin, Round... */ \
     XX(DEPTHTOSPACE, "depthtospace", "DepthToSpace") /* and SpaceToDepth */   \
     XX(INSTANCENORM, "instancenorm", "InstanceNormalization")                \
-    XX(GCONV, "gconv", "GroupedConv")      /* groups 2..64, not depthwise */
+    XX(GCONV, "gconv", "GroupedConv")      /* groups 2..64, not depthwise */   \
+    XX(AXIS_SOFTMAX, "axis_softmax", "AxisSoftmax") /* (Log)Softmax, any axis */ \
+    XX(BROADCAST, "broadcast", "Broadcast") /* outer, pairwise, middle axes */ \
+    XX(REDUCE_AXES, "reduce_axes", "ReduceAxes") /* any axes, 8 reductions */ \
+    XX(LONGCONV, "longconv", "LongConv1d") /* kernels spanning the sequence */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
