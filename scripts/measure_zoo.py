@@ -19,6 +19,31 @@ already there are skipped.  Run on a quiet machine (no build, nothing else).
 (tests/data/gen_quant.py's models, rebuilt from their seeds, batch dim N
 bound to each --batches), into ort-cpu-quant.jsonl unless --set says
 otherwise.
+
+--corpus real measures the real-world-style corpus (tests/data/corpus/, the
+16 models of tests/data/gen_corpus.py, listed with their --dim bindings in
+tests/data/corpus/expected.tsv) as the files are, into ort-cpu-real.jsonl
+unless --set says otherwise; each line's "model" is the file's stem, so
+`bench/zoo_accuracy.py --set real --models tests/data/corpus` scores it.
+Each model's inputs are its graph inputs (initializers left out) with the
+tsv's bindings applied to their symbolic dims (by name, the decoder's
+'past_sequence_length + sequence_length' included).  The batch-like dim is
+the symbolic first dim of the first input when the tsv binds it (batch or
+N): --batches binds it to each value, default the tsv's value (2).  Models
+with no symbolic dim (loop_const, loop_constant_body: h[1,32]) are measured
+once, at their fixed shape, recorded as batch 1, whatever --batches says.
+Integer inputs get values ORT accepts (collector/ort_bench.js draws them in
+[0, bound)): an input used as Gather indices into an initializer or
+Constant is bounded by that table's rows (the decoder's input_ids 64,
+position_ids 128); one whose name says mask gets bound 2 (0/1); any other
+keeps the driver's default (zeros).  Bool inputs are drawn 0/1 by the
+driver (no corpus model has one: if_rank computes its condition).  A model
+ORT cannot load or run is skipped with one line saying why.
+
+--quick (functional checks only, never for data): 3 runs (the driver's
+least), no warm-up, one pass, into ort-cpu-SET-quick.jsonl.
+
+    OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 scripts/measure_zoo.py --corpus real --threads 1 2 --batches 2 16
 """
 import argparse
 import json
@@ -110,23 +135,138 @@ class Quant:
         return [dict(s, shape=[b] + list(s["shape"][1:])) for s in self.build(name)[1]]
 
 
+class Real:
+    """tests/data/corpus/'s models as they are, with expected.tsv's --dim
+    bindings (see the docstring above)."""
+    dir = os.path.join(ROOT, "tests", "data", "corpus")
+
+    def __init__(self):
+        self.dims = {}
+        for line in open(os.path.join(self.dir, "expected.tsv")):
+            f = line.rstrip("\n").split("\t")
+            if line.startswith("#") or f[0] in ("model", "") or len(f) < 2:
+                continue
+            self.dims[f[0][:-len(".onnx")]] = (
+                {} if f[1] == "-" else {k: int(v) for k, v in
+                                        (kv.rsplit("=", 1) for kv in f[1].split(","))})
+        self.names = list(self.dims)
+        self.loaded = {}
+
+    @staticmethod
+    def family(name):
+        """cnn, encoder, lstm (every opset and cnn_constant), loop (both),
+        else the model's own name."""
+        f = name.split("_op")[0]
+        return "cnn" if f == "cnn_constant" else "loop" if f.startswith("loop_") else f
+
+    def path(self, name):
+        return os.path.join(self.dir, name + ".onnx")
+
+    def model(self, name):
+        if name not in self.loaded:
+            self.loaded[name] = OG.onnx.load(self.path(name))
+        return self.loaded[name]
+
+    def opset(self, name):
+        return next(o.version for o in self.model(name).opset_import
+                    if o.domain in ("", "ai.onnx"))
+
+    def graph_inputs(self, name):
+        g = self.model(name).graph
+        inits = {i.name for i in g.initializer}
+        return [i for i in g.input if i.name not in inits]
+
+    def batch_dim(self, name):
+        """The name of the batch-like dim (the first input's symbolic first
+        dim, when the tsv binds it), or None."""
+        ins = self.graph_inputs(name)
+        d = ins[0].type.tensor_type.shape.dim if ins else []
+        if d and d[0].HasField("dim_param") and d[0].dim_param in self.dims[name]:
+            return d[0].dim_param
+        return None
+
+    def batches(self, name, asked):
+        """The batch values to measure: the asked ones (the tsv's when none
+        were asked) when the model has a batch dim, else [1] (fixed shape)."""
+        bd = self.batch_dim(name)
+        if bd is None:
+            return [1]
+        return asked or [self.dims[name][bd]]
+
+    def bounds(self, name):
+        """input name -> rows of the table it indexes (Gather indices into
+        an initializer or Constant), the smallest when several."""
+        g = self.model(name).graph
+        rows = {i.name: i.dims[0] for i in g.initializer if i.dims}
+        for n in g.node:
+            if n.op_type == "Constant":
+                for a in n.attribute:
+                    if a.name == "value" and a.t.dims:
+                        rows[n.output[0]] = a.t.dims[0]
+        out = {}
+        for n in g.node:
+            axis = next((a.i for a in n.attribute if a.name == "axis"), 0)
+            if n.op_type == "Gather" and axis == 0 and len(n.input) > 1 and n.input[0] in rows:
+                out[n.input[1]] = min(out.get(n.input[1], rows[n.input[0]]), rows[n.input[0]])
+        return out
+
+    def inputs(self, name, b):
+        values = dict(self.dims[name])
+        bd = self.batch_dim(name)
+        if bd is not None:
+            values[bd] = b
+        bounds = self.bounds(name)
+        TP = OG.onnx.TensorProto
+        dtypes = {TP.FLOAT: "float32", TP.DOUBLE: "float64", TP.FLOAT16: "float16",
+                  TP.INT64: "int64", TP.INT32: "int32", TP.INT8: "int8", TP.UINT8: "uint8",
+                  TP.BOOL: "bool"}
+        specs = []
+        for i in self.graph_inputs(name):
+            t = i.type.tensor_type
+            if t.elem_type not in dtypes:
+                raise ValueError(f"input '{i.name}': element type "
+                                 f"{TP.DataType.Name(t.elem_type)} not supported by the driver")
+            shape = []
+            for d in t.shape.dim:
+                if d.HasField("dim_value"):
+                    shape.append(d.dim_value)
+                elif d.HasField("dim_param") and d.dim_param in values:
+                    shape.append(values[d.dim_param])
+                else:
+                    raise ValueError(f"input '{i.name}': dim '{d.dim_param or '?'}' not bound "
+                                     "by expected.tsv")
+            s = {"name": i.name, "dtype": dtypes[t.elem_type], "shape": shape}
+            if s["dtype"] in ("int64", "int32", "int8", "uint8"):
+                if i.name in bounds:
+                    s["bound"] = bounds[i.name]
+                elif "mask" in i.name.lower():
+                    s["bound"] = 2
+            specs.append(s)
+        return specs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("models", nargs="*")
     ap.add_argument("--threads", type=int, nargs="+", default=[1])
-    ap.add_argument("--batches", type=int, nargs="+", default=[1])
+    ap.add_argument("--batches", type=int, nargs="+",
+                    help="default 1 (--corpus real: expected.tsv's batch)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
     ap.add_argument("--set", help="file ort-cpu-SET.jsonl (default zoo, or quant with --corpus "
                     "quant; 'holdout' for the final hold-out, scored once)")
-    ap.add_argument("--corpus", choices=["zoo", "quant"], default="zoo")
+    ap.add_argument("--corpus", choices=["zoo", "quant", "real"], default="zoo")
+    ap.add_argument("--quick", action="store_true", help="functional check only: 3 runs, no "
+                    "warm-up, 1 pass, into ort-cpu-SET-quick.jsonl")
     args = ap.parse_args()
-    src = Quant() if args.corpus == "quant" else Zoo()
-    names = args.models or (list(src.names) if args.corpus == "quant" else HELD)
+    src = {"quant": Quant, "real": Real, "zoo": Zoo}[args.corpus]()
+    names = args.models or (HELD if args.corpus == "zoo" else list(src.names))
     for n in names:
         if n not in src.names:
-            sys.exit(f"measure_zoo: unknown {'model' if args.corpus == 'quant' else 'architecture'} '{n}'")
+            sys.exit(f"measure_zoo: unknown {'architecture' if args.corpus == 'zoo' else 'model'} '{n}'")
     out = os.path.join(ROOT, "data", "machines", fingerprint(args.bin),
-                       f"ort-cpu-{args.set or args.corpus}.jsonl")
+                       f"ort-cpu-{args.set or args.corpus}{'-quick' if args.quick else ''}.jsonl")
+    runs = (["--warmup", "0", "--repeats", "3", "--passes", "1"] if args.quick else
+            ["--warmup", "2", "--repeats", "7", "--passes", "2"])
     os.makedirs(os.path.dirname(out), exist_ok=True)
     done = set()
     if os.path.exists(out):
@@ -137,15 +277,28 @@ def main():
     os.makedirs(mdir, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="oc-zoo-")
     for name in names:
-        path = os.path.join(mdir, name + ".onnx")
-        if not os.path.exists(path):
-            src.export(name, path + ".tmp")
-            os.replace(path + ".tmp", path)
+        if hasattr(src, "path"):        # measured as it is
+            path = src.path(name)
+        else:
+            path = os.path.join(mdir, name + ".onnx")
+            if not os.path.exists(path):
+                src.export(name, path + ".tmp")
+                os.replace(path + ".tmp", path)
+        try:
+            batches = src.batches(name, args.batches) if hasattr(src, "batches") else \
+                (args.batches or [1])
+        except Exception as e:          # a file onnx cannot read
+            print(f"{name}: skipped: {type(e).__name__}: {str(e).splitlines()[0][:300]}")
+            continue
         for threads in args.threads:
-            for b in args.batches:
+            for b in batches:
                 if (name, b, threads) in done:
                     continue
-                specs = src.inputs(name, b)
+                try:
+                    specs = src.inputs(name, b)
+                except ValueError as e:
+                    print(f"{name} b{b} t{threads}: skipped: {e}")
+                    continue
                 man, res = os.path.join(tmp, "m.jsonl"), os.path.join(tmp, "r.jsonl")
                 with open(man, "w") as f:
                     f.write(check_kernel_line(tmp))
@@ -154,16 +307,17 @@ def main():
                 t0 = time.time()
                 p = subprocess.run(["node", os.path.join(ROOT, "collector", "ort_bench.js"),
                                     "--threads", str(threads), "--in", man, "--out", res,
-                                    "--warmup", "2", "--repeats", "7", "--passes", "2",
-                                    "--max-seconds", "30"] + ([] if threads == 1 else ["--no-spin"]),
+                                    "--max-seconds", "30"] + runs + ([] if threads == 1 else ["--no-spin"]),
                                    capture_output=True, text=True)
                 if p.returncode != 0:
-                    print(f"{name} b{b} t{threads}: driver failed: {p.stderr.strip()[-300:]}")
+                    print(f"{name} b{b} t{threads}: driver failed: "
+                          f"{(p.stderr.strip() or '?').splitlines()[0][:300]}")
                     continue
                 lines = [json.loads(line) for line in open(res)]
                 r = [x for x in lines if not x.get("calibration")][0]
                 if not r.get("ok"):
-                    print(f"{name} b{b} t{threads}: {r.get('error')}")
+                    print(f"{name} b{b} t{threads}: skipped: ORT: "
+                          f"{(str(r.get('error')) or '?').splitlines()[0][:300]}")
                     continue
                 rec = {"model": name, "family": src.family(name),
                        "opset": src.opset(name),
