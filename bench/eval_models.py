@@ -143,12 +143,20 @@ def main():
             if th in fits:
                 fits[th]["small_kernel_us"] = us
     if a.fit_overhead:
-        with open(a.fit_overhead, "w") as f:
-            doc = {"machine": a.machine, "fitted_on": sorted(FIT), "threads": fits}
-            if not training:
-                doc["small_kernel_fitted_on"] = sorted({r["model"] for r in recs})
+        doc = {"machine": a.machine, "fitted_on": sorted(FIT), "threads": fits}
+        if not training:
+            doc["small_kernel_fitted_on"] = sorted({r["model"] for r in recs})
+        try:  # the whole-model range is bench/fit_range.py's, not this fit's
+            with open(a.fit_overhead) as f:
+                old = json.load(f)
+            if "range" in old:
+                doc["range"] = old["range"]
+        except (OSError, ValueError):
+            pass
+        with open(a.fit_overhead + ".tmp", "w") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")
+        os.replace(a.fit_overhead + ".tmp", a.fit_overhead)
     print(f"{'model':16s} {'b':>3s} {'t':>2s} {'opt':>4s} {'measured':>10s} {'onnxcost':>10s} {'err':>7s}"
           f" {'linear':>10s} {'err':>7s} {'roofline':>10s} {'err':>7s}")
     stats = {"held-out": {"ours": [], "lin": [], "roof": []}, "fit": {"ours": [], "lin": [], "roof": []}}

@@ -709,6 +709,12 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     out->total_us = fmax(out->kernels_us + fixed, floor);
     out->total_low_us = fmax(out->kernels_low_us + fixed, floor);
     out->total_high_us = fmax(out->kernels_high_us + fixed, floor);
+    /* the ensemble agrees more often than it is right: the range reaches
+     * at least as far as the model's errors on unseen architectures did */
+    if (ov && ov->range_low > 0)
+        out->total_low_us = fmin(out->total_low_us, out->total_us * ov->range_low);
+    if (ov && ov->range_high > 0)
+        out->total_high_us = fmax(out->total_high_us, out->total_us * ov->range_high);
 }
 
 /* Each Conv, ConvTranspose, Gemm and MatMul kernel of the n rows of x
@@ -895,7 +901,9 @@ void oc_tmodel_overhead(const oc_tmodel *tm, int threads, oc_overhead *ov)
         *ov = (oc_overhead){.kernel_scale = f.kernel_scale,
                             .per_kernel_us = f.per_kernel_us,
                             .small_kernel_us = f.small_kernel_us,
-                            .output_us_per_mb = f.output_us_per_mb};
+                            .output_us_per_mb = f.output_us_per_mb,
+                            .range_low = f.range_low,
+                            .range_high = f.range_high};
 }
 
 oc_status oc_estimate_row_desc(const oc_estimate *e, size_t r, oc_node_desc *d,

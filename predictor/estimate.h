@@ -42,6 +42,9 @@ typedef struct oc_overhead {
     /* a calibration's per-group in-graph factors (calib.h's in_graph),
      * applied to each kernel the timing model predicts; NULL: none */
     const struct oc_calib_fit *in_graph;
+    /* the whole-model range reaches at least [total * range_low, total *
+     * range_high] (oc_tmodel_fit's); 0: the ensemble's range alone */
+    double range_low, range_high;
 } oc_overhead;
 
 typedef struct oc_estimate {

@@ -31,7 +31,7 @@ unsigned oc_ew_traits(const oc_node_desc *d)
 {
     oc_op_id id = oc_op_id_of(d->domain, d->op);
     oc_op_family f = oc_op_id_family(id);
-    if (f != OC_OPF_ELEMENTWISE && f != OC_OPF_ACTIVATION)
+    if (f != OC_OPF_ELEMENTWISE && f != OC_OPF_ACTIVATION && f != OC_OPF_REDUCE)
         return 0;
     if (id == OC_OPID_Gelu)
         return (strcmp(attr_str(d, "approximate"), "tanh") ? OC_EW_ERF : OC_EW_EXP) |
@@ -172,25 +172,40 @@ static bool reduced_axes(const oc_node_desc *d, const oc_desc_value *in,
     return j < 0;
 }
 
-/* The stretch, along the trailing axes of the output, over which a
- * smaller operand of a broadcast stays constant (1 when it varies along
- * the last axis); 0 when no input is smaller than the output. */
+/* The output's innermost span over which every operand either runs
+ * along with the output or stays constant (its dims there all the
+ * output's or all 1): the stretch a broadcasting loop does in one go.  An
+ * outer product [.., D, 1] op [K] goes K elements at a time, a bias [D] on
+ * [.., D] D at a time, a per-channel [C, 1, 1] H * W; measured alone, the
+ * first ran at 0.4-4.4 ns an element, pairwise and same-shape ones at
+ * 0.2-0.3.  0 when no input is smaller than the output. */
 static double broadcast_run(const oc_node_desc *d, const oc_desc_value *out)
 {
-    double run = 0, on = numel(out);
-    for (size_t i = 0; i < d->n_inputs; i++) {
-        const oc_desc_value *v = &d->inputs[i];
-        if (!v->present || numel(v) >= on)
+    double on = numel(out);
+    bool smaller = false;
+    for (size_t i = 0; i < d->n_inputs; i++)
+        smaller |= d->inputs[i].present && numel(&d->inputs[i]) < on;
+    if (!smaller)
+        return 0;
+    enum { MAX_IN = 16 };
+    signed char bc[MAX_IN];
+    memset(bc, -1, sizeof bc);
+    double run = 1;
+    for (int k = 1; k <= out->rank; k++) {
+        int64_t od = out->dims[out->rank - k];
+        if (od == 1)
             continue;
-        double r = 1;
-        for (int k = 1; k <= out->rank; k++) {
+        for (size_t i = 0; i < d->n_inputs && i < MAX_IN; i++) {
+            const oc_desc_value *v = &d->inputs[i];
+            if (!v->present)
+                continue;
             int vi = v->rank - k;
-            if (vi >= 0 && v->dims[vi] != 1)
-                break;
-            r *= (double)out->dims[out->rank - k];
+            signed char b = vi < 0 || v->dims[vi] == 1;
+            if (bc[i] >= 0 && bc[i] != b)
+                return run;
+            bc[i] = b;
         }
-        if (run == 0 || r < run)
-            run = r;
+        run *= (double)od;
     }
     return run;
 }
@@ -485,6 +500,10 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
         }
     } else if (fam == OC_OPF_ELEMENTWISE) {
         run = broadcast_run(d, out0);
+    } else if (fam == OC_OPF_SOFTMAX && in0 && in0->rank > 0) {
+        int a = norm_axis(oc_node_desc_attr_int(d, "axis", -1), in0->rank);
+        x[OC_F_LOG_AXIS_INNER] =
+            lg(d->opset && d->opset < 13 ? 1 : a < 0 ? 0 : prod_from(in0, a + 1));
     }
     x[OC_F_LOG_INNER_RUN] = lg(run);
 

@@ -20,8 +20,14 @@
  * part along the axis, for Slice and Pad the trailing block from the last
  * axis they change, for Gather the row after the axis, for a reduction
  * the trailing axes that are all folded or all kept, for a broadcast
- * elementwise op the stretch over which the smaller operand stays
- * constant; 0 for the other families.
+ * elementwise op the output's innermost span over which every operand
+ * runs along or stays constant (an outer product [.., D, 1] op [K]: K; a
+ * bias [D]: D); 0 for the other families.  log_axis_inner is, for Softmax and
+ * LogSoftmax, the elements after the axis (1 for the last axis, and
+ * before opset 13, which coerces to 2-D): ORT moves any other axis last
+ * and back inside the kernel.  The kernel traits (k_*) say what an
+ * elementwise or activation op computes per element, and a reduction's
+ * compare (ReduceMax, ArgMax) or exp (ReduceLogSumExp).
  *
  * Counts enter as log1p(x) (natural log): times scale as power laws of
  * sizes, and the MLP fits log time.  Attributes of the wrong family are 0
@@ -92,6 +98,7 @@ oc_op_family oc_op_family_of(const char *op, const char *domain);
     /* memory layout */                                                       \
     XX(LOG_INNER_RUN, "log_inner_run")     /* contiguous run (see below) */   \
     XX(INNER_REDUCED, "inner_reduced")     /* reduce: the last axis folds */  \
+    XX(LOG_AXIS_INNER, "log_axis_inner")   /* Softmax: elements after the axis */ \
     /* elementwise and activation kernel traits (oc_ew_traits) */           \
     XX(K_BINARY, "k_binary")               /* combines two or more operands */ \
     XX(K_SELECT, "k_select")               /* compares or selects per element */ \

@@ -106,6 +106,15 @@ static oc_status set_threads_fit(oc_tmodel *tm, const json_t *doc, oc_error *err
     const char *key;
     json_t *v;
     int n = 0;
+    const json_t *range = json_object_get(doc, "range");
+    double lo = 0, hi = 0;
+    if (range) {
+        lo = json_number_value(json_object_get(range, "low"));
+        hi = json_number_value(json_object_get(range, "high"));
+        if (!(lo > 0 && lo <= 1 && hi >= 1 && isfinite(hi)))
+            return oc_error_set(err, OC_ERR_INPUT, NULL,
+                                "range: low must be in (0, 1] and high at least 1");
+    }
     json_object_foreach(json_object_get(doc, "threads"), key, v) {
         int th = atoi(key);
         if (n == OC_TMODEL_MAX_THREADS || th < 1 || !json_is_object(v))
@@ -118,6 +127,8 @@ static oc_status set_threads_fit(oc_tmodel *tm, const json_t *doc, oc_error *err
             .per_kernel_us = json_number_value(json_object_get(v, "per_kernel_us")),
             .small_kernel_us = json_number_value(json_object_get(v, "small_kernel_us")),
             .output_us_per_mb = json_number_value(json_object_get(v, "output_us_per_mb")),
+            .range_low = lo,
+            .range_high = hi,
         };
     }
     tm->n_fit = n;
@@ -975,6 +986,8 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
         put_f64(b, f->per_kernel_us);
         put_f64(b, f->small_kernel_us);
         put_f64(b, f->output_us_per_mb);
+        put_f64(b, f->range_low);
+        put_f64(b, f->range_high);
     }
     put_str(b, tm->fit_source);
     put_u32(b, tm->cover ? 1 : 0);
@@ -1067,9 +1080,14 @@ static oc_status parse_fit(rbuf *b, oc_tmodel *tm, const char *label, oc_error *
         f->per_kernel_us = get_f64(b);
         f->small_kernel_us = get_f64(b);
         f->output_us_per_mb = get_f64(b);
+        if (tm->info.version >= 7) {
+            f->range_low = get_f64(b);
+            f->range_high = get_f64(b);
+        }
         if (b->bad || f->threads < 1 || !(f->kernel_scale > 0) || !isfinite(f->kernel_scale) ||
             !isfinite(f->per_kernel_us) || !isfinite(f->small_kernel_us) ||
-            !isfinite(f->output_us_per_mb))
+            !isfinite(f->output_us_per_mb) || !(f->range_low >= 0 && f->range_low <= 1) ||
+            !(f->range_high == 0 || (f->range_high >= 1 && isfinite(f->range_high))))
             return CORRUPT("in-graph fit");
     }
     tm->n_fit = (int)nf;

@@ -41,10 +41,11 @@
 #include "predictor/mlp.h"
 
 enum {
-    OC_TMODEL_VERSION = 6, /* 2: optimizers; 3: the Huber threshold; 4: the
+    OC_TMODEL_VERSION = 7, /* 2: optimizers; 3: the Huber threshold; 4: the
                               machine's fingerprint; 5: the in-graph fit and
                               the coverage; 6: the profiles of every machine
-                              whose data trained it (3 to 5 are still read) */
+                              whose data trained it; 7: the whole-model
+                              range (3 to 6 are still read) */
     OC_TMODEL_MAX_ENSEMBLE = 64,
     OC_TMODEL_MAX_MACHINES = 8,
     OC_TMODEL_MAX_THREADS = 16 /* distinct thread counts in one model */
@@ -188,11 +189,16 @@ void oc_tmodel_set_machine(oc_tmodel *tm, const char *fingerprint);
 typedef struct oc_tmodel_fit {
     int threads;
     double kernel_scale, per_kernel_us, small_kernel_us, output_us_per_mb;
+    /* the whole-model range reaches at least [t * range_low, t *
+     * range_high] around the prediction t: the spread of the errors on
+     * architectures no fit had seen; 0: the ensemble's range alone */
+    double range_low, range_high;
 } oc_tmodel_fit;
 
 /* Give the model the in-graph fit and coverage of an overhead file's
  * text (data/<target>-overhead.json): "threads" (per thread count:
  * kernel_scale, per_kernel_us, small_kernel_us, output_us_per_mb),
+ * "range" ({"low", "high"}: oc_tmodel_fit's range, every thread count),
  * "measured_ops" (per operator the timing model describes a kernel as,
  * desc.h: its samples and the range of log10(1 + FLOPs + bytes read +
  * bytes written), scripts/coverage.py), and "machine" (taken when the

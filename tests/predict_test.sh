@@ -26,6 +26,16 @@ for j in (a, b):
     assert clips and all(n['time_us'] == 0 and 'fused_into' in n for n in clips)
 assert b['totals']['time_ms'] > a['totals']['time_ms'] > 0
 E" "json fields, fusion, batch scaling"
+# the whole-model range reaches at least as far as the errors on unseen
+# architectures that bench/fit_range.py fitted (the kernels' ranges do not)
+ok "$PY - '$TMP/j1' '$(dirname "$0")/../data/ort-cpu-overhead.json' <<'E'
+import json, sys
+t = json.load(open(sys.argv[1]))['totals']
+r = json.load(open(sys.argv[2]))['range']
+assert 0 < r['low'] <= 1 <= r['high'], r
+assert t['time_ms_low'] <= t['time_ms'] * r['low'] * (1 + 1e-9), (t, r)
+assert t['time_ms_high'] >= t['time_ms'] * r['high'] * (1 - 1e-9), (t, r)
+E" "whole-model range widened to the fitted factors"
 "$BIN" predict --format json --batch 8 --dataset-size 1000 --epochs 3 "$SAMPLES/squeezenet1_1.onnx" >"$TMP/e8"
 ok "$PY -c \"import json; t=json.load(open('$TMP/e8'))['totals']; assert t['steps_per_epoch']==125 and abs(t['epoch_s']-125*t['time_ms']/1e3)<1e-9 and abs(t['total_s']-3*t['epoch_s'])<1e-9\"" "epoch time"
 "$BIN" predict --baseline linear --format json "$SAMPLES/squeezenet1_1.onnx" >"$TMP/lin"

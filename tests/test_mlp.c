@@ -480,7 +480,8 @@ static void test_kernel_and_layout_features(void)
     d.n_attrs = 1;
     CHECK(feature(&d, OC_F_INNER_REDUCED) == 0);
 
-    /* Broadcast: how long the smaller operand stays constant */
+    /* Broadcast: the innermost span over which every operand runs along
+     * or stays constant */
     int64_t ch[] = {64, 1, 1};
     oc_desc_value bin[3] = {
         {.present = true, .dtype = OC_DT_FLOAT, .rank = 4, .dims = a},
@@ -491,6 +492,53 @@ static void test_kernel_and_layout_features(void)
                        .inputs = bin, .n_outputs = 1, .outputs = &bin[2]};
     CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(28 * 28)) < 1e-4);
     CHECK(feature(&d, OC_F_K_BINARY) == 1 && feature(&d, OC_F_K_SELECT) == 0);
+    /* an outer product [16, 256, 1] op [14] goes 14 at a time, a bias [256]
+     * on [16, 50, 256] 256 at a time, pairwise [4, 50, 1] op [4, 1, 60] 60 */
+    int64_t col[] = {16, 256, 1}, grid[] = {14}, outer[] = {16, 256, 14};
+    bin[0] = (oc_desc_value){.present = true, .dtype = OC_DT_FLOAT, .rank = 3, .dims = col};
+    bin[1] = (oc_desc_value){.present = true, .dtype = OC_DT_FLOAT, .rank = 1, .dims = grid};
+    bin[2] = (oc_desc_value){.present = true, .dtype = OC_DT_BOOL, .rank = 3, .dims = outer};
+    d.op = "Less";
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(14)) < 1e-5);
+    CHECK(feature(&d, OC_F_K_SELECT) == 1);
+    int64_t act[] = {16, 50, 256}, bias[] = {256};
+    bin[0].dims = act;
+    bin[1].dims = bias;
+    bin[2] = bin[0];
+    d.op = "Add";
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(256)) < 1e-4);
+    int64_t rows[] = {4, 50, 1}, cols[] = {4, 1, 60}, pair[] = {4, 50, 60};
+    bin[0].dims = rows;
+    bin[1] = bin[0];
+    bin[1].dims = cols;
+    bin[2].dims = pair;
+    CHECK(fabs(feature(&d, OC_F_LOG_INNER_RUN) - log1p(60)) < 1e-5);
+    bin[1].dims = pair; /* same shapes: no broadcast */
+    bin[0].dims = pair;
+    CHECK(feature(&d, OC_F_LOG_INNER_RUN) == 0);
+
+    /* Softmax: the elements after its axis (ORT moves another axis last);
+     * reductions: a compare for ReduceMax, an exp for ReduceLogSumExp */
+    int64_t logits[] = {2, 256, 3, 32, 32}, ax1[] = {1};
+    oc_desc_attr sax = {.name = "axis", .type = OC_ATTR_INT, .i = 1};
+    d = unary("LogSoftmax", 5, logits, logits, &sax, 1, io);
+    CHECK(fabs(feature(&d, OC_F_LOG_AXIS_INNER) - log1p(3 * 32 * 32)) < 1e-4);
+    CHECK(feature(&d, OC_F_LOG_INNER_RUN) == 0);
+    sax.i = -1;
+    CHECK(fabs(feature(&d, OC_F_LOG_AXIS_INNER) - log1p(1)) < 1e-6);
+    d.opset = 11; /* coerced to 2-D: the last axis of that */
+    sax.i = 1;
+    CHECK(fabs(feature(&d, OC_F_LOG_AXIS_INNER) - log1p(1)) < 1e-6);
+    d = unary("Relu", 5, logits, logits, NULL, 0, io);
+    CHECK(feature(&d, OC_F_LOG_AXIS_INNER) == 0);
+    oc_desc_attr rax = {.name = "axes", .type = OC_ATTR_INTS, .n = 1, .ints = ax1};
+    int64_t red[] = {2, 1, 3, 32, 32};
+    d = unary("ReduceLogSumExp", 5, logits, red, &rax, 1, io);
+    CHECK(feature(&d, OC_F_K_EXP) == 1 && feature(&d, OC_F_K_SELECT) == 0);
+    d = unary("ReduceMax", 5, logits, red, &rax, 1, io);
+    CHECK(feature(&d, OC_F_K_SELECT) == 1 && feature(&d, OC_F_K_EXP) == 0);
+    d = unary("ReduceSum", 5, logits, red, &rax, 1, io);
+    CHECK(feature(&d, OC_F_K_SELECT) == 0 && feature(&d, OC_F_K_EXP) == 0);
 }
 
 static void test_split_and_baseline(void)
@@ -780,6 +828,7 @@ static const char FIT_JSON[] =
     "{\"machine\": \"m-test\", \"fitted_on\": [\"a\", \"b\"], \"threads\": {"
     "\"1\": {\"kernel_scale\": 0.9, \"per_kernel_us\": 1.5, \"small_kernel_us\": 5},"
     "\"4\": {\"kernel_scale\": 0.8, \"per_kernel_us\": 0.5, \"output_us_per_mb\": 3000}},"
+    "\"range\": {\"low\": 0.8, \"high\": 1.5},"
     "\"measured_ops\": {\"Conv\": {\"samples\": 10, \"log10_work\": [4.0, 9.0]},"
     "\"Relu\": {\"samples\": 3, \"log10_work\": [3.5, 7.0]}}}";
 
@@ -884,6 +933,9 @@ static void test_tmodel_fit(void)
     /* The fit's text: every thread count, the coverage, where it came from. */
     CHECK(oc_tmodel_set_fit(tm, "{\"threads\": [1]", "bad.json", &err) == OC_ERR_INPUT);
     CHECK_CONTAINS(err.msg, "bad.json");
+    CHECK(oc_tmodel_set_fit(tm, "{\"range\": {\"low\": 1.2, \"high\": 2}}", "r.json", &err) ==
+          OC_ERR_INPUT);
+    CHECK_CONTAINS(err.msg, "range");
     char machine[64];
     snprintf(machine, sizeof machine, "%s", oc_tmodel_get_info(tm)->machine);
     CHECK(oc_tmodel_set_fit(tm, FIT_JSON, "dir/fit.json", &err) == OC_OK);
@@ -907,6 +959,7 @@ static void test_tmodel_fit(void)
         CHECK(oc_tmodel_fit_at(back, 3, &f) && f.threads == 4 && f.kernel_scale == 0.8 &&
               f.output_us_per_mb == 3000);
         CHECK(oc_tmodel_fit_at(back, 2, &f) && f.threads == 1); /* the nearest */
+        CHECK(f.range_low == 0.8 && f.range_high == 1.5);
         CHECK_EQ_STR(oc_tmodel_fit_source(back), "fit.json (fitted on a, b)");
         CHECK(oc_tmodel_has_coverage(back));
         oc_node_desc d = {.op = "Conv"};
@@ -919,15 +972,37 @@ static void test_tmodel_fit(void)
         oc_overhead ov;
         oc_tmodel_overhead(back, 4, &ov);
         CHECK(ov.kernel_scale == 0.8 && ov.per_kernel_us == 0.5);
+        CHECK(ov.range_low == 0.8 && ov.range_high == 1.5);
     }
     oc_tmodel_free(back);
 
+    /* Format 6: each fit without its range (16 bytes) still loads, with
+     * the ensemble's range alone. */
+    size_t src = 4 + strlen("fit.json (fitted on a, b)"), mb = machines_bytes(tm);
+    size_t at_known = n - 4 - mb - 64 - 8, at_nfit = at_known - src - 2 * 52 - 4;
+    unsigned char *v6 = malloc(n);
+    size_t n6 = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool range = false;
+        for (size_t k = 0; k < 2; k++) {
+            size_t at = at_nfit + 4 + k * 52 + 36;
+            range |= i >= at && i < at + 16;
+        }
+        if (!range)
+            v6[n6++] = pl[i];
+    }
+    CHECK(oc_tmodel_from_payload(6, OC_N_FEATURES, v6, n6, "v6", &back, &err) == OC_OK);
+    if (back) {
+        CHECK(oc_tmodel_fit_at(back, 4, &f) && f.kernel_scale == 0.8 && f.range_low == 0 &&
+              f.range_high == 0);
+        oc_tmodel_free(back);
+    }
+    free(v6);
+
     /* A corrupt or truncated section: one line.  The payload ends with
-     * u32 n_fit, 2 x 36 bytes, str source, u32 known, u32 n, 2 x 32
+     * u32 n_fit, 2 x 52 bytes, str source, u32 known, u32 n, 2 x 32
      * bytes, the machines, "END1". */
     const uint32_t V = OC_TMODEL_VERSION;
-    size_t src = 4 + strlen("fit.json (fitted on a, b)"), mb = machines_bytes(tm);
-    size_t at_known = n - 4 - mb - 64 - 8, at_nfit = at_known - src - 72 - 4;
     unsigned char *c = malloc(n);
     memcpy(c, pl, n);
     put32(c + at_nfit, 99);
@@ -937,6 +1012,9 @@ static void test_tmodel_fit(void)
     CHECK(payload_refused(V, c, n, "corrupt timing model (coverage)"));
     memcpy(c, pl, n);
     memset(c + at_nfit + 8, 0xff, 8); /* kernel_scale NaN */
+    CHECK(payload_refused(V, c, n, "(in-graph fit)"));
+    memcpy(c, pl, n);
+    memset(c + at_nfit + 4 + 36, 0xff, 8); /* range_low NaN */
     CHECK(payload_refused(V, c, n, "(in-graph fit)"));
     memcpy(c, pl, n);
     put32(c + n - 4 - mb, 0); /* no machine */

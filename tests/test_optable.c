@@ -88,7 +88,8 @@ static const struct {
 enum { BIN = OC_EW_BINARY, SEL = OC_EW_SELECT, DIV = OC_EW_DIVIDE, EXP = OC_EW_EXP,
        ERF = OC_EW_ERF, GATE = OC_EW_GATED };
 
-/* predictor/features.c's elementwise trait table before issue 17. */
+/* predictor/features.c's elementwise trait table before issue 17, and the
+ * reductions' traits added since. */
 static const struct {
     const char *op;
     unsigned traits;
@@ -110,6 +111,9 @@ static const struct {
     {"Erf", ERF}, {"Sin", ERF}, {"Cos", ERF}, {"Tan", ERF}, {"Asin", ERF}, {"Acos", ERF},
     {"Atan", ERF}, {"Sinh", ERF | EXP}, {"Cosh", ERF | EXP}, {"Asinh", ERF | EXP},
     {"Acosh", ERF | EXP}, {"Atanh", ERF | EXP},
+    /* what a reduction does per element (2026-12-05) */
+    {"ReduceMax", SEL}, {"ReduceMin", SEL}, {"ArgMax", SEL}, {"ArgMin", SEL},
+    {"ReduceLogSumExp", EXP},
 };
 
 static int old_family(const char *op)
@@ -218,7 +222,8 @@ static void rows(void)
         CHECK_EQ_INT(d->family, fam);
         CHECK_EQ_INT(oc_op_id_family((oc_op_id)i), fam);
         CHECK_EQ_INT(oc_op_family_of(d->name, d->domain), fam);
-        unsigned tr = (fam == OC_OPF_ELEMENTWISE || fam == OC_OPF_ACTIVATION)
+        unsigned tr = (fam == OC_OPF_ELEMENTWISE || fam == OC_OPF_ACTIVATION ||
+                       fam == OC_OPF_REDUCE)
                           ? old_trait(d->name) : 0;
         if (d->traits != tr)
             fprintf(stderr, "%s: traits %#x, were %#x\n", d->name, d->traits, tr);
