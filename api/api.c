@@ -42,6 +42,8 @@ struct onnxcost_bindings {
     int64_t batch;
     dim_entry *dims;
     size_t n_dims, cap_dims;
+    dim_entry *assumes; /* sizes of dims that depend on the data */
+    size_t n_assumes, cap_assumes;
     input_entry *inputs;
     size_t n_inputs, cap_inputs;
 };
@@ -52,6 +54,8 @@ struct onnxcost_analysis {
     oc_arena *ar;            /* the strings handed out */
     const char **unbound;    /* oc_analysis_assumed split */
     size_t n_unbound;
+    const char **data_dims;  /* oc_analysis_unknown_dims split */
+    size_t n_data_dims;
     const char **shapes;     /* per node (graph index): the first output's shape */
 };
 
@@ -207,9 +211,12 @@ void onnxcost_bindings_free(onnxcost_bindings *b)
         return;
     for (size_t i = 0; i < b->n_dims; i++)
         free(b->dims[i].name);
+    for (size_t i = 0; i < b->n_assumes; i++)
+        free(b->assumes[i].name);
     for (size_t i = 0; i < b->n_inputs; i++)
         free(b->inputs[i].name);
     free(b->dims);
+    free(b->assumes);
     free(b->inputs);
     free(b);
 }
@@ -248,28 +255,45 @@ static bool valid_name(const char *name, const char *what)
     return false;
 }
 
-onnxcost_status onnxcost_bindings_set_dim(onnxcost_bindings *b, const char *name, int64_t value)
+/* name = value into the list (e, *n, *cap): a second call for one name
+ * replaces its value.  fn names the API function in messages. */
+static onnxcost_status set_named(dim_entry **e, size_t *n, size_t *cap, const char *name,
+                                 int64_t value, const char *fn)
 {
-    NEED(b);
-    if (!valid_name(name, "onnxcost_bindings_set_dim"))
+    if (!valid_name(name, fn))
         return ONNXCOST_ERR_USAGE;
     if (value < 0) {
-        snprintf(last_error, sizeof last_error, "dim %s=%lld: a dim is at least 0", name,
+        snprintf(last_error, sizeof last_error, "%s: %s=%lld: a dim is at least 0", fn, name,
                  (long long)value);
         return ONNXCOST_ERR_USAGE;
     }
-    for (size_t i = 0; i < b->n_dims; i++)
-        if (!strcmp(b->dims[i].name, name)) {
-            b->dims[i].value = value;
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp((*e)[i].name, name)) {
+            (*e)[i].value = value;
             return ONNXCOST_OK;
         }
-    if (!grow((void **)&b->dims, b->n_dims, &b->cap_dims, sizeof *b->dims))
+    if (!grow((void **)e, *n, cap, sizeof **e))
         return NOMEM();
     char *copy = strdup(name);
     if (!copy)
         return NOMEM();
-    b->dims[b->n_dims++] = (dim_entry){copy, value};
+    (*e)[(*n)++] = (dim_entry){copy, value};
     return ONNXCOST_OK;
+}
+
+onnxcost_status onnxcost_bindings_set_dim(onnxcost_bindings *b, const char *name, int64_t value)
+{
+    NEED(b);
+    return set_named(&b->dims, &b->n_dims, &b->cap_dims, name, value,
+                     "onnxcost_bindings_set_dim");
+}
+
+onnxcost_status onnxcost_bindings_set_assume(onnxcost_bindings *b, const char *name,
+                                             int64_t value)
+{
+    NEED(b);
+    return set_named(&b->assumes, &b->n_assumes, &b->cap_assumes, name, value,
+                     "onnxcost_bindings_set_assume");
 }
 
 onnxcost_status onnxcost_bindings_set_input(onnxcost_bindings *b, const char *name,
@@ -315,14 +339,18 @@ static bool make_opts(const onnxcost_bindings *b, oc_analyze_opts *o)
     if (!b)
         return true;
     oc_dim_binding *d = b->n_dims ? malloc(b->n_dims * sizeof *d) : NULL;
+    oc_dim_binding *s = b->n_assumes ? malloc(b->n_assumes * sizeof *s) : NULL;
     oc_input_override *v = b->n_inputs ? malloc(b->n_inputs * sizeof *v) : NULL;
-    if ((b->n_dims && !d) || (b->n_inputs && !v)) {
+    if ((b->n_dims && !d) || (b->n_assumes && !s) || (b->n_inputs && !v)) {
         free(d);
+        free(s);
         free(v);
         return false;
     }
     for (size_t i = 0; i < b->n_dims; i++)
         d[i] = (oc_dim_binding){b->dims[i].name, b->dims[i].value};
+    for (size_t i = 0; i < b->n_assumes; i++)
+        s[i] = (oc_dim_binding){b->assumes[i].name, b->assumes[i].value};
     for (size_t i = 0; i < b->n_inputs; i++) {
         v[i].name = b->inputs[i].name;
         v[i].rank = b->inputs[i].rank;
@@ -330,6 +358,8 @@ static bool make_opts(const onnxcost_bindings *b, oc_analyze_opts *o)
     }
     o->dims = d;
     o->n_dims = b->n_dims;
+    o->assumes = s;
+    o->n_assumes = b->n_assumes;
     o->overrides = v;
     o->n_overrides = b->n_inputs;
     return true;
@@ -338,10 +368,30 @@ static bool make_opts(const onnxcost_bindings *b, oc_analyze_opts *o)
 static void free_opts(oc_analyze_opts *o)
 {
     free((void *)o->dims);
+    free((void *)o->assumes);
     free((void *)o->overrides);
 }
 
 /* ---- analysis ---- */
+
+/* The comma-separated list s as strings in ar (*n of them; an entry NULL
+ * when out of memory); NULL when out of memory. */
+static const char **split_list(oc_arena *ar, const char *s, size_t *n)
+{
+    size_t m = s[0] ? 1 : 0;
+    for (const char *p = s; *p; p++)
+        m += *p == ',';
+    const char **out = oc_arena_calloc(ar, m + 1, sizeof *out);
+    *n = 0;
+    for (const char *p = s; out && *p;) {
+        size_t l = strcspn(p, ",");
+        out[(*n)++] = oc_arena_strndup(ar, p, l);
+        p += l;
+        if (*p)
+            p++;
+    }
+    return out;
+}
 
 onnxcost_status onnxcost_analyze(const onnxcost_model *m, const onnxcost_bindings *b,
                                  onnxcost_analysis **out)
@@ -364,25 +414,15 @@ onnxcost_status onnxcost_analyze(const onnxcost_model *m, const onnxcost_binding
     onnxcost_analysis *w = calloc(1, sizeof *w);
     oc_arena *ar = oc_arena_new();
     const oc_graph *g = oc_model_graph(m->m);
-    const char *assumed = oc_analysis_assumed(a);
-    size_t n_sym = assumed[0] ? 1 : 0;
-    for (const char *p = assumed; *p; p++)
-        n_sym += *p == ',';
-    const char **unbound = ar ? oc_arena_calloc(ar, n_sym + 1, sizeof *unbound) : NULL;
+    size_t k = 0, nd = 0;
+    const char **unbound = ar ? split_list(ar, oc_analysis_assumed(a), &k) : NULL;
+    const char **data_dims = ar ? split_list(ar, oc_analysis_unknown_dims(a), &nd) : NULL;
     const char **shapes = ar ? oc_arena_calloc(ar, g->n_nodes + 1, sizeof *shapes) : NULL;
-    if (!w || !ar || !unbound || !shapes) {
+    if (!w || !ar || !unbound || !data_dims || !shapes) {
         free(w);
         oc_arena_free(ar);
         oc_analysis_free(a);
         return NOMEM();
-    }
-    size_t k = 0;
-    for (const char *p = assumed; *p;) {
-        size_t l = strcspn(p, ",");
-        unbound[k++] = oc_arena_strndup(ar, p, l);
-        p += l;
-        if (*p)
-            p++;
     }
     for (size_t i = 0; i < g->n_nodes; i++) {
         const oc_node *n = &g->nodes[i];
@@ -396,6 +436,9 @@ onnxcost_status onnxcost_analyze(const onnxcost_model *m, const onnxcost_binding
     for (size_t i = 0; i < k; i++)
         if (!unbound[i])
             goto nomem;
+    for (size_t i = 0; i < nd; i++)
+        if (!data_dims[i])
+            goto nomem;
     for (size_t i = 0; i < g->n_nodes; i++)
         if (!shapes[i])
             goto nomem;
@@ -404,6 +447,8 @@ onnxcost_status onnxcost_analyze(const onnxcost_model *m, const onnxcost_binding
     w->ar = ar;
     w->unbound = unbound;
     w->n_unbound = k;
+    w->data_dims = data_dims;
+    w->n_data_dims = nd;
     w->shapes = shapes;
     *out = w;
     return ONNXCOST_OK;
@@ -443,6 +488,13 @@ void onnxcost_analysis_totals(const onnxcost_analysis *a, onnxcost_totals *out)
 int64_t onnxcost_analysis_batch(const onnxcost_analysis *a) { return oc_analysis_batch(a->a); }
 
 size_t onnxcost_analysis_n_unbound(const onnxcost_analysis *a) { return a->n_unbound; }
+
+size_t onnxcost_analysis_n_data_dims(const onnxcost_analysis *a) { return a->n_data_dims; }
+
+const char *onnxcost_analysis_data_dim(const onnxcost_analysis *a, size_t i)
+{
+    return i < a->n_data_dims ? a->data_dims[i] : NULL;
+}
 
 const char *onnxcost_analysis_unbound(const onnxcost_analysis *a, size_t i)
 {

@@ -149,6 +149,12 @@ ONNXCOST_API onnxcost_status onnxcost_bindings_set_batch(onnxcost_bindings *b, i
  * model does not declare is an error of onnxcost_analyze. */
 ONNXCOST_API onnxcost_status onnxcost_bindings_set_dim(onnxcost_bindings *b, const char *name,
                                                        int64_t value);
+/* The size (>= 0) of a dim that depends on the data (NonZero's count, a
+ * Resize to a computed size), named as onnxcost_analysis_data_dim lists
+ * them ("OUTPUT:DIM"); a name the analysis does not list is an error of
+ * onnxcost_analyze whose message lists those it has. */
+ONNXCOST_API onnxcost_status onnxcost_bindings_set_assume(onnxcost_bindings *b,
+                                                          const char *name, int64_t value);
 /* Give the input `name` (copied) the shape dims[0..rank) (each >= 0;
  * rank <= 64); a second call for one input replaces it. */
 ONNXCOST_API onnxcost_status onnxcost_bindings_set_input(onnxcost_bindings *b,
@@ -190,6 +196,11 @@ ONNXCOST_API int64_t onnxcost_analysis_batch(const onnxcost_analysis *a);
 /* The symbolic dims left unbound (costed as 1), in the model's order. */
 ONNXCOST_API size_t onnxcost_analysis_n_unbound(const onnxcost_analysis *a);
 ONNXCOST_API const char *onnxcost_analysis_unbound(const onnxcost_analysis *a, size_t i);
+/* The dims whose size depends on the data and was not assumed
+ * (onnxcost_bindings_set_assume), named "OUTPUT:DIM" ("nz:1": NonZero's
+ * count); the nodes they size are not counted. */
+ONNXCOST_API size_t onnxcost_analysis_n_data_dims(const onnxcost_analysis *a);
+ONNXCOST_API const char *onnxcost_analysis_data_dim(const onnxcost_analysis *a, size_t i);
 /* Nodes in topological order: i < onnxcost_model_n_nodes(); *out's
  * strings belong to a.  ONNXCOST_ERR_USAGE when i is out of range. */
 ONNXCOST_API onnxcost_status onnxcost_analysis_node(const onnxcost_analysis *a, size_t i,

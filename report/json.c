@@ -77,6 +77,7 @@ json_t *oc_json_analysis(const oc_model *m, const oc_analysis *a)
     json_t *j = json_object();
     json_object_set_new(j, "model", oc_json_model(m));
     json_object_set_new(j, "unbound_dims", oc_json_unbound(oc_analysis_assumed(a)));
+    json_object_set_new(j, "data_dims", oc_json_unbound(oc_analysis_unknown_dims(a)));
     json_object_set_new(j, "inputs", values_json(a, g, g->inputs, g->n_inputs));
     json_object_set_new(j, "outputs", values_json(a, g, g->outputs, g->n_outputs));
     json_t *nodes = json_array();

@@ -19,10 +19,11 @@ json_t *oc_json_decl_shape(const oc_value *v);
 /* The model as every JSON document names it: {"file", "ir_version",
  * "producer", "opset"}. */
 json_t *oc_json_model(const oc_model *m);
-/* analyze's document (model, unbound_dims, inputs, outputs, nodes in
- * topological order, totals, warnings). */
+/* analyze's document (model, unbound_dims, data_dims, inputs, outputs,
+ * nodes in topological order, totals, warnings). */
 json_t *oc_json_analysis(const oc_model *m, const oc_analysis *a);
-/* The symbols of oc_analysis_assumed() ("H,W") as an array. */
+/* A comma-separated list (oc_analysis_assumed()'s symbols "H,W",
+ * oc_analysis_unknown_dims()'s "nz:1") as an array. */
 json_t *oc_json_unbound(const char *assumed);
 /* The kernels of an estimate that run, in run order: name (as ONNX
  * Runtime names them), op (as its profiler does), nodes, times. */

@@ -168,6 +168,36 @@ static void test_analyze(void)
     CHECK_CONTAINS(onnxcost_last_error(), "NOPE");
     onnxcost_bindings_free(b);
     onnxcost_model_free(m);
+
+    /* a size that depends on the data (NonZero's count): listed, then
+     * assumed; an assumption that names nothing lists what there is */
+    CHECK_EQ_INT(onnxcost_model_load(OC_TESTS_DIR "/data/unknown/nonzero.onnx", &m),
+                 ONNXCOST_OK);
+    b = onnxcost_bindings_new();
+    CHECK_EQ_INT(onnxcost_analyze(m, b, &a), ONNXCOST_OK);
+    if (a) {
+        CHECK_EQ_INT((int)onnxcost_analysis_n_data_dims(a), 1);
+        CHECK_EQ_STR(onnxcost_analysis_data_dim(a, 0), "nz:1");
+        CHECK(onnxcost_analysis_data_dim(a, 1) == NULL);
+    }
+    onnxcost_analysis_free(a);
+    CHECK_EQ_INT(onnxcost_bindings_set_assume(b, "nz:1", -1), ONNXCOST_ERR_USAGE);
+    CHECK_EQ_INT(onnxcost_bindings_set_assume(b, "nz:1", 7), ONNXCOST_OK);
+    CHECK_EQ_INT(onnxcost_analyze(m, b, &a), ONNXCOST_OK);
+    if (a) {
+        onnxcost_totals t;
+        onnxcost_analysis_totals(a, &t);
+        CHECK_EQ_INT((int)onnxcost_analysis_n_data_dims(a), 0);
+        CHECK_EQ_INT((int)t.unknown_shape_nodes, 0);
+    }
+    onnxcost_analysis_free(a);
+    onnxcost_bindings_free(b);
+    b = onnxcost_bindings_new();
+    CHECK_EQ_INT(onnxcost_bindings_set_assume(b, "nz:2", 3), ONNXCOST_OK);
+    CHECK_EQ_INT(onnxcost_analyze(m, b, &a), ONNXCOST_ERR_USAGE);
+    CHECK_CONTAINS(onnxcost_last_error(), "nz:1");
+    onnxcost_bindings_free(b);
+    onnxcost_model_free(m);
 }
 
 static void test_predict(void)

@@ -95,8 +95,11 @@ E" "--assume: every node counted, the shapes follow, the time grows with the siz
 ok 'grep -q "^note: sizes that depend on the data: nz:1 (give them with --assume NAME=VALUE)" "$TMP/t"' \
     "analyze: the table names the data-dependent dims"
 "$BIN" analyze --format json --assume nz:1=7 "$NZ" >"$TMP/j" 2>&1
-ok "[ \$? -eq 0 ] && $PY -c \"import json; j = json.load(open('$TMP/j')); assert j['outputs'][0]['shape'] == [7] and j['totals']['unknown_shape_nodes'] == 0\"" \
+ok "[ \$? -eq 0 ] && $PY -c \"import json; j = json.load(open('$TMP/j')); assert j['outputs'][0]['shape'] == [7] and j['totals']['unknown_shape_nodes'] == 0 and j['data_dims'] == []\"" \
     "analyze --assume: the shapes known"
+"$BIN" predict --format json "$NZ" >"$TMP/j" 2>/dev/null
+ok "$PY -c \"import json; assert json.load(open('$TMP/j'))['data_dims'] == ['nz:1']\"" \
+    "predict JSON: data_dims names the sizes that depend on the data"
 "$BIN" predict --assume nz:2=3 "$NZ" >/dev/null 2>"$TMP/e"
 ok '[ $? -eq 1 ] && grep -q "assume nz:2: no dim of that name is left unknown (unknown: nz:1)" "$TMP/e"' \
     "an --assume that names no unknown dim: exit 1, the names listed"

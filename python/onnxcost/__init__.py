@@ -118,6 +118,7 @@ _PROTOS = {
     "onnxcost_bindings_free": (None, [_P]),
     "onnxcost_bindings_set_batch": (_int, [_P, _i64]),
     "onnxcost_bindings_set_dim": (_int, [_P, _c_str, _i64]),
+    "onnxcost_bindings_set_assume": (_int, [_P, _c_str, _i64]),
     "onnxcost_bindings_set_input": (_int, [_P, _c_str, ctypes.POINTER(_i64), _size]),
     "onnxcost_analyze": (_int, [_P, _P, _PP]),
     "onnxcost_analysis_free": (None, [_P]),
@@ -125,6 +126,8 @@ _PROTOS = {
     "onnxcost_analysis_batch": (_i64, [_P]),
     "onnxcost_analysis_n_unbound": (_size, [_P]),
     "onnxcost_analysis_unbound": (_c_str, [_P, _size]),
+    "onnxcost_analysis_n_data_dims": (_size, [_P]),
+    "onnxcost_analysis_data_dim": (_c_str, [_P, _size]),
     "onnxcost_analysis_node": (_int, [_P, _size, ctypes.POINTER(_Node)]),
     "onnxcost_analysis_n_warnings": (_size, [_P]),
     "onnxcost_analysis_warning": (_c_str, [_P, _size, ctypes.POINTER(_c_str)]),
@@ -238,7 +241,7 @@ def _int_arg(name, v, lo):
     return v
 
 
-def _bindings(h, lib, batch=None, dims=None, inputs=None):
+def _bindings(h, lib, batch=None, dims=None, inputs=None, assume=None):
     b = lib.onnxcost_bindings_new()
     if not b:
         raise MemoryError("onnxcost_bindings_new")
@@ -248,6 +251,9 @@ def _bindings(h, lib, batch=None, dims=None, inputs=None):
     for name, value in (dims or {}).items():
         _check(lib.onnxcost_bindings_set_dim(b, str(name).encode(),
                                              _int_arg(f"dims[{name!r}]", value, 0)))
+    for name, value in (assume or {}).items():
+        _check(lib.onnxcost_bindings_set_assume(b, str(name).encode(),
+                                                _int_arg(f"assume[{name!r}]", value, 0)))
     for name, shape in (inputs or {}).items():
         shape = [_int_arg(f"inputs[{name!r}]", d, 0) for d in shape]
         arr = (_i64 * max(1, len(shape)))(*shape)
@@ -273,6 +279,11 @@ def _unbound(lib, a):
             for i in range(lib.onnxcost_analysis_n_unbound(a))]
 
 
+def _data_dims(lib, a):
+    return [_s(lib.onnxcost_analysis_data_dim(a, i))
+            for i in range(lib.onnxcost_analysis_n_data_dims(a))]
+
+
 def _analysis_dicts(lib, m, a):
     t = _Totals()
     lib.onnxcost_analysis_totals(a, ctypes.byref(t))
@@ -295,21 +306,24 @@ def _analysis_dicts(lib, m, a):
     return totals, nodes, warns
 
 
-def analyze(path, dims=None, batch=None, inputs=None):
+def analyze(path, dims=None, batch=None, inputs=None, assume=None):
     """Shapes and costs of the model at `path`.
 
     dims: {"NAME": value} binds symbolic dims by name; batch: the leading
     symbolic dim of every input (default 1); inputs: {"input": [d0, d1, ...]}
-    whole input shapes.  Returns {"model", "unbound_dims", "nodes" (in
+    whole input shapes; assume: {"OUTPUT:DIM": size} the sizes that depend
+    on the data (NonZero's count: "data_dims" lists those left).  Returns
+    {"model", "unbound_dims", "data_dims", "nodes" (in
     topological order; each with "output_shape", a string, where the
     command's JSON lists inputs and outputs), "totals", "warnings"}.
     """
     lib = _load()
     with _Handle() as h:
         m = _model(h, lib, path)
-        a = _analysis(h, lib, m, _bindings(h, lib, batch, dims, inputs))
+        a = _analysis(h, lib, m, _bindings(h, lib, batch, dims, inputs, assume))
         totals, nodes, warns = _analysis_dicts(lib, m, a)
         return {"model": _model_dict(lib, m), "unbound_dims": _unbound(lib, a),
+                "data_dims": _data_dims(lib, a),
                 "nodes": nodes, "totals": totals, "warnings": warns}
 
 
@@ -352,7 +366,7 @@ def _target_dict(lib, p):
 
 
 def predict(path, batch=None, threads=None, mode="inference", optimizer=None, target=None,
-            dims=None, inputs=None):
+            dims=None, inputs=None, assume=None):
     """The predicted time of the model at `path` on a target.
 
     target: None (the built-in model of the mode, with this machine's cached
@@ -366,7 +380,7 @@ def predict(path, batch=None, threads=None, mode="inference", optimizer=None, ta
     with _Handle() as h:
         p = _predictor(h, lib, target, threads, mode, optimizer)
         m = _model(h, lib, path)
-        a = _analysis(h, lib, m, _bindings(h, lib, batch, dims, inputs))
+        a = _analysis(h, lib, m, _bindings(h, lib, batch, dims, inputs, assume))
         r = _P()
         _check(lib.onnxcost_predict(p, a, ctypes.byref(r)))
         h.own(r, lib.onnxcost_prediction_free)
@@ -408,6 +422,7 @@ def predict(path, batch=None, threads=None, mode="inference", optimizer=None, ta
                 "optimizer_state_bytes": s.optimizer_state_bytes,
                 "activations_bytes": s.activations_bytes, "total_bytes": s.memory_bytes}
         return {"model": _model_dict(lib, m), "unbound_dims": _unbound(lib, a),
+                "data_dims": _data_dims(lib, a),
                 "nodes": nodes, "kernels": kernels, "totals": totals,
                 "target": _target_dict(lib, p), "warnings": warns}
 
@@ -436,7 +451,8 @@ def _size_arg(v):
 
 
 def sweep(path, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256), memory_limit=None, threads=None,
-          mode="inference", optimizer=None, target=None, dims=None, inputs=None):
+          mode="inference", optimizer=None, target=None, dims=None, inputs=None,
+          assume=None):
     """The model at `path` predicted at each batch size, with its memory
     against memory_limit (bytes, or a size such as "8GiB"; None: no limit).
     inputs keep their dims but take each step's batch; dims may not bind the
@@ -452,7 +468,7 @@ def sweep(path, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256), memory_limit=None, t
     with _Handle() as h:
         p = _predictor(h, lib, target, threads, mode, optimizer)
         m = _model(h, lib, path)
-        b = _bindings(h, lib, None, dims, inputs)
+        b = _bindings(h, lib, None, dims, inputs, assume)
         n = len(batches)
         steps = (_Step * n)()
         fit, best = _size(), _size()
@@ -480,7 +496,7 @@ def sweep(path, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256), memory_limit=None, t
 
 
 def annotate(path, output, batch=None, threads=None, mode="inference", optimizer=None,
-             target=None, dims=None, inputs=None):
+             target=None, dims=None, inputs=None, assume=None):
     """Write a copy of the model at `path` to `output` whose nodes carry
     their predicted times and costs (as 'onnxcost annotate').  Returns the
     prediction's totals."""
@@ -488,7 +504,7 @@ def annotate(path, output, batch=None, threads=None, mode="inference", optimizer
     with _Handle() as h:
         p = _predictor(h, lib, target, threads, mode, optimizer)
         m = _model(h, lib, path)
-        a = _analysis(h, lib, m, _bindings(h, lib, batch, dims, inputs))
+        a = _analysis(h, lib, m, _bindings(h, lib, batch, dims, inputs, assume))
         _check(lib.onnxcost_annotate(p, a, _path(output)))
         t = _Totals()
         lib.onnxcost_analysis_totals(a, ctypes.byref(t))

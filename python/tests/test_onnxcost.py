@@ -81,6 +81,18 @@ def test_analyze_is_the_commands():
     assert a["nodes"][-1]["output_shape"].startswith("[")
 
 
+def test_assume_sizes_that_depend_on_the_data():
+    nz = os.path.join(ROOT, "tests", "data", "unknown", "nonzero.onnx")
+    a = onnxcost.analyze(nz)
+    assert a["data_dims"] == ["nz:1"] and a["totals"]["unknown_shape_nodes"] > 0
+    b = onnxcost.analyze(nz, assume={"nz:1": 7})
+    assert b["data_dims"] == [] and b["totals"]["unknown_shape_nodes"] == 0
+    p = onnxcost.predict(nz, assume={"nz:1": 7})
+    assert p["data_dims"] == [] and p["totals"]["uncounted_nodes"] == 0
+    with pytest.raises(onnxcost.Error, match="nz:1"):
+        onnxcost.analyze(nz, assume={"nz:2": 3})
+
+
 def test_sweep_is_the_commands():
     got = onnxcost.sweep(MB, batches=[1, 2, 4, 8, 16], memory_limit="60MB")
     want = command("sweep", "-b", "1,2,4,8,16", "-M", "60MB", MB)
