@@ -884,5 +884,6 @@ void oc_report_steps_of(const oc_sweep *s, size_t n, oc_report_step *steps)
         c->fits = o->fits;
         c->uncounted = o->uncounted;
         snprintf(c->unbound, sizeof c->unbound, "%s", oc_analysis_assumed(s->an[k]));
+        snprintf(c->data_dims, sizeof c->data_dims, "%s", oc_analysis_unknown_dims(s->an[k]));
     }
 }

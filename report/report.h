@@ -32,6 +32,7 @@ typedef struct oc_report_step {
     bool fits;             /* memory <= the limit (always, without one) */
     size_t uncounted;      /* nodes not counted (shapes unknown) */
     char unbound[256];     /* oc_analysis_assumed() of the step */
+    char data_dims[512];   /* oc_analysis_unknown_dims() of the step */
 } oc_report_step;
 
 /* The n steps of sweep s as report steps (steps has room for n). */

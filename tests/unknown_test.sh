@@ -108,6 +108,6 @@ ok '[ $? -eq 1 ]' "--assume without a value: a usage error"
 "$BIN" sweep --format json --batch 1,2 --assume nz:1=50 "$NZ" >"$TMP/s" 2>"$TMP/e"
 ok "[ \$? -eq 0 ] && ! grep -q 'not counted' '$TMP/e' && $PY -c \"
 import json; j = json.load(open('$TMP/s'))
-assert [r['uncounted_nodes'] for r in j['sweep']] == [0, 0]\"" "sweep --assume: every step counts every node"
+assert [r['uncounted_nodes'] for r in j['sweep']] == [0, 0] and j['data_dims'] == []\"" "sweep --assume: every step counts every node"
 echo "unknown_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

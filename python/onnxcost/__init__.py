@@ -456,7 +456,7 @@ def sweep(path, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256), memory_limit=None, t
     """The model at `path` predicted at each batch size, with its memory
     against memory_limit (bytes, or a size such as "8GiB"; None: no limit).
     inputs keep their dims but take each step's batch; dims may not bind the
-    batch dim.  Returns {"model", "mode", "unbound_dims", "target",
+    batch dim.  Returns {"model", "mode", "unbound_dims", "data_dims", "target",
     "memory_limit_bytes", "memory_limit", "sweep": [...], "largest_fitting_batch",
     "best_throughput_batch"} as 'onnxcost sweep -f json' does.
     """
@@ -479,7 +479,7 @@ def sweep(path, batches=(1, 2, 4, 8, 16, 32, 64, 128, 256), memory_limit=None, t
         a = _analysis(h, lib, m, b)
         none = ctypes.c_size_t(-1).value
         out = {"model": _model_dict(lib, m), "mode": mode, "unbound_dims": _unbound(lib, a),
-               "target": _target_dict(lib, p)}
+               "data_dims": _data_dims(lib, a), "target": _target_dict(lib, p)}
         if mode == "training":
             out["optimizer"] = optimizer or "sgd"
         out["memory_limit_bytes"] = limit or None
