@@ -237,8 +237,8 @@ static int compare_json(const result *r, const oc_tmodel *tm, const cli_target *
     const oc_profile *pf = r->pf;
     json_t *j = json_object(), *ks = json_array(), *po = json_array(), *ro = json_array();
     json_object_set_new(j, "model", oc_json_model(r->m));
-    json_object_set_new(j, "unbound_dims", oc_json_unbound(oc_analysis_assumed(r->a)));
-    json_object_set_new(j, "data_dims", oc_json_unbound(oc_analysis_unknown_dims(r->a)));
+    json_object_set_new(j, "unbound_dims", oc_json_list(oc_analysis_assumed(r->a)));
+    json_object_set_new(j, "data_dims", oc_json_list(oc_analysis_unknown_dims(r->a)));
     json_object_set_new(j, "profile", json_string(r->profile_path));
     json_object_set_new(j, "runs", json_integer((json_int_t)pf->runs));
     json_object_set_new(j, "batch", json_integer(r->o->aa.opts.batch));

@@ -416,8 +416,8 @@ static int predict_compare(const popts *p, const char *path)
         json_t *j = json_object();
         json_object_set_new(j, "model", oc_json_model(m));
         json_object_set_new(j, "batch", json_integer(batch));
-        json_object_set_new(j, "unbound_dims", oc_json_unbound(oc_analysis_assumed(a)));
-        json_object_set_new(j, "data_dims", oc_json_unbound(oc_analysis_unknown_dims(a)));
+        json_object_set_new(j, "unbound_dims", oc_json_list(oc_analysis_assumed(a)));
+        json_object_set_new(j, "data_dims", oc_json_list(oc_analysis_unknown_dims(a)));
         json_object_set_new(j, "mode", json_string(cli_mode_name(&p->mode)));
         json_object_set_new(j, "targets", arr);
         arr = NULL;

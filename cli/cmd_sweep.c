@@ -123,8 +123,8 @@ int cmd_sweep(int argc, char **argv)
             }
             json_object_set_new(j, "model", oc_json_model(m));
             json_object_set_new(j, "mode", json_string(cli_mode_name(&mode)));
-            json_object_set_new(j, "unbound_dims", oc_json_unbound(steps[0].unbound));
-            json_object_set_new(j, "data_dims", oc_json_unbound(steps[0].data_dims));
+            json_object_set_new(j, "unbound_dims", oc_json_list(steps[0].unbound));
+            json_object_set_new(j, "data_dims", oc_json_list(steps[0].data_dims));
             json_object_set_new(j, "target", oc_json_target(tm, &tgt, mode.optimizer));
             if (mode.training)
                 json_object_set_new(j, "optimizer",

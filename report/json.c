@@ -76,8 +76,8 @@ json_t *oc_json_analysis(const oc_model *m, const oc_analysis *a)
     const oc_totals *t = oc_analysis_totals(a);
     json_t *j = json_object();
     json_object_set_new(j, "model", oc_json_model(m));
-    json_object_set_new(j, "unbound_dims", oc_json_unbound(oc_analysis_assumed(a)));
-    json_object_set_new(j, "data_dims", oc_json_unbound(oc_analysis_unknown_dims(a)));
+    json_object_set_new(j, "unbound_dims", oc_json_list(oc_analysis_assumed(a)));
+    json_object_set_new(j, "data_dims", oc_json_list(oc_analysis_unknown_dims(a)));
     json_object_set_new(j, "inputs", values_json(a, g, g->inputs, g->n_inputs));
     json_object_set_new(j, "outputs", values_json(a, g, g->outputs, g->n_outputs));
     json_t *nodes = json_array();
@@ -126,10 +126,10 @@ json_t *oc_json_analysis(const oc_model *m, const oc_analysis *a)
     return j;
 }
 
-json_t *oc_json_unbound(const char *assumed)
+json_t *oc_json_list(const char *list)
 {
     json_t *arr = json_array();
-    for (const char *p = assumed; *p;) {
+    for (const char *p = list; *p;) {
         size_t l = strcspn(p, ",");
         json_array_append_new(arr, json_stringn(p, l));
         p += l;

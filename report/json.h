@@ -24,7 +24,7 @@ json_t *oc_json_model(const oc_model *m);
 json_t *oc_json_analysis(const oc_model *m, const oc_analysis *a);
 /* A comma-separated list (oc_analysis_assumed()'s symbols "H,W",
  * oc_analysis_unknown_dims()'s "nz:1") as an array. */
-json_t *oc_json_unbound(const char *assumed);
+json_t *oc_json_list(const char *list);
 /* The kernels of an estimate that run, in run order: name (as ONNX
  * Runtime names them), op (as its profiler does), nodes, times. */
 json_t *oc_json_kernels(const oc_estimate *e);

@@ -29,12 +29,13 @@ cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >
 # every kernel of their measured whole-model runs, timed inside the graph;
 # `collect --from-runs`, the commands in each machine's README), but no
 # run of samples/blind4.py, the hold-out no fit has seen.
+ORT=("$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" "$F/ort-cpu-t1.jsonl.gz"
+     "$F/ort-cpu-t2.jsonl.gz" "$L/ort-cpu-ingraph.jsonl.gz" "$F/ort-cpu-ingraph.jsonl.gz")
+TORCH=("$L"/torch-cpu-t[12].jsonl.gz "$L"/torch-cpu-t[12]-adam.jsonl.gz)
 "$BUILD/onnxcost" train --hw "$L/hw.json" --hw "$F/hw.json" --seed 1 --ensemble 10 -q \
-    -o "$D/ort-cpu.tmodel" "$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" \
-    "$F/ort-cpu-t1.jsonl.gz" "$F/ort-cpu-t2.jsonl.gz" \
-    "$L/ort-cpu-ingraph.jsonl.gz" "$F/ort-cpu-ingraph.jsonl.gz"
+    -o "$D/ort-cpu.tmodel" "${ORT[@]}"
 "$BUILD/onnxcost" train --hw "$L/hw.json" --seed 1 --ensemble 10 -q \
-    -o "$D/torch-cpu.tmodel" "$L"/torch-cpu-t[12].jsonl.gz "$L"/torch-cpu-t[12]-adam.jsonl.gz
+    -o "$D/torch-cpu.tmodel" "${TORCH[@]}"
 # the in-graph fits read the raw kernel sums, whatever fit is embedded
 cmake --build "$BUILD" -j"$(nproc)" >/dev/null
 /usr/bin/python3 "$ROOT/bench/eval_models.py" --binary "$BUILD/onnxcost" \
@@ -42,11 +43,8 @@ cmake --build "$BUILD" -j"$(nproc)" >/dev/null
 /usr/bin/python3 "$ROOT/bench/eval_models.py" --mode training --binary "$BUILD/onnxcost" \
     --timing-model "$D/torch-cpu.tmodel" --fit-overhead "$D/torch-cpu-overhead.json"
 # what each model's data covered (predict marks kernels beyond it)
-/usr/bin/python3 "$ROOT/scripts/coverage.py" ort-cpu "$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" \
-    "$F/ort-cpu-t1.jsonl.gz" "$F/ort-cpu-t2.jsonl.gz" "$L/ort-cpu-ingraph.jsonl.gz" \
-    "$F/ort-cpu-ingraph.jsonl.gz"
-/usr/bin/python3 "$ROOT/scripts/coverage.py" torch-cpu "$L"/torch-cpu-t[12].jsonl.gz \
-    "$L"/torch-cpu-t[12]-adam.jsonl.gz
+/usr/bin/python3 "$ROOT/scripts/coverage.py" ort-cpu "${ORT[@]}"
+/usr/bin/python3 "$ROOT/scripts/coverage.py" torch-cpu "${TORCH[@]}"
 # both go into the model files (format 5), which the build embeds
 for t in ort-cpu torch-cpu; do
     "$BUILD/onnxcost" train --overhead "$D/$t-overhead.json" --embed "$D/$t.tmodel"

@@ -274,14 +274,17 @@ def _analysis(h, lib, m, b):
     return h.own(a, lib.onnxcost_analysis_free)
 
 
+def _listed(a, count, item):
+    """The strings item(a, 0 .. count(a) - 1)."""
+    return [_s(item(a, i)) for i in range(count(a))]
+
+
 def _unbound(lib, a):
-    return [_s(lib.onnxcost_analysis_unbound(a, i))
-            for i in range(lib.onnxcost_analysis_n_unbound(a))]
+    return _listed(a, lib.onnxcost_analysis_n_unbound, lib.onnxcost_analysis_unbound)
 
 
 def _data_dims(lib, a):
-    return [_s(lib.onnxcost_analysis_data_dim(a, i))
-            for i in range(lib.onnxcost_analysis_n_data_dims(a))]
+    return _listed(a, lib.onnxcost_analysis_n_data_dims, lib.onnxcost_analysis_data_dim)
 
 
 def _analysis_dicts(lib, m, a):
