@@ -563,14 +563,28 @@ int cmd_calibrate(int argc, char **argv)
                cal->probe_seconds);
         printf("%8s %8s %22s %22s\n", "threads", "kernels", "median error before",
                "after (leave-one-out)");
+        static const char *const form_what[OC_CALIB_FORMS] = {
+            [OC_CALIB_SIZE] = "per op family, by size and intensity",
+            [OC_CALIB_SCALE] = "one factor per op family",
+            [OC_CALIB_NONE] = "none",
+        };
         for (int k = 0; k < cal->n_fits; k++) {
             const oc_calib_fit *f = &cal->fits[k];
-            bool none = true;
-            for (int g = 0; g < OC_CALIB_GROUPS; g++)
-                none = none && !f->w[g][0] && !f->w[g][1] && !f->w[g][2];
-            printf("%8d %8d %21.1f%% %21.1f%%%s\n", f->threads, f->n, 100 * f->err_before,
-                   100 * f->err_after,
-                   none ? "  (no correction: it did not beat the model's own predictions)" : "");
+            printf("%8d %8d %21.1f%% %21.1f%%  correction %s", f->threads, f->n,
+                   100 * f->err_before, 100 * f->err_after, form_what[f->form]);
+            int judged = 0;
+            for (int m = 0; f->n_anchors && m < OC_CALIB_FORMS; m++)
+                judged += f->form_anchor_err[m] > 0;
+            if (judged > 1) {
+                printf(", chosen on whole networks:");
+                for (int m = 0, shown = 0; m < OC_CALIB_FORMS; m++)
+                    if (f->form_anchor_err[m] > 0)
+                        printf("%s %s %.1f%%", shown++ ? "," : "", oc_calib_form_name(m),
+                               100 * f->form_anchor_err[m]);
+            } else if (f->form == OC_CALIB_NONE) {
+                printf(": it did not beat the model's own predictions");
+            }
+            printf("\n");
         }
         printf("machine-wide factor%s:", cal->n_fits == 1 ? "" : "s");
         for (int k = 0; k < cal->n_fits; k++)

@@ -30,6 +30,17 @@ static const char *const group_names[OC_CALIB_GROUPS] = {
     "quantized",
 };
 
+static const char *const form_names[OC_CALIB_FORMS] = {
+#define XX(id, name) name,
+    OC_CALIB_FORM_LIST(XX)
+#undef XX
+};
+
+const char *oc_calib_form_name(int form)
+{
+    return form >= 0 && form < OC_CALIB_FORMS ? form_names[form] : "?";
+}
+
 const char *oc_calib_group_name(int g)
 {
     return g >= 0 && g < OC_CALIB_GROUPS ? group_names[g] : "?";
@@ -110,14 +121,15 @@ static void solve3(double A[3][3], double b[3], double w[3])
 
 /* Ridge fit of r = w . a over the rows of group g (all rows when g < 0),
  * towards prior[] (slopes with weight SLOPE_RIDGE * n, the intercept with
- * weight `k0`), skipping row `skip`. */
+ * weight `k0`), skipping row `skip`; with slopes false the intercept
+ * alone (the slopes 0). */
 typedef struct fit_row {
     int group;
     double a[3], r;
 } fit_row;
 
-static void ridge(const fit_row *rows, size_t n, int g, size_t skip, const double prior[3],
-                  double k0, double w[3])
+static void ridge(const fit_row *rows, size_t n, int g, size_t skip, bool slopes,
+                  const double prior[3], double k0, double w[3])
 {
     double A[3][3] = {{0}}, b[3] = {0};
     size_t m = 0;
@@ -131,6 +143,11 @@ static void ridge(const fit_row *rows, size_t n, int g, size_t skip, const doubl
                 A[p][q] += rows[i].a[p] * rows[i].a[q];
         }
     }
+    if (!slopes) {
+        w[0] = (b[0] + k0 * prior[0]) / (A[0][0] + k0);
+        w[1] = w[2] = 0;
+        return;
+    }
     double lam = SLOPE_RIDGE * (double)(m ? m : 1);
     double k[3] = {k0, lam, lam};
     for (int p = 0; p < 3; p++) {
@@ -140,13 +157,24 @@ static void ridge(const fit_row *rows, size_t n, int g, size_t skip, const doubl
     solve3(A, b, w);
 }
 
-/* Every group's weights from rows (skipping `skip`) into f->w. */
-static void fit_all(oc_calib_fit *f, const fit_row *rows, size_t n, size_t skip)
+/* Every group's weights of `form` (SIZE or SCALE) from rows (skipping
+ * `skip`) into f->w. */
+static void fit_all(oc_calib_fit *f, int form, const fit_row *rows, size_t n, size_t skip)
 {
     static const double zero[3] = {0, 0, 0};
-    ridge(rows, n, -1, skip, zero, 1e-6, f->global);
+    bool slopes = form == OC_CALIB_SIZE;
+    ridge(rows, n, -1, skip, slopes, zero, 1e-6, f->global);
     for (int g = 0; g < OC_CALIB_GROUPS; g++)
-        ridge(rows, n, g, skip, f->global, GROUP_PRIOR, f->w[g]);
+        ridge(rows, n, g, skip, slopes, f->global, GROUP_PRIOR, f->w[g]);
+}
+
+void oc_calib_use_form(oc_calib_fit *f, int form)
+{
+    f->form = form;
+    memcpy(f->w, f->form_w[form], sizeof f->w);
+    memcpy(f->global, f->form_global[form], sizeof f->global);
+    f->err_after = f->form_err[form];
+    f->residual = f->form_residual[form];
 }
 
 static void utc_now(char *buf, size_t n)
@@ -225,25 +253,36 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
         e[i] = fabs(rows[i].pred_us - rows[i].meas_us) / rows[i].meas_us;
     }
     f->err_before = oc_median(e, n);
-    /* Leave-one-out: each probe kernel predicted by the fit without it. */
-    for (size_t i = 0; i < n; i++) {
-        fit_all(f, fr, n, i);
-        double p = rows[i].pred_us * exp(exponent(f->w[fr[i].group], fr[i].a));
-        e[i] = fabs(p - rows[i].meas_us) / rows[i].meas_us;
+    /* Each form: leave-one-out (each probe kernel predicted by the fit
+     * without it), then the fit on all, and its residual spread. */
+    for (int form = 0; form < OC_CALIB_FORMS; form++) {
+        if (form != OC_CALIB_NONE) {
+            for (size_t i = 0; i < n; i++) {
+                fit_all(f, form, fr, n, i);
+                double p = rows[i].pred_us * exp(exponent(f->w[fr[i].group], fr[i].a));
+                e[i] = fabs(p - rows[i].meas_us) / rows[i].meas_us;
+            }
+            f->form_err[form] = oc_median(e, n);
+            fit_all(f, form, fr, n, (size_t)-1);
+        } else {
+            memset(f->w, 0, sizeof f->w);
+            memset(f->global, 0, sizeof f->global);
+            f->form_err[form] = f->err_before;
+        }
+        memcpy(f->form_w[form], f->w, sizeof f->w);
+        memcpy(f->form_global[form], f->global, sizeof f->global);
+        for (size_t i = 0; i < n; i++)
+            e[i] = fabs(fr[i].r - exponent(f->w[fr[i].group], fr[i].a));
+        f->form_residual[form] = oc_median(e, n);
     }
-    f->err_after = oc_median(e, n);
-    fit_all(f, fr, n, (size_t)-1);
-    /* A correction that does not beat the model left alone on the kernels
-     * it was not fitted on (a model trained on this machine's data too) is
-     * not applied: every weight 0. */
-    if (f->err_after >= f->err_before) {
-        memset(f->w, 0, sizeof f->w);
-        memset(f->global, 0, sizeof f->global);
-        f->err_after = f->err_before;
-    }
-    for (size_t i = 0; i < n; i++)
-        e[i] = fabs(fr[i].r - exponent(f->w[fr[i].group], fr[i].a));
-    f->residual = oc_median(e, n);
+    /* Size, unless it does not beat the model left alone on the kernels it
+     * was not fitted on (a model trained on this machine's data too): then
+     * none.  The probe does not choose the scale form: on lone kernels it
+     * and the size form score within a fraction of a point, and only whole
+     * networks (oc_calib_fit_anchors) tell them apart. */
+    oc_calib_use_form(f, f->form_err[OC_CALIB_SIZE] < f->form_err[OC_CALIB_NONE]
+                             ? OC_CALIB_SIZE
+                             : OC_CALIB_NONE);
     free(fr);
     free(e);
     return OC_OK;
@@ -449,6 +488,8 @@ json_t *oc_calib_to_json(const oc_calib *c)
                                "residual", f->residual, "mean", vec(f->mu, 2), "std",
                                vec(f->sd, 2), "global", vec(f->global, 3), "groups", groups,
                                "overhead", overhead_json(f));
+        if (fo)
+            json_object_set_new(fo, "correction", json_string(form_names[f->form]));
         if (fo && f->check_us > 0)
             json_object_set_new(fo, "check_kernel_us", json_real(f->check_us));
         json_array_append_new(fits, fo);
@@ -584,6 +625,19 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
         return BAD("%s: corrupt calibration: bad \"check_kernel_us\"", label);
     f->threads = (int)th;
     f->n = (int)n;
+    /* a calibration older than the forms had slopes, or no correction */
+    const json_t *form = json_object_get(o, "correction");
+    f->form = f->global[1] != 0 || f->global[2] != 0 ? OC_CALIB_SIZE
+              : f->global[0] != 0                    ? OC_CALIB_SCALE
+                                                     : OC_CALIB_NONE;
+    if (form) {
+        f->form = -1;
+        for (int k = 0; k < OC_CALIB_FORMS && json_is_string(form); k++)
+            if (!strcmp(json_string_value(form), form_names[k]))
+                f->form = k;
+        if (f->form < 0)
+            return BAD("%s: corrupt calibration: bad \"correction\"", label);
+    }
     for (int g = 0; g < OC_CALIB_GROUPS; g++) {
         const json_t *e = json_object_get(groups, group_names[g]);
         double gn = 0;

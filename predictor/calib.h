@@ -16,6 +16,8 @@
  * The correction is multiplicative and per kernel: for a kernel of group
  * g (its operator family; depthwise convolutions apart)
  *     t' = t * exp(w_g0 + w_g1 * z1 + w_g2 * z2)
+ * (the slopes 0 when the form chosen is a scale per group, every w 0 when
+ * it is none: oc_calib_form)
  * where z1 is the kernel's arithmetic intensity (log1p(FLOPs / bytes)) and
  * z2 the base model's ln(t), both standardised over the probe: a machine
  * with AVX-512 speeds up the compute-bound convolutions more than the
@@ -48,6 +50,28 @@ enum {
     OC_CALIB_MAX_THREADS = 16
 };
 
+/* The forms a correction can take, most general first: each group's
+ * intercept and slopes on z1 and z2 (SIZE), each group's intercept alone
+ * (SCALE: one factor per op family), or none.  The probe's leave-one-out
+ * error chooses between SIZE and NONE; where whole networks were timed too
+ * (calibrate's anchors), their error may then choose a simpler form: a
+ * probe kernel is timed alone, and slopes fitted on lone kernels can
+ * stretch a network's large kernels away from what they take among the
+ * others. */
+#define OC_CALIB_FORM_LIST(XX) \
+    XX(SIZE, "size")           \
+    XX(SCALE, "scale")         \
+    XX(NONE, "none")
+
+typedef enum {
+#define XX(id, name) OC_CALIB_##id,
+    OC_CALIB_FORM_LIST(XX)
+#undef XX
+    OC_CALIB_FORMS
+} oc_calib_form;
+
+const char *oc_calib_form_name(int form);
+
 /* The fit for one thread count. */
 typedef struct oc_calib_fit {
     int threads;
@@ -58,9 +82,18 @@ typedef struct oc_calib_fit {
     double residual;              /* median |ln(measured / calibrated)| */
     int n;                        /* probe kernels */
     double err_before;            /* median abs. relative error, base model */
-    double err_after;             /* the same, calibrated, leave-one-out;
-                                     equal to err_before when the correction
-                                     did not beat the model (weights all 0) */
+    double err_after;             /* the same, calibrated, leave-one-out
+                                     (err_before with form NONE) */
+    int form;                     /* oc_calib_form of w and global */
+    /* While fitting (not stored): every form's weights, leave-one-out
+     * error and residual, for the anchors to choose among
+     * (oc_calib_use_form). */
+    double form_w[OC_CALIB_FORMS][OC_CALIB_GROUPS][3];
+    double form_global[OC_CALIB_FORMS][3];
+    double form_err[OC_CALIB_FORMS], form_residual[OC_CALIB_FORMS];
+    /* and, where whole networks chose, each form's mean error on them
+     * (leave-one-network-out; 0: not judged) */
+    double form_anchor_err[OC_CALIB_FORMS];
     double kernel_scale, per_kernel_us; /* the in-graph fit used with it */
     /* Whole networks timed here (calibrate's anchors): the kernel_scale
      * above is fitted on them when n_anchors > 0, else it is the base
@@ -140,6 +173,10 @@ void oc_calib_init(oc_calib *c, const oc_machine *machine, const char *target,
 oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *rows, size_t n,
                                double kernel_scale, double per_kernel_us, oc_error *err);
 
+/* Make `form` the fit's correction (its weights, leave-one-out error and
+ * residual, as oc_calib_fit_threads fitted them). */
+void oc_calib_use_form(oc_calib_fit *f, int form);
+
 /* One whole network timed on the machine: the calibrated timing model's
  * kernels of it as timed alone (sum, count) and its measured wall time. */
 typedef struct oc_calib_anchor {
@@ -193,6 +230,16 @@ typedef struct oc_calib_output {
  * Errors: OC_ERR_USAGE (no probe, one without output or time). */
 oc_status oc_calib_fit_output(oc_calib_fit *f, const oc_calib_output *p, size_t n,
                               oc_error *err);
+
+/* What a shape kernel (shape arithmetic on a few elements, a view) costs
+ * as profiled on the calibration's machine: a kernel of its chains (they
+ * run on a few floats) where chains were timed, else base_us, the timing
+ * model's (0: not costed apart). */
+static inline double oc_calib_small_kernel_us(const oc_calib_fit *f, double base_us)
+{
+    return f && f->n_chains && f->profiled_kernel_us > 0 && base_us > 0 ? f->profiled_kernel_us
+                                                                         : base_us;
+}
 
 /* A chain of `kernels` tiny kernels (each runs on a few floats) timed in
  * one session: its wall time and its kernels' profiled time. */

@@ -142,6 +142,22 @@ static void calibrations(void)
     CHECK(fe > 0.9 && fe < 1.1);
     CHECK(f->err_before > 0.4 && f->err_after < 0.12);
     CHECK_EQ_INT(f->n_group[OC_OPF_CONV], 20);
+    /* The probe takes the size form when it beats the model alone; every
+     * form is kept for the anchors to choose among, "none" at the model's
+     * own error, "scale" a factor per group with no slope. */
+    CHECK_EQ_INT(f->form, OC_CALIB_SIZE);
+    CHECK(f->form_err[OC_CALIB_NONE] == f->err_before &&
+          f->form_err[OC_CALIB_SCALE] < 0.12 && f->form_err[OC_CALIB_SIZE] == f->err_after);
+    {
+        oc_calib_fit g = *f;
+        oc_calib_use_form(&g, OC_CALIB_NONE);
+        CHECK(oc_calib_factor(&g, X[0], rows[0].pred_us) == 1 && g.err_after == g.err_before);
+        oc_calib_use_form(&g, OC_CALIB_SCALE);
+        CHECK(g.form == OC_CALIB_SCALE && g.w[OC_OPF_CONV][1] == 0 && g.w[OC_OPF_CONV][2] == 0);
+        CHECK(fabs(oc_calib_factor(&g, X[0], 10) - oc_calib_factor(&g, X[0], 1e4)) < 1e-12);
+        CHECK(oc_calib_factor(&g, X[0], 10) > 1.75 && oc_calib_factor(&g, X[0], 10) < 2.0);
+        CHECK_EQ_STR(oc_calib_form_name(OC_CALIB_SCALE), "scale");
+    }
     /* A group the probe never saw gets the machine-wide ratio. */
     float other[OC_N_FEATURES] = {0};
     other[OC_F_FAM_CONV + OC_OPF_POOL] = 1;
@@ -153,6 +169,35 @@ static void calibrations(void)
     other[OC_F_DEPTHWISE] = 1;
     CHECK_EQ_INT(oc_calib_group_of(other), OC_CALIB_DEPTHWISE);
     CHECK_EQ_STR(oc_calib_group_name(OC_CALIB_DEPTHWISE), "conv_depthwise");
+
+    /* Conv 2x slower at 10 us, 4x at the largest: slopes on the size;
+     * no error at all: no correction. */
+    {
+        static oc_calib_row sized[NROWS], exact[NROWS];
+        for (int i = 0; i < NROWS; i++) {
+            sized[i] = exact[i] = rows[i];
+            double fam = rows[i].meas_us / rows[i].pred_us;
+            sized[i].meas_us = rows[i].pred_us * fam * pow(1 + i, 0.17);
+            exact[i].meas_us = rows[i].pred_us;
+        }
+        oc_calib cs;
+        oc_calib_init(&cs, &m, "ort-cpu", "onnxruntime-node 1.30.0", "inference", "cpu-x", "");
+        CHECK_EQ_INT(oc_calib_fit_threads(&cs, 1, sized, NROWS, 1, 0, &e), OC_OK);
+        CHECK_EQ_INT(oc_calib_fit_for(&cs, 1)->form, OC_CALIB_SIZE);
+        CHECK_EQ_INT(oc_calib_fit_threads(&cs, 1, exact, NROWS, 1, 0, &e), OC_OK);
+        const oc_calib_fit *fx = oc_calib_fit_for(&cs, 1);
+        CHECK(fx->form == OC_CALIB_NONE && fx->err_before == 0 &&
+              oc_calib_factor(fx, X[0], 10) == 1);
+    }
+    /* Shape kernels cost what a kernel of the chains cost as profiled,
+     * where chains were timed; else the timing model's figure. */
+    {
+        oc_calib_fit g = *f;
+        CHECK(oc_calib_small_kernel_us(&g, 5.0) == 5.0 && oc_calib_small_kernel_us(NULL, 5.0) == 5.0);
+        g.n_chains = 4;
+        g.profiled_kernel_us = 2.34;
+        CHECK(oc_calib_small_kernel_us(&g, 5.0) == 2.34 && oc_calib_small_kernel_us(&g, 0) == 0);
+    }
 
     /* Round trip through JSON and a file. */
     CHECK_EQ_INT(oc_calib_fit_threads(&c, 2, rows, NROWS, 0.87, 0, &e), OC_OK);
@@ -169,6 +214,7 @@ static void calibrations(void)
     CHECK(back.machine.isa == m.isa);
     const oc_calib_fit *bf = oc_calib_fit_for(&back, 1);
     CHECK(bf && fabs(oc_calib_factor(bf, X[0], rows[0].pred_us) - fc) < 1e-6);
+    CHECK(bf && bf->form == OC_CALIB_SIZE);
     CHECK(bf && fabs(bf->kernel_scale - 0.98) < 1e-9 && fabs(bf->per_kernel_us - 3.8) < 1e-9);
 
     /* The in-graph scale from whole networks: measured = 1.2 x kernels +
@@ -235,8 +281,18 @@ static void calibrations(void)
     op[0].bytes = 0;
     CHECK_EQ_INT(oc_calib_fit_output(wf, op, 1, &e), OC_ERR_USAGE);
 
-    /* Refusals: corrupt, foreign, another version, not one at all. */
+    /* A file older than the forms: slopes say "size", else "scale". */
     json_t *j = oc_calib_to_json(&c);
+    for (size_t k = 0; k < json_array_size(json_object_get(j, "threads")); k++)
+        json_object_del(json_array_get(json_object_get(j, "threads"), k), "correction");
+    char *old = json_dumps(j, 0);
+    CHECK(old && oc_calib_loadb(old, strlen(old), "old.json", &back, &e) == OC_OK);
+    CHECK(old && oc_calib_fit_for(&back, 1)->form == OC_CALIB_SIZE);
+    free(old);
+    json_decref(j);
+
+    /* Refusals: corrupt, foreign, another version, not one at all. */
+    j = oc_calib_to_json(&c);
     char *good = json_dumps(j, 0);
     json_decref(j);
     struct {
@@ -248,6 +304,7 @@ static void calibrations(void)
         {"\"target\": \"ort-cpu\"", "\"target\": 5", "header"},
         {"\"mode\": \"inference\"", "\"mode\": \"dreaming\"", "header"},
         {"\"threads\": 1,", "\"threads\": 0,", "bad entry"},
+        {"\"correction\": \"size\"", "\"correction\": \"huge\"", "bad \"correction\""},
         {"\"format\": \"onnxcost-calibration\"", "\"format\": \"x\"", "not an onnxcost"},
     };
     for (size_t k = 0; good && k < sizeof bad / sizeof bad[0]; k++) {

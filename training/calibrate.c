@@ -117,12 +117,10 @@ static oc_status group_sums(const char *path, const oc_graph *g, const oc_estima
  * predicted by the base model with the calibration just fitted; first,
  * from the runs that list their kernels, each group's in-graph factor
  * (f->in_graph), which the scale then includes. */
-oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char *target,
-                               int64_t threads, const oc_anchor_set *as, oc_error *err)
+static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit *f,
+                            const char *target, int64_t threads, const oc_anchor_set *as,
+                            oc_error *err)
 {
-    oc_calib_fit *f = (oc_calib_fit *)oc_calib_fit_for(cal, (int)threads);
-    if (!f || !oc_anchor_count(as, threads))
-        return OC_OK;
     oc_tmodel *tm = NULL;
     oc_overhead ov;
     oc_status st = oc_calib_load_base(base_path, target, &tm, err);
@@ -134,10 +132,23 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
         oc_tmodel_free(tm);
         return st;
     }
+    /* chains of tiny kernels first: what a shape kernel costs as profiled
+     * here (the networks' small kernels take it, as predict's do) */
+    oc_calib_chain chains[OC_MAX_ANCHOR_RUNS];
+    size_t n_chains = 0;
+    for (size_t i = 0; i < as->n; i++)
+        if (as->r[i].threads == threads && as->r[i].name == oc_chain_probe)
+            chains[n_chains++] = (oc_calib_chain){as->r[i].kernels, as->r[i].wall_us,
+                                                  as->r[i].kernel_us};
+    if (n_chains && (st = oc_calib_fit_chain(f, chains, n_chains, err)) != OC_OK) {
+        oc_tmodel_free(tm);
+        return st;
+    }
     oc_tmodel_overhead(tm, (int)threads, &ov);
     ov.kernel_scale = 1;
     ov.per_kernel_us = 0;
     ov.stream_gbps = f->stream_gbps;
+    ov.small_kernel_us = oc_calib_small_kernel_us(f, ov.small_kernel_us);
     oc_calib_anchor a[OC_MAX_ANCHOR_RUNS];
     double (*raw)[OC_CALIB_GROUPS] = calloc(OC_MAX_ANCHOR_RUNS, sizeof *raw);
     oc_calib_group_sum sums[OC_CALIB_GROUPS] = {{0}};
@@ -146,8 +157,7 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
         return oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
     }
     oc_calib_output out[OC_MAX_ANCHOR_RUNS];
-    oc_calib_chain chains[OC_MAX_ANCHOR_RUNS];
-    size_t k = 0, n_out = 0, n_chains = 0;
+    size_t k = 0, n_out = 0;
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
         const oc_anchor_run *r = &as->r[i];
@@ -157,10 +167,8 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
             out[n_out++] = (oc_calib_output){r->wall_us, r->kernel_us, r->output_bytes};
             continue;
         }
-        if (r->name == oc_chain_probe) {
-            chains[n_chains++] = (oc_calib_chain){r->kernels, r->wall_us, r->kernel_us};
+        if (r->name == oc_chain_probe)
             continue;
-        }
         char path[PATH_MAX];
         oc_model *m = NULL;
         oc_analysis *an = NULL;
@@ -198,13 +206,51 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
                 a[j].kernels_us += raw[j][g] * (oc_calib_in_graph_factor(f, g) - 1);
     }
     free(raw);
-    if (!rc && n_chains)
-        rc = oc_calib_fit_chain(f, chains, n_chains, err);
     if (!rc && k)
         rc = oc_calib_fit_in_graph(f, a, k, err);
     if (!rc && n_out)
         rc = oc_calib_fit_output(f, out, n_out, err);
     return rc;
+}
+
+oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char *target,
+                               int64_t threads, const oc_anchor_set *as, oc_error *err)
+{
+    oc_calib_fit *f = (oc_calib_fit *)oc_calib_fit_for(cal, (int)threads);
+    if (!f || !oc_anchor_count(as, threads))
+        return OC_OK;
+    /* The probe's form and each simpler one (calib.h), judged on the whole
+     * networks: the one whose networks come out best once the in-graph fit
+     * is made on the others (the probe's first, so that it stays on a tie
+     * and where no whole network was timed).  Networks may take away what
+     * the probe fitted on lone kernels, never add what it did not earn: a
+     * handful of networks is too few to fit slopes on. */
+    oc_calib_fit *start = malloc(sizeof *start), *best = malloc(sizeof *best);
+    if (!start || !best) {
+        free(start);
+        free(best);
+        return oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
+    }
+    *start = *f;
+    double errs[OC_CALIB_FORMS] = {0};
+    oc_status st = OC_OK;
+    for (int form = start->form; form < OC_CALIB_FORMS && !st; form++) {
+        *f = *start;
+        oc_calib_use_form(f, form);
+        if ((st = anchor_pass(base_path, cal, f, target, threads, as, err)))
+            break;
+        errs[form] = f->anchor_err_after;
+        if (form == start->form || f->anchor_err_after < best->anchor_err_after)
+            *best = *f;
+    }
+    if (!st) {
+        *f = *best;
+        if (f->n_anchors)
+            memcpy(f->form_anchor_err, errs, sizeof errs);
+    }
+    free(start);
+    free(best);
+    return st;
 }
 
 

@@ -31,7 +31,8 @@ oc_status oc_calib_set_stream(oc_calib *cal, const char *hw_path, bool measure,
 
 /* The in-graph scale and the output cost of cal's fit at `threads` from
  * the anchor runs there (none: nothing to do), each network predicted by
- * the base model with cal applied.  Errors: those of loading the base
+ * the base model with cal applied; and the form of the correction
+ * (calib.h) whose networks then come out best.  Errors: those of loading the base
  * model and the anchor networks (OC_ERR_INPUT), of the fits. */
 oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char *target,
                                int64_t threads, const oc_anchor_set *as, oc_error *err);
