@@ -105,6 +105,19 @@ context() { # context THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     "$BIN" collect --target ort-cpu --threads "$th" --family longconv --count 100 \
         --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
+# Layouts no family drew and held-out networks ran 10-80x slower than
+# predicted (blind6, 2026-12-05): Transposes that move more than one axis
+# (a full reversal of [16, 4096, 128]: 190 ms, predicted 2.8), Gathers
+# along an inner axis (a Toeplitz matrix indexed from [192, 257]: 39 ms,
+# predicted 2.8): 300 samples.
+layout() { # layout THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    local th=$1 ds=$2 extra=${3:-}
+    shift 3 || shift $#
+    "$BIN" collect --target ort-cpu --threads "$th" --family permute --count 150 \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    "$BIN" collect --target ort-cpu --threads "$th" --family gather_axis --count 150 \
+        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -127,6 +140,8 @@ quant1) quant 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 gconv1) gconv 1 "$MD/ort-cpu-gconv-t1.jsonl.gz" ;;
 context1) context 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 context2) context 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+layout1) layout 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
+layout2) layout 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;

@@ -585,6 +585,41 @@ static void test_context_family_draws(void)
     CHECK(long_k >= 10);
 }
 
+/* Transposes of any permutation (never the identity; reversals), Gathers
+ * along an inner axis (every kind, indices within the axis). */
+static void test_layout_family_draws(void)
+{
+    int reversed = 0, kinds[3] = {0}, weights = 0;
+    static const char *const gk[] = {"toeplitz", "select", "last"};
+    for (uint64_t i = 0; i < 100; i++) {
+        oc_sample s;
+        if (draw_ok(OC_FAM_PERMUTE, i, &s)) {
+            int r = s.inputs[0].rank;
+            bool identity = true, reverse = true;
+            for (int k = 0; k < r; k++) {
+                identity = identity && cfg_int(&s, "perm", (size_t)k) == k;
+                reverse = reverse && cfg_int(&s, "perm", (size_t)k) == r - 1 - k;
+            }
+            CHECK(r >= 3 && r <= 5 && !identity && !strcmp(s.op, "Transpose"));
+            reversed += reverse;
+            oc_sample_free(&s);
+        }
+        if (draw_ok(OC_FAM_GATHER_AXIS, i, &s)) {
+            int64_t ax = cfg_int(&s, "axis", 0);
+            CHECK(ax >= 1 && !strcmp(s.op, "Gather"));
+            CHECK(s.inputs[s.n_inputs - 1].bound == cfg_int(&s, "shape", (size_t)ax));
+            for (int k = 0; k < 3; k++)
+                kinds[k] += !strcmp(cfg_str(&s, "kind"), gk[k]);
+            weights += cfg_int(&s, "weight", 0) == 1;
+            oc_sample_free(&s);
+        }
+    }
+    CHECK(reversed >= 15);
+    for (int k = 0; k < 3; k++)
+        CHECK(kinds[k] >= 15);
+    CHECK(weights >= 25 && weights <= 75);
+}
+
 static void test_desc_json_errors(void)
 {
     oc_arena *ar = oc_arena_new();
@@ -712,6 +747,7 @@ int main(void)
     test_instancenorm_draws();
     test_gconv_draws();
     test_context_family_draws();
+    test_layout_family_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

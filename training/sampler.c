@@ -1967,6 +1967,104 @@ static void gen_reduce_axes(gen *g)
     out_f(g, "Y");
 }
 
+/* ---- Transposes of any permutation ----
+ * The transpose family draws the permutations of NCHW <-> NHWC, head
+ * splits and 2-D transposes: one axis moving, which ONNX Runtime runs with
+ * its block copies.  A model may permute any way (a full reversal in
+ * structured-matrix layers, axes swapped around a batched MatMul), which
+ * it runs element by element with a multi-index walk: rank 3..5, 2^12..
+ * 2^24 elements, a uniform permutation (not the identity), a reversal
+ * 30%. */
+static void gen_permute(gen *g)
+{
+    rng *r = &g->r;
+    static const int64_t cap[] = {0, 0, 0, 8192, 1024, 256};
+    int64_t d[5], perm[5];
+    int rank = (int)irange(r, 3, 5);
+    double n = (double)(d[0] = logu(r, 1, 16));
+    for (int i = 1; i < rank; i++)
+        n *= (double)(d[i] = logu(r, 2, cap[rank]));
+    if (n < 4096 || n > 16777216) {
+        g->reject = true;
+        return;
+    }
+    bool reverse = chance(r, 0.3);
+    for (int i = 0; i < rank; i++)
+        perm[i] = reverse ? rank - 1 - i : i;
+    for (int i = rank - 1; !reverse && i > 0; i--) { /* Fisher-Yates */
+        int j = (int)irange(r, 0, i);
+        int64_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    bool identity = true;
+    for (int i = 0; i < rank; i++)
+        identity = identity && perm[i] == i;
+    if (identity) {
+        g->reject = true;
+        return;
+    }
+    cfg_shape(g, "shape", rank, d);
+    cfg_shape(g, "perm", rank, perm);
+    in_f(g, "X", rank, d);
+    size_t nd = node(g, "Transpose", "X", "Y");
+    oc_builder_attr_ints(g->b, nd, "perm", (size_t)rank, perm);
+    main_node(g, nd, "Transpose");
+    out_f(g, "Y");
+}
+
+/* ---- Gather along an inner axis ----
+ * The gather family looks up rows (axis 0 of an embedding table).  Along
+ * an inner axis each index selects a short run or a single element:
+ * Toeplitz and shift matrices built by indexing ([A, V] by [M, N] on axis
+ * 1, 35%), a subset of channels or positions ([B, V, D] by [K] on axis 1,
+ * 35%), a permutation of the last axis ([B, L, V] by [K] on axis 2, 30%);
+ * the data an input or a weight, 2^12..2^24 elements out. */
+static void gen_gather_axis(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.35, 0.35, 0.3};
+    static const char *const kinds[] = {"toeplitz", "select", "last"};
+    size_t kind = WPICK(r, kw);
+    int64_t x[3], ix[2], axis, bound, out;
+    int xr, ir;
+    if (kind == 0) {
+        x[0] = logu(r, 1, 1024), x[1] = logu(r, 16, 4096);
+        ix[0] = logu(r, 16, 1024), ix[1] = logu(r, 16, 1024);
+        xr = 2, ir = 2, axis = 1, bound = x[1];
+        out = x[0] * ix[0] * ix[1];
+    } else if (kind == 1) {
+        x[0] = logu(r, 1, 16), x[1] = logu(r, 16, 4096), x[2] = logu(r, 1, 1024);
+        ix[0] = logu(r, 1, x[1]);
+        xr = 3, ir = 1, axis = 1, bound = x[1];
+        out = x[0] * ix[0] * x[2];
+    } else {
+        x[0] = logu(r, 1, 16), x[1] = logu(r, 16, 4096), x[2] = logu(r, 4, 1024);
+        ix[0] = x[2];
+        xr = 3, ir = 1, axis = 2, bound = x[2];
+        out = x[0] * x[1] * ix[0];
+    }
+    if (out < 4096 || out > 16777216) {
+        g->reject = true;
+        return;
+    }
+    bool w = chance(r, 0.5);
+    cfg_s(g, "kind", kinds[kind]);
+    cfg_shape(g, "shape", xr, x);
+    cfg_shape(g, "indices", ir, ix);
+    cfg_i(g, "axis", axis);
+    cfg_i(g, "weight", w);
+    if (w)
+        weight(g, "X", xr, x, -1, 1);
+    else
+        in_f(g, "X", xr, x);
+    input(g, "I", OC_DT_INT64, ir, ix, bound);
+    size_t nd = node(g, "Gather", "X,I", "Y");
+    oc_builder_attr_int(g->b, nd, "axis", axis);
+    main_node(g, nd, "Gather");
+    out_f(g, "Y");
+}
+
 /* ---- Long 1-D convolutions ----
  * Convolutions whose kernel spans much of the sequence (S4, S4D, Hyena
  * and other long-convolution models; conv1d's kernels stop at 31):
@@ -2032,6 +2130,8 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_BROADCAST] = gen_broadcast,
     [OC_FAM_REDUCE_AXES] = gen_reduce_axes,
     [OC_FAM_LONGCONV] = gen_longconv,
+    [OC_FAM_PERMUTE] = gen_permute,
+    [OC_FAM_GATHER_AXIS] = gen_gather_axis,
 };
 
 /* ---- drawing ---- */

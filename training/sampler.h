@@ -56,7 +56,9 @@
     XX(AXIS_SOFTMAX, "axis_softmax", "AxisSoftmax") /* (Log)Softmax, any axis */ \
     XX(BROADCAST, "broadcast", "Broadcast") /* outer, pairwise, middle axes */ \
     XX(REDUCE_AXES, "reduce_axes", "ReduceAxes") /* any axes, 8 reductions */ \
-    XX(LONGCONV, "longconv", "LongConv1d") /* kernels spanning the sequence */
+    XX(LONGCONV, "longconv", "LongConv1d") /* kernels spanning the sequence */ \
+    XX(PERMUTE, "permute", "Permute")     /* Transpose, any permutation */    \
+    XX(GATHER_AXIS, "gather_axis", "GatherAxis") /* Gather on an inner axis */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
