@@ -25,22 +25,26 @@ ops() { # ops TARGET THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     "$BIN" collect --target "$t" --threads "$th" --family convtranspose,pool,batchnorm,layernorm,softmax,elementwise,activation,reduce,concat,split,slice,transpose,reshape,resize,pad,gather \
         --count "$(n 30)" --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
 }
+# each THREADS DATASET DRIVER_EXTRA "FAMILY=COUNT ..." [COLLECT EXTRA...]:
+# one ort-cpu collect per entry, into DATASET.
+each() {
+    local th=$1 ds=$2 extra=$3 list=$4 fc
+    shift 4
+    for fc in $list; do
+        "$BIN" collect --target ort-cpu --threads "$th" --family "${fc%=*}" --count "${fc#*=}" \
+            --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    done
+}
 # The families whose held-out error was highest get 180 samples each
 # (whatever the scale).
 WEAK=activation,pad,slice,transpose,elementwise,reshape,resize,gather
 weak() { # weak THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
-    local th=$1 ds=$2 extra=${3:-}
-    shift 3 || shift $#
-    "$BIN" collect --target ort-cpu --threads "$th" --family "$WEAK" --count 180 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    each "$1" "$2" "${3:-}" "$WEAK=180" "${@:4}"
 }
 # x * Sigmoid(x), which ONNX Runtime fuses into one QuickGelu kernel (the
 # ORT plan fuses it too; PyTorch's eager steps run the two ops apart).
 swish() { # swish THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
-    local th=$1 ds=$2 extra=${3:-}
-    shift 3 || shift $#
-    "$BIN" collect --target ort-cpu --threads "$th" --family swish --count 90 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    each "$1" "$2" "${3:-}" "swish=90" "${@:4}"
 }
 # Kernels the families above never draw (whole models showed them predicted
 # 3-14x too low): 1-D convolutions (dilated up to 512, text, pointwise,
@@ -48,16 +52,7 @@ swish() { # swish THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 # DepthToSpace/SpaceToDepth, InstanceNormalization: 320 samples, about 4
 # minutes per thread count at ORT's ~0.7 s a sample (not yet timed).
 rare() { # rare THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
-    local th=$1 ds=$2 extra=${3:-}
-    shift 3 || shift $#
-    "$BIN" collect --target ort-cpu --threads "$th" --family conv1d --count 120 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family unary --count 100 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family conv3d --count 40 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family depthtospace,instancenorm \
-        --count 30 --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    each "$1" "$2" "${3:-}" "conv1d=120 unary=100 conv3d=40 depthtospace,instancenorm=30" "${@:4}"
 }
 # ONNX Runtime's quantized kernels (QLinearConv; QLinearMatMul,
 # MatMulIntegerToFloat, DynamicQuantizeMatMul, MatMulNBits; QLinearAdd/Mul/
@@ -66,14 +61,7 @@ rare() { # rare THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 # probe's rate (0.6 s a sample, overhead-bound) and these samples' work
 # (mean 0.25, 0.4 and 0.02 GFLOP: at most ~10 ms a run, 24 runs a sample).
 quant() { # quant THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
-    local th=$1 ds=$2 extra=${3:-}
-    shift 3 || shift $#
-    "$BIN" collect --target ort-cpu --threads "$th" --family qconv --count "$(n 350)" \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family qmatmul --count "$(n 300)" \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family qelementwise --count "$(n 200)" \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    each "$1" "$2" "${3:-}" "qconv=$(n 350) qmatmul=$(n 300) qelementwise=$(n 200)" "${@:4}"
 }
 # Grouped convolutions that are not depthwise (ResNeXt cardinality, RegNet
 # group widths, a few groups as in Res2Net): the conv family draws them
@@ -83,10 +71,7 @@ quant() { # quant THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 # them it halved their error, but a calibration with a squeezenet profile
 # then made mobilenet_v2 worse, which tests/calibrate_test.sh refuses).
 gconv() { # gconv THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
-    local th=$1 ds=$2 extra=${3:-}
-    shift 3 || shift $#
-    "$BIN" collect --target ort-cpu --threads "$th" --family gconv --count 150 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    each "$1" "$2" "${3:-}" "gconv=150" "${@:4}"
 }
 # What lone-kernel families never drew and held-out networks ran slowly
 # (blind4, 2026-12-05): Softmax/LogSoftmax over a non-last axis (ORT
@@ -94,16 +79,7 @@ gconv() { # gconv THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 # (outer, pairwise, middle axes; comparisons), reductions over any axes
 # (ReduceLogSumExp), 1-D kernels spanning the sequence: 570 samples.
 context() { # context THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
-    local th=$1 ds=$2 extra=${3:-}
-    shift 3 || shift $#
-    "$BIN" collect --target ort-cpu --threads "$th" --family axis_softmax --count 120 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family broadcast --count 200 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family reduce_axes --count 150 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family longconv --count 100 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    each "$1" "$2" "${3:-}" "axis_softmax=120 broadcast=200 reduce_axes=150 longconv=100" "${@:4}"
 }
 # Layouts no family drew and held-out networks ran 10-80x slower than
 # predicted (blind6, 2026-12-05): Transposes that move more than one axis
@@ -111,12 +87,7 @@ context() { # context THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 # along an inner axis (a Toeplitz matrix indexed from [192, 257]: 39 ms,
 # predicted 2.8): 300 samples.
 layout() { # layout THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
-    local th=$1 ds=$2 extra=${3:-}
-    shift 3 || shift $#
-    "$BIN" collect --target ort-cpu --threads "$th" --family permute --count 150 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
-    "$BIN" collect --target ort-cpu --threads "$th" --family gather_axis --count 150 \
-        --dataset "$ds" --seed "$SEED" --driver-args "$ARGS $extra" "$@"
+    each "$1" "$2" "${3:-}" "permute=150 gather_axis=150" "${@:4}"
 }
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
