@@ -104,6 +104,38 @@ static double prod_from(const oc_desc_value *v, int from)
     return n;
 }
 
+/* A permutation of v's axes that moves more than one of them, once the
+ * axes of size 1 are left out (the identity and one axis moving to
+ * another place are not: ONNX Runtime copies blocks for those, and walks
+ * the others element by element). */
+static bool generic_move(const oc_desc_value *v, const int64_t *perm, size_t np)
+{
+    if (!v || v->rank < 0 || (size_t)v->rank != np || np > 16)
+        return false;
+    int64_t kept[16];
+    size_t n = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (perm[i] < 0 || perm[i] >= v->rank)
+            return false;
+        if (v->dims[perm[i]] != 1)
+            kept[n++] = perm[i];
+    }
+    /* one axis moving: some element whose removal leaves the rest in order */
+    for (size_t skip = 0; skip < n; skip++) {
+        bool ordered = true;
+        int64_t last = -1;
+        for (size_t i = 0; i < n && ordered; i++) {
+            if (i == skip)
+                continue;
+            ordered = kept[i] > last;
+            last = kept[i];
+        }
+        if (ordered)
+            return false;
+    }
+    return n > 0;
+}
+
 static double prod_to(const oc_desc_value *v, int to)
 {
     double n = 1;
@@ -467,6 +499,13 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
                 while (k > 0 && perm[k - 1] == k - 1)
                     k--;
             run = k == r ? 1 : prod_from(in0, k);
+            int64_t rev[16];
+            if (!perm && r > 0 && r <= 16) {
+                for (int i = 0; i < r; i++)
+                    rev[i] = r - 1 - i;
+                perm = rev, np = (size_t)r;
+            }
+            x[OC_F_GENERIC_MOVE] = perm && generic_move(in0, perm, np);
         } else if (!strcmp(op, "Concat")) {
             int a = norm_axis(oc_node_desc_attr_int(d, "axis", 0), out0->rank);
             size_t parts = 0;

@@ -99,6 +99,7 @@ oc_op_family oc_op_family_of(const char *op, const char *domain);
     XX(LOG_INNER_RUN, "log_inner_run")     /* contiguous run (see below) */   \
     XX(INNER_REDUCED, "inner_reduced")     /* reduce: the last axis folds */  \
     XX(LOG_AXIS_INNER, "log_axis_inner")   /* Softmax: elements after the axis */ \
+    XX(GENERIC_MOVE, "generic_move")       /* Transpose: more than one axis moves */ \
     /* elementwise and activation kernel traits (oc_ew_traits) */           \
     XX(K_BINARY, "k_binary")               /* combines two or more operands */ \
     XX(K_SELECT, "k_select")               /* compares or selects per element */ \

@@ -517,6 +517,35 @@ static void test_kernel_and_layout_features(void)
     bin[0].dims = pair;
     CHECK(feature(&d, OC_F_LOG_INNER_RUN) == 0);
 
+    /* Transpose: more than one axis moving (ORT's element-wise walk) or
+     * one (its block copies); axes of size 1 do not count; no perm
+     * reverses the axes. */
+    {
+        int64_t t3[] = {16, 4096, 128}, r3[] = {128, 4096, 16}, s3[] = {16, 128, 4096};
+        int64_t rev[] = {2, 1, 0}, swap[] = {0, 2, 1}, cyc[] = {1, 2, 0};
+        oc_desc_attr pa = {.name = "perm", .type = OC_ATTR_INTS, .n = 3, .ints = rev};
+        d = unary("Transpose", 3, t3, r3, &pa, 1, io);
+        CHECK(feature(&d, OC_F_GENERIC_MOVE) == 1);
+        d = unary("Transpose", 3, t3, r3, NULL, 0, io);
+        CHECK(feature(&d, OC_F_GENERIC_MOVE) == 1);
+        pa.ints = swap;
+        d = unary("Transpose", 3, t3, s3, &pa, 1, io);
+        CHECK(feature(&d, OC_F_GENERIC_MOVE) == 0);
+        pa.ints = cyc; /* axis 0 moves last: one axis */
+        d = unary("Transpose", 3, t3, r3, &pa, 1, io);
+        CHECK(feature(&d, OC_F_GENERIC_MOVE) == 0);
+        int64_t u3[] = {1, 4096, 128}, ur[] = {128, 4096, 1};
+        pa.ints = rev; /* [1, A, B] reversed: A and B swap, one move */
+        d = unary("Transpose", 3, u3, ur, &pa, 1, io);
+        CHECK(feature(&d, OC_F_GENERIC_MOVE) == 0);
+        int64_t t4[] = {2, 3, 4, 5}, o4[] = {5, 3, 2, 4}, p4[] = {3, 1, 0, 2};
+        oc_desc_attr p4a = {.name = "perm", .type = OC_ATTR_INTS, .n = 4, .ints = p4};
+        d = unary("Transpose", 4, t4, o4, &p4a, 1, io);
+        CHECK(feature(&d, OC_F_GENERIC_MOVE) == 1);
+        d = unary("Relu", 3, t3, t3, NULL, 0, io);
+        CHECK(feature(&d, OC_F_GENERIC_MOVE) == 0);
+    }
+
     /* Softmax: the elements after its axis (ORT moves another axis last);
      * reductions: a compare for ReduceMax, an exp for ReduceLogSumExp */
     int64_t logits[] = {2, 256, 3, 32, 32}, ax1[] = {1};
