@@ -85,9 +85,13 @@ context() { # context THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 # predicted (blind6, 2026-12-05): Transposes that move more than one axis
 # (a full reversal of [16, 4096, 128]: 190 ms, predicted 2.8), Gathers
 # along an inner axis (a Toeplitz matrix indexed from [192, 257]: 39 ms,
-# predicted 2.8): 300 samples.
+# predicted 2.8), and the two operators of blind6's that no sample had:
+# GatherElements (deformable sampling) and Einsum (a lambda layer's
+# contraction over a last batch-like axis: 34 ms, predicted 0.9-1.8): 570
+# samples.
 layout() { # layout THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
-    each "$1" "$2" "${3:-}" "permute=150 gather_axis=150" "${@:4}"
+    each "$1" "$2" "${3:-}" "permute=150 gather_axis=150 gather_elements=120 einsum=150" \
+        "${@:4}"
 }
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"

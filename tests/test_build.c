@@ -586,7 +586,8 @@ static void test_context_family_draws(void)
 }
 
 /* Transposes of any permutation (never the identity; reversals), Gathers
- * along an inner axis (every kind, indices within the axis). */
+ * along an inner axis (every kind, indices within the axis), GatherElements
+ * and Einsum. */
 static void test_layout_family_draws(void)
 {
     int reversed = 0, kinds[3] = {0}, weights = 0;
@@ -618,6 +619,30 @@ static void test_layout_family_draws(void)
     for (int k = 0; k < 3; k++)
         CHECK(kinds[k] >= 15);
     CHECK(weights >= 25 && weights <= 75);
+    /* GatherElements along its axis (indices within it), Einsum of every
+     * equation */
+    int ge = 0, eq[5] = {0};
+    static const char *const eqs[] = {"bij,bjk->bik", "bhqd,bhkd->bhqk", "bhkn,bkvn->bhvn",
+                                      "bnd,de->bne", "bchw,bc->bhw"};
+    for (uint64_t i = 0; i < 100; i++) {
+        oc_sample s;
+        if (draw_ok(OC_FAM_GATHER_ELEMENTS, i, &s)) {
+            int64_t ax = cfg_int(&s, "axis", 0);
+            CHECK(!strcmp(s.op, "GatherElements") && (ax == 1 || ax == 2));
+            CHECK(s.inputs[1].bound == s.inputs[0].dims[ax]);
+            ge++;
+            oc_sample_free(&s);
+        }
+        if (draw_ok(OC_FAM_EINSUM, i, &s)) {
+            CHECK(!strcmp(s.op, "Einsum") && s.flops > 0);
+            for (int k = 0; k < 5; k++)
+                eq[k] += !strcmp(cfg_str(&s, "equation"), eqs[k]);
+            oc_sample_free(&s);
+        }
+    }
+    CHECK_EQ_INT(ge, 100);
+    for (int k = 0; k < 5; k++)
+        CHECK(eq[k] >= 8);
 }
 
 static void test_desc_json_errors(void)

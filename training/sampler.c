@@ -2065,6 +2065,105 @@ static void gen_gather_axis(gen *g)
     out_f(g, "Y");
 }
 
+/* ---- GatherElements ----
+ * A gather per output element, along any axis: deformable sampling
+ * (corners of [N, C, H*W] picked at K*H*W positions, 40%), selecting top-k
+ * entries of the last axis ([B, L, V] by [B, L, K], 30%), rows along axis 1
+ * ([B, L, D] by [B, K, D], 30%); 2^12..2^23 elements out; the data an
+ * input. */
+static void gen_gather_elements(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.4, 0.3, 0.3};
+    static const char *const kinds[] = {"deformable", "topk", "rows"};
+    size_t kind = WPICK(r, kw);
+    int64_t x[3], ix[3], axis;
+    x[0] = ix[0] = logu(r, 1, 16);
+    if (kind == 0) {
+        int64_t hw = logu(r, 16, 16384);
+        x[1] = ix[1] = logu(r, 4, 512), x[2] = hw, ix[2] = hw * irange(r, 1, 9);
+        axis = 2;
+    } else if (kind == 1) {
+        x[1] = ix[1] = logu(r, 1, 1024), x[2] = logu(r, 16, 8192);
+        ix[2] = logu(r, 1, x[2]);
+        axis = 2;
+    } else {
+        x[1] = logu(r, 16, 4096), x[2] = ix[2] = logu(r, 1, 1024);
+        ix[1] = logu(r, 1, x[1]);
+        axis = 1;
+    }
+    double out = (double)ix[0] * (double)ix[1] * (double)ix[2];
+    if (out < 4096 || out > 8388608) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "kind", kinds[kind]);
+    cfg_shape(g, "shape", 3, x);
+    cfg_shape(g, "indices", 3, ix);
+    cfg_i(g, "axis", axis);
+    in_f(g, "X", 3, x);
+    input(g, "I", OC_DT_INT64, 3, ix, x[axis]);
+    size_t nd = node(g, "GatherElements", "X,I", "Y");
+    oc_builder_attr_int(g->b, nd, "axis", axis);
+    main_node(g, nd, "GatherElements");
+    out_f(g, "Y");
+}
+
+/* ---- Einsum ----
+ * Contractions as model code writes them, which ORT turns into
+ * transposes, reshapes and batched MatMuls: a batched product
+ * (bij,bjk->bik), attention scores (bhqd,bhkd->bhqk), a contraction with
+ * the batch-like axis last (bhkn,bkvn->bhvn: lambda layers), a projection
+ * (bnd,de->bne), a weighted sum over channels (bchw,bc->bhw); 20% each,
+ * 10^5..10^9 multiply-adds. */
+static void gen_einsum(gen *g)
+{
+    rng *r = &g->r;
+    static const char *const eqs[] = {"bij,bjk->bik", "bhqd,bhkd->bhqk", "bhkn,bkvn->bhvn",
+                                      "bnd,de->bne", "bchw,bc->bhw"};
+    size_t kind = (size_t)irange(r, 0, 4);
+    int64_t a[4], b[4], b0 = logu(r, 1, 16);
+    int ra, rb;
+    double macs;
+    if (kind == 0) {
+        int64_t i = logu(r, 4, 1024), j = logu(r, 4, 1024), k = logu(r, 4, 1024);
+        a[0] = b0, a[1] = i, a[2] = j, b[0] = b0, b[1] = j, b[2] = k, ra = rb = 3;
+        macs = (double)b0 * (double)i * (double)j * (double)k;
+    } else if (kind == 1) {
+        int64_t h = heads(r), q = seq_len(r), d = head_dim(r), k = seq_len(r);
+        a[0] = b0, a[1] = h, a[2] = q, a[3] = d, b[0] = b0, b[1] = h, b[2] = k, b[3] = d;
+        ra = rb = 4;
+        macs = (double)b0 * (double)h * (double)q * (double)k * (double)d;
+    } else if (kind == 2) {
+        int64_t h = logu(r, 1, 8), k = logu(r, 4, 64), v = logu(r, 4, 128),
+                n = logu(r, 16, 4096);
+        a[0] = b0, a[1] = h, a[2] = k, a[3] = n, b[0] = b0, b[1] = k, b[2] = v, b[3] = n;
+        ra = rb = 4;
+        macs = (double)b0 * (double)h * (double)k * (double)v * (double)n;
+    } else if (kind == 3) {
+        int64_t n = seq_len(r), d = hidden(r, 64, 2048), e = hidden(r, 64, 2048);
+        a[0] = b0, a[1] = n, a[2] = d, b[0] = d, b[1] = e, ra = 3, rb = 2;
+        macs = (double)b0 * (double)n * (double)d * (double)e;
+    } else {
+        int64_t c = logu(r, 4, 1024), h = logu(r, 4, 128), w = logu(r, 4, 128);
+        a[0] = b0, a[1] = c, a[2] = h, a[3] = w, b[0] = b0, b[1] = c, ra = 4, rb = 2;
+        macs = (double)b0 * (double)c * (double)h * (double)w;
+    }
+    if (macs < 1e5 || macs > 1e9) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "equation", eqs[kind]);
+    cfg_shape(g, "a", ra, a);
+    cfg_shape(g, "b", rb, b);
+    in_f(g, "A", ra, a);
+    in_f(g, "B", rb, b);
+    size_t nd = node(g, "Einsum", "A,B", "Y");
+    oc_builder_attr_string(g->b, nd, "equation", eqs[kind]);
+    main_node(g, nd, "Einsum");
+    out_f(g, "Y");
+}
+
 /* ---- Long 1-D convolutions ----
  * Convolutions whose kernel spans much of the sequence (S4, S4D, Hyena
  * and other long-convolution models; conv1d's kernels stop at 31):
@@ -2132,6 +2231,8 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_LONGCONV] = gen_longconv,
     [OC_FAM_PERMUTE] = gen_permute,
     [OC_FAM_GATHER_AXIS] = gen_gather_axis,
+    [OC_FAM_GATHER_ELEMENTS] = gen_gather_elements,
+    [OC_FAM_EINSUM] = gen_einsum,
 };
 
 /* ---- drawing ---- */

@@ -58,7 +58,9 @@
     XX(REDUCE_AXES, "reduce_axes", "ReduceAxes") /* any axes, 8 reductions */ \
     XX(LONGCONV, "longconv", "LongConv1d") /* kernels spanning the sequence */ \
     XX(PERMUTE, "permute", "Permute")     /* Transpose, any permutation */    \
-    XX(GATHER_AXIS, "gather_axis", "GatherAxis") /* Gather on an inner axis */
+    XX(GATHER_AXIS, "gather_axis", "GatherAxis") /* Gather on an inner axis */ \
+    XX(GATHER_ELEMENTS, "gather_elements", "GatherElements") /* any axis */   \
+    XX(EINSUM, "einsum", "Einsum")         /* contractions of five layouts */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
