@@ -16,6 +16,8 @@ timing model with 'onnxcost train --overhead FIT.json --embed MODEL')."""
 import argparse, json, math, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from corpus_io import write_json  # noqa: E402
 FIT = {"resnet18", "mobilenet_v2", "squeezenet1_1"}
 SEQ = {"bert_base": "input_ids", "gpt2_small": "input_ids"}
 
@@ -153,10 +155,7 @@ def main():
                 doc["range"] = old["range"]
         except (OSError, ValueError):
             pass
-        with open(a.fit_overhead + ".tmp", "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
-        os.replace(a.fit_overhead + ".tmp", a.fit_overhead)
+        write_json(a.fit_overhead, doc)
     print(f"{'model':16s} {'b':>3s} {'t':>2s} {'opt':>4s} {'measured':>10s} {'onnxcost':>10s} {'err':>7s}"
           f" {'linear':>10s} {'err':>7s} {'roofline':>10s} {'err':>7s}")
     stats = {"held-out": {"ours": [], "lin": [], "roof": []}, "fit": {"ours": [], "lin": [], "roof": []}}

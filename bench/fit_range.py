@@ -29,6 +29,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from zoo_accuracy import add_set_args, predict_json, set_path  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from corpus_io import write_json  # noqa: E402
 
 
 def quantile(xs, q):
@@ -79,10 +81,7 @@ def main():
     with open(args.overhead) as f:
         doc = json.load(f)
     doc["range"] = doc_range
-    with open(args.overhead + ".tmp", "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    os.replace(args.overhead + ".tmp", args.overhead)
+    write_json(args.overhead, doc)
     print(f"wrote {args.overhead}: embed it with 'onnxcost train --overhead "
           f"{args.overhead} --embed data/ort-cpu.tmodel'")
 

@@ -13,9 +13,10 @@ from the probe it was fitted on.
 """
 import gzip
 import json
-import os
 import statistics
 import sys
+
+from corpus_io import write_json
 
 
 def main():
@@ -36,10 +37,7 @@ def main():
             fit["check_kernel_us"] = round(statistics.median(xs), 3)
             print("%d thread(s): %d timings, median %.1f us"
                   % (fit["threads"], len(xs), fit["check_kernel_us"]))
-    with open(cal_path + ".tmp", "w") as f:
-        json.dump(cal, f, indent=1)
-        f.write("\n")
-    os.replace(cal_path + ".tmp", cal_path)
+    write_json(cal_path, cal)
 
 
 if __name__ == "__main__":

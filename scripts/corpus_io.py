@@ -1,8 +1,9 @@
 """corpus_io.py - how scripts/ort_graphs.py and scripts/ort_quant.py write a
 plan-corpus entry (tests/data/ort-plan/, tests/data/ort-quant/): the graph
 gzip'd reproducibly, ORT's answer as JSON with one list element a line, and
-the machine's fingerprint; and the check kernel the whole-model measuring
-scripts time around each run."""
+the machine's fingerprint; the check kernel the whole-model measuring
+scripts time around each run; and how the fitting scripts rewrite a JSON
+file of data/ (write_json: never half-written)."""
 import gzip
 import json
 import os
@@ -16,6 +17,15 @@ def write_gz(path, data):
         with gzip.GzipFile(filename="", mode="wb", fileobj=f, compresslevel=9,
                            mtime=0) as z:
             z.write(data)
+
+
+def write_json(path, doc):
+    """doc as indented JSON into path, through a temporary file renamed
+    over it: an interrupted write leaves the old file."""
+    with open(path + ".tmp", "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
 
 
 def dump_json(obj, path):

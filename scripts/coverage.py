@@ -18,6 +18,8 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from corpus_io import write_json  # noqa: E402
 
 
 def main():
@@ -40,10 +42,7 @@ def main():
         doc = json.load(f)
     doc["measured_ops"] = {k: {"samples": n, "log10_work": [round(lo, 3), round(hi, 3)]}
                            for k, (n, lo, hi) in sorted(ops.items())}
-    with open(out + ".tmp", "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    os.replace(out + ".tmp", out)
+    write_json(out, doc)
     print("%s: %d operators, %d samples" % (out, len(ops), sum(o[0] for o in ops.values())))
 
 
