@@ -101,11 +101,16 @@ _spec = importlib.util.spec_from_file_location(
     "blind6_zoo", os.path.join(REPO, "samples", "blind6.py"))
 _blind6 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_blind6)
+_spec = importlib.util.spec_from_file_location(
+    "blind7_zoo", os.path.join(REPO, "samples", "blind7.py"))
+_blind7 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_blind7)
 # Every architecture export() knows: the corpus's (ZOO) and the blind sets
 # (samples/blind.py, samples/blind2.py, samples/blind3.py, samples/blind4.py,
-# samples/blind5.py, samples/blind6.py), which are never part of the corpus.
+# samples/blind5.py, samples/blind6.py, samples/blind7.py), which are never
+# part of the corpus.
 ARCHS = dict(ZOO, **_blind.BLIND, **_blind2.BLIND2, **_blind3.BLIND3, **_blind4.BLIND4,
-             **_blind5.BLIND5, **_blind6.BLIND6)
+             **_blind5.BLIND5, **_blind6.BLIND6, **_blind7.BLIND7)
 
 # Symbol values: at export time for a symbolic model (odd, so that no dim is
 # specialised to them by accident) and for the profiled run.
