@@ -307,8 +307,8 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
                "which a run has not: %s\n",
                oc_fmt_time(e->profiler_us, b1, sizeof b1));
     if (e->output_us > 0)
-        printf("of which handing back the outputs (%s): %s\n",
-               oc_fmt_bytes((double)e->output_bytes, b1, sizeof b1),
+        printf("of which handing back the large outputs (%s): %s\n",
+               oc_fmt_bytes((double)e->output_fresh_bytes, b1, sizeof b1),
                oc_fmt_time(e->output_us, b2, sizeof b2));
     if (e->n_uncounted_nodes)
         printf("not counted: %zu nodes whose shapes are unknown (%zu kernels): the time is "

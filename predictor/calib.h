@@ -91,6 +91,11 @@ typedef struct oc_calib_fit {
     double form_w[OC_CALIB_FORMS][OC_CALIB_GROUPS][3];
     double form_global[OC_CALIB_FORMS][3];
     double form_err[OC_CALIB_FORMS], form_residual[OC_CALIB_FORMS];
+    /* the forms the probe rules out: their kernels' leave-one-out errors
+     * come out worse than the chosen form's in nearly every resample of
+     * the probe (calib.c's RULE_OUT), so whole networks may not choose
+     * them (a network's kernels of one group cannot speak for the others) */
+    bool ruled_out[OC_CALIB_FORMS];
     /* and, where whole networks chose, each form's mean error on them
      * (leave-one-network-out; 0: not judged) */
     double form_anchor_err[OC_CALIB_FORMS];
@@ -225,8 +230,10 @@ typedef struct oc_calib_output {
     uint64_t bytes;
 } oc_calib_output;
 
-/* f's output_us_per_mb: the median over n probes of what their wall time
- * holds beyond their kernels, per MB (10^6 bytes) of output, at least 0.
+/* f's output_us_per_mb: the median over the n probes whose output is of
+ * OC_OUTPUT_FRESH_BYTES or more (estimate.h; 0 when there is none) of
+ * what their wall time holds beyond their kernels, per MB (10^6 bytes) of
+ * output, at least 0; a smaller output's cost is not that of a large one.
  * Errors: OC_ERR_USAGE (no probe, one without output or time). */
 oc_status oc_calib_fit_output(oc_calib_fit *f, const oc_calib_output *p, size_t n,
                               oc_error *err);

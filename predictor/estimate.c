@@ -634,19 +634,22 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
 
 /* Phase 2: the kernels' times (us, lo, hi: one per row of phase 1) into
  * per-node times and totals, with the in-graph fit. */
-/* Bytes of the graph's outputs whose sizes are known. */
-static uint64_t output_bytes(const oc_analysis *a)
+/* Bytes of the graph's outputs whose sizes are known, into *all, and of
+ * those of OC_OUTPUT_FRESH_BYTES or more, into *fresh. */
+static void output_bytes(const oc_analysis *a, uint64_t *all, uint64_t *fresh)
 {
     const oc_graph *g = oc_analysis_graph(a);
-    uint64_t sum = 0;
+    *all = *fresh = 0;
     for (size_t i = 0; i < g->n_outputs; i++) {
         const oc_tinfo *t = oc_analysis_value(a, g->outputs[i]);
         uint64_t n;
         size_t es = t ? oc_dtype_size(t->dtype) : 0;
-        if (es && oc_tinfo_numel(t, &n) && n <= UINT64_MAX / es && sum + n * es >= sum)
-            sum += n * es;
+        if (!es || !oc_tinfo_numel(t, &n) || n > UINT64_MAX / es || *all + n * es < *all)
+            continue;
+        *all += n * es;
+        if (n * es >= OC_OUTPUT_FRESH_BYTES)
+            *fresh += n * es;
     }
-    return sum;
 }
 
 static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
@@ -700,8 +703,8 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     double per = ov ? ov->per_kernel_us : 0, n_run = (double)out->plan.n_run;
     out->overhead_us = (per > 0 ? per * n_run : 0) + out->inner_overhead_us;
     out->profiler_us += per < 0 ? -per * n_run : 0;
-    out->output_bytes = output_bytes(a);
-    out->output_us = ov ? ov->output_us_per_mb * (double)out->output_bytes / 1e6 : 0;
+    output_bytes(a, &out->output_bytes, &out->output_fresh_bytes);
+    out->output_us = ov ? ov->output_us_per_mb * (double)out->output_fresh_bytes / 1e6 : 0;
     double fixed = out->overhead_us + out->output_us - out->profiler_us;
     /* what the kernels cost at the least, every kernel a graph runs */
     double floor = (ov && ov->kernel_floor_us > 0 ? ov->kernel_floor_us : 0) *

@@ -23,16 +23,26 @@
  * timing model's profiled samples hold and a graph's run does not, out of
  * the kernels' sum; the total then stays at least kernel_floor_us per
  * kernel run (what one kernel adds to a run, measured the same way). */
+/* The runtime's binding copies every graph output into a buffer of its
+ * own, allocated afresh each run.  glibc's malloc takes a block this large
+ * (the ceiling of its mmap threshold on 64-bit) from new pages and gives
+ * them back on free, so every page of such an output faults in again,
+ * run after run, where a smaller one mostly reuses the heap.  On
+ * cpu-AuthenticAMD-f26-m2 (onnxruntime-node 1.30, 634 runs of the zoo,
+ * its hold-out and blind1-6) an output of 50-67 MB cost 2.4-3.8 ms per MB
+ * in all 12 runs that had one; of the 56 runs with outputs of 3-33 MB, 50
+ * spent under 0.75 ms per MB beyond their kernels, 5 spent 2.0-2.8. */
+#define OC_OUTPUT_FRESH_BYTES ((uint64_t)1 << 25)
+
 typedef struct oc_overhead {
     double kernel_scale, per_kernel_us;
     double kernel_floor_us;
     /* shape arithmetic and view kernels in graph context: one measured
      * time each (0: the timing model predicts them like any kernel) */
     double small_kernel_us;
-    /* handing the graph's outputs back to the caller, per MB (10^6 bytes)
-     * of outputs: the runtime's binding copies them out (onnxruntime-node
-     * 1.30: 2.8-4 ms per MB measured on cpu-AuthenticAMD-f26-m2); 0 when
-     * not measured on the machine (calibrate measures it) */
+    /* handing a large graph output back to the caller, per MB (10^6
+     * bytes) of the outputs of OC_OUTPUT_FRESH_BYTES or more; 0 when not
+     * measured on the machine (calibrate measures it) */
     double output_us_per_mb;
     /* the machine's bandwidth streaming a graph's weights, GB/s: a Conv,
      * ConvTranspose, Gemm or MatMul kernel takes at least its weights'
@@ -88,6 +98,8 @@ typedef struct oc_estimate {
                                    kernel held in kernels_us, taken out of
                                    the total (inner kernels' too) */
     uint64_t output_bytes;      /* the graph's outputs (known shapes) */
+    uint64_t output_fresh_bytes; /* of those, the outputs of at least
+                                    OC_OUTPUT_FRESH_BYTES (output_us's) */
     double output_us;           /* handing them back (oc_overhead) */
     double total_us, total_low_us, total_high_us;
     double linear_us, roofline_us; /* baselines over the same kernels */

@@ -40,7 +40,7 @@ const char *const oc_anchor_names[OC_N_ANCHORS] = {"squeezenet1_1", "mobilenet_v
                                                      "resnet18"};
 const int64_t oc_anchor_batches[OC_N_ANCHOR_BATCHES] = {1, 4};
 const char oc_output_probe[] = "expand_output";
-const uint64_t oc_output_probe_bytes[OC_N_OUTPUT_PROBES] = {16000000, 64000000};
+const uint64_t oc_output_probe_bytes[OC_N_OUTPUT_PROBES] = {40000000, 64000000};
 const char oc_chain_probe[] = "kernel_chain";
 const size_t oc_chain_lengths[OC_N_CHAINS] = {8, 256};
 

@@ -144,10 +144,23 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
         oc_tmodel_free(tm);
         return st;
     }
+    /* then the output probes: a network's large outputs cost their share
+     * of its wall time, which is none of its kernels' */
+    oc_calib_output out[OC_MAX_ANCHOR_RUNS];
+    size_t n_out = 0;
+    for (size_t i = 0; i < as->n; i++)
+        if (as->r[i].threads == threads && as->r[i].name == oc_output_probe)
+            out[n_out++] = (oc_calib_output){as->r[i].wall_us, as->r[i].kernel_us,
+                                             as->r[i].output_bytes};
+    if (n_out && (st = oc_calib_fit_output(f, out, n_out, err)) != OC_OK) {
+        oc_tmodel_free(tm);
+        return st;
+    }
     oc_tmodel_overhead(tm, (int)threads, &ov);
     ov.kernel_scale = 1;
     ov.per_kernel_us = 0;
     ov.stream_gbps = f->stream_gbps;
+    ov.output_us_per_mb = f->output_us_per_mb;
     ov.small_kernel_us = oc_calib_small_kernel_us(f, ov.small_kernel_us);
     oc_calib_anchor a[OC_MAX_ANCHOR_RUNS];
     double (*raw)[OC_CALIB_GROUPS] = calloc(OC_MAX_ANCHOR_RUNS, sizeof *raw);
@@ -156,18 +169,11 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
         oc_tmodel_free(tm);
         return oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
     }
-    oc_calib_output out[OC_MAX_ANCHOR_RUNS];
-    size_t k = 0, n_out = 0;
+    size_t k = 0;
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
         const oc_anchor_run *r = &as->r[i];
-        if (r->threads != threads)
-            continue;
-        if (r->name == oc_output_probe) {
-            out[n_out++] = (oc_calib_output){r->wall_us, r->kernel_us, r->output_bytes};
-            continue;
-        }
-        if (r->name == oc_chain_probe)
+        if (r->threads != threads || r->name == oc_output_probe || r->name == oc_chain_probe)
             continue;
         char path[PATH_MAX];
         oc_model *m = NULL;
@@ -190,10 +196,13 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
                    oc_estimate_run(an, tm, &ov, &e, ar, err) != OC_OK) {
             rc = err->status;
         }
-        if (!rc)
+        /* a network that is all output hand-back says nothing of its kernels */
+        bool kernels = !rc && r->wall_us > 2 * e.output_us;
+        if (kernels)
             rc = group_sums(path, oc_analysis_graph(an), &e, r->profiled, raw[k], sums, err);
-        if (!rc)
-            a[k++] = (oc_calib_anchor){r->name, e.kernels_raw_us, e.plan.n_run, r->wall_us};
+        if (kernels && !rc)
+            a[k++] = (oc_calib_anchor){r->name, e.kernels_raw_us, e.plan.n_run,
+                                       r->wall_us - e.output_us};
         oc_arena_free(ar);
         oc_analysis_free(an);
         oc_model_free(m);
@@ -208,8 +217,6 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
     free(raw);
     if (!rc && k)
         rc = oc_calib_fit_in_graph(f, a, k, err);
-    if (!rc && n_out)
-        rc = oc_calib_fit_output(f, out, n_out, err);
     return rc;
 }
 
@@ -224,7 +231,11 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
      * is made on the others (the probe's first, so that it stays on a tie
      * and where no whole network was timed).  Networks may take away what
      * the probe fitted on lone kernels, never add what it did not earn: a
-     * handful of networks is too few to fit slopes on. */
+     * handful of networks is too few to fit slopes on.  Nor may they take
+     * away what the probe plainly needs (ruled_out): their kernels are of
+     * a few groups, the probe's of all (a machine the model never saw
+     * whose convolutions the networks' kernel lists rescale would lose
+     * every other group's correction). */
     oc_calib_fit *start = malloc(sizeof *start), *best = malloc(sizeof *best);
     if (!start || !best) {
         free(start);
@@ -235,6 +246,8 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
     double errs[OC_CALIB_FORMS] = {0};
     oc_status st = OC_OK;
     for (int form = start->form; form < OC_CALIB_FORMS && !st; form++) {
+        if (start->ruled_out[form])
+            continue;
         *f = *start;
         oc_calib_use_form(f, form);
         if ((st = anchor_pass(base_path, cal, f, target, threads, as, err)))
