@@ -584,9 +584,6 @@ int cmd_calibrate(int argc, char **argv)
             } else if (f->form == OC_CALIB_NONE) {
                 printf(": it did not beat the model's own predictions");
             }
-            for (int m = 0, shown = 0; f->n_anchors && m < OC_CALIB_FORMS; m++)
-                if (f->ruled_out[m] && m > f->form)
-                    printf("%s %s", shown++ ? "," : "; the probe rules out", oc_calib_form_name(m));
             printf("\n");
         }
         printf("machine-wide factor%s:", cal->n_fits == 1 ? "" : "s");

@@ -22,11 +22,6 @@
  * covariate never reaches beyond 3 probe standard deviations. */
 #define MAX_EXPONENT 3.0
 #define MAX_Z 3.0
-/* A form the probe rules out (oc_calib_fit.ruled_out): its leave-one-out
- * median error exceeds the chosen form's in at least RULE_OUT of
- * BOOTSTRAP resamples of the probe's kernels. */
-#define BOOTSTRAP 1000
-#define RULE_OUT 0.95
 
 static const char *const group_names[OC_CALIB_GROUPS] = {
 #define XX(id, name) name,
@@ -174,28 +169,6 @@ static void fit_all(oc_calib_fit *f, int form, const fit_row *rows, size_t n, si
         ridge(rows, n, g, skip, slopes, f->global, GROUP_PRIOR, f->w[g]);
 }
 
-/* The share of BOOTSTRAP resamples (with replacement, the same kernels
- * for both) of the n probe kernels in which the median of errors a
- * exceeds that of errors b; tmp holds 2n.  A fixed seed: the same probe
- * gives the same answer. */
-static double worse_share(const double *a, const double *b, size_t n, double *tmp)
-{
-    uint64_t x = 0x9e3779b97f4a7c15u;
-    int worse = 0;
-    for (int r = 0; r < BOOTSTRAP; r++) {
-        for (size_t i = 0; i < n; i++) {
-            x ^= x << 13; /* xorshift64 */
-            x ^= x >> 7;
-            x ^= x << 17;
-            size_t k = (size_t)(x % n);
-            tmp[i] = a[k];
-            tmp[n + i] = b[k];
-        }
-        worse += oc_median(tmp, n) > oc_median(tmp + n, n);
-    }
-    return (double)worse / BOOTSTRAP;
-}
-
 void oc_calib_use_form(oc_calib_fit *f, int form)
 {
     f->form = form;
@@ -246,12 +219,10 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
         return oc_error_set(err, OC_ERR_USAGE, NULL, "more than %d thread counts",
                             OC_CALIB_MAX_THREADS);
     fit_row *fr = malloc(n * sizeof *fr);
-    double *e = malloc(2 * n * sizeof *e);
-    double *loo = malloc(OC_CALIB_FORMS * n * sizeof *loo);
-    if (!fr || !e || !loo) {
+    double *e = malloc(n * sizeof *e);
+    if (!fr || !e) {
         free(fr);
         free(e);
-        free(loo);
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     }
     if (!f)
@@ -284,25 +255,21 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
     }
     f->err_before = oc_median(e, n);
     /* Each form: leave-one-out (each probe kernel predicted by the fit
-     * without it: loo[form]), then the fit on all, and its residual
-     * spread. */
+     * without it), then the fit on all, and its residual spread. */
     for (int form = 0; form < OC_CALIB_FORMS; form++) {
-        double *l = loo + (size_t)form * n;
         if (form != OC_CALIB_NONE) {
             for (size_t i = 0; i < n; i++) {
                 fit_all(f, form, fr, n, i);
                 double p = rows[i].pred_us * exp(exponent(f->w[fr[i].group], fr[i].a));
-                l[i] = fabs(p - rows[i].meas_us) / rows[i].meas_us;
+                e[i] = fabs(p - rows[i].meas_us) / rows[i].meas_us;
             }
+            f->form_err[form] = oc_median(e, n);
             fit_all(f, form, fr, n, (size_t)-1);
         } else {
-            for (size_t i = 0; i < n; i++)
-                l[i] = fabs(rows[i].pred_us - rows[i].meas_us) / rows[i].meas_us;
             memset(f->w, 0, sizeof f->w);
             memset(f->global, 0, sizeof f->global);
+            f->form_err[form] = f->err_before;
         }
-        memcpy(e, l, n * sizeof *e);
-        f->form_err[form] = oc_median(e, n);
         memcpy(f->form_w[form], f->w, sizeof f->w);
         memcpy(f->form_global[form], f->global, sizeof f->global);
         for (size_t i = 0; i < n; i++)
@@ -314,16 +281,11 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
      * none.  The probe does not choose the scale form: on lone kernels it
      * and the size form score within a fraction of a point, and only whole
      * networks (oc_calib_fit_anchors) tell them apart. */
-    int chosen = f->form_err[OC_CALIB_SIZE] < f->form_err[OC_CALIB_NONE] ? OC_CALIB_SIZE
-                                                                        : OC_CALIB_NONE;
-    oc_calib_use_form(f, chosen);
-    for (int form = 0; form < OC_CALIB_FORMS; form++)
-        f->ruled_out[form] = form != chosen &&
-                             worse_share(loo + (size_t)form * n, loo + (size_t)chosen * n, n,
-                                         e) >= RULE_OUT;
+    oc_calib_use_form(f, f->form_err[OC_CALIB_SIZE] < f->form_err[OC_CALIB_NONE]
+                             ? OC_CALIB_SIZE
+                             : OC_CALIB_NONE);
     free(fr);
     free(e);
-    free(loo);
     return OC_OK;
 }
 

@@ -91,11 +91,6 @@ typedef struct oc_calib_fit {
     double form_w[OC_CALIB_FORMS][OC_CALIB_GROUPS][3];
     double form_global[OC_CALIB_FORMS][3];
     double form_err[OC_CALIB_FORMS], form_residual[OC_CALIB_FORMS];
-    /* the forms the probe rules out: their kernels' leave-one-out errors
-     * come out worse than the chosen form's in nearly every resample of
-     * the probe (calib.c's RULE_OUT), so whole networks may not choose
-     * them (a network's kernels of one group cannot speak for the others) */
-    bool ruled_out[OC_CALIB_FORMS];
     /* and, where whole networks chose, each form's mean error on them
      * (leave-one-network-out; 0: not judged) */
     double form_anchor_err[OC_CALIB_FORMS];

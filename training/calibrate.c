@@ -231,11 +231,7 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
      * is made on the others (the probe's first, so that it stays on a tie
      * and where no whole network was timed).  Networks may take away what
      * the probe fitted on lone kernels, never add what it did not earn: a
-     * handful of networks is too few to fit slopes on.  Nor may they take
-     * away what the probe plainly needs (ruled_out): their kernels are of
-     * a few groups, the probe's of all (a machine the model never saw
-     * whose convolutions the networks' kernel lists rescale would lose
-     * every other group's correction). */
+     * handful of networks is too few to fit slopes on. */
     oc_calib_fit *start = malloc(sizeof *start), *best = malloc(sizeof *best);
     if (!start || !best) {
         free(start);
@@ -246,8 +242,6 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
     double errs[OC_CALIB_FORMS] = {0};
     oc_status st = OC_OK;
     for (int form = start->form; form < OC_CALIB_FORMS && !st; form++) {
-        if (start->ruled_out[form])
-            continue;
         *f = *start;
         oc_calib_use_form(f, form);
         if ((st = anchor_pass(base_path, cal, f, target, threads, as, err)))
