@@ -721,16 +721,17 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
 }
 
 /* Each Conv, ConvTranspose, Gemm and MatMul kernel of the n rows of x
+ * that reads weights no earlier kernel of its graph read (fresh[r])
  * takes at least its weights' bytes at gbps (its prediction as timed
  * alone, us, and its range, lo and hi, raised to that).  Other kernels
  * with weights (Gather, a bias Add) read only part of them, or little. */
-static void stream_floor(const float *x, size_t n, double gbps, double *us, double *lo,
-                         double *hi)
+static void stream_floor(const float *x, const bool *fresh, size_t n, double gbps, double *us,
+                         double *lo, double *hi)
 {
     for (size_t r = 0; r < n; r++) {
         const float *f = x + r * OC_N_FEATURES;
-        if (f[OC_F_FAM_CONV] < 0.5f && f[OC_F_FAM_CONV_TRANSPOSE] < 0.5f &&
-            f[OC_F_FAM_GEMM] < 0.5f && f[OC_F_FAM_MATMUL] < 0.5f)
+        if (!fresh[r] || (f[OC_F_FAM_CONV] < 0.5f && f[OC_F_FAM_CONV_TRANSPOSE] < 0.5f &&
+                          f[OC_F_FAM_GEMM] < 0.5f && f[OC_F_FAM_MATMUL] < 0.5f))
             continue;
         /* LOG_PARAMS is log1p(weight elements), DTYPE_BYTES their size */
         double bytes = expm1((double)f[OC_F_LOG_PARAMS]) * (double)f[OC_F_DTYPE_BYTES];
@@ -739,6 +740,38 @@ static void stream_floor(const float *x, size_t n, double gbps, double *us, doub
         lo[r] = fmax(lo[r], t);
         hi[r] = fmax(hi[r], t);
     }
+}
+
+/* fresh[r] for the n_run rows of e (run: their nodes in a's graph, in
+ * the order they run): false where every weight the node reads (a
+ * constant of rank 2 or more) was read by an earlier row.  A weight
+ * shared by the steps of an unrolled decoder streams from memory once a
+ * run; the other steps find it in cache, as the samples had it. */
+static oc_status fresh_weights(const oc_analysis *a, const size_t *run, size_t n_run,
+                               bool *fresh, oc_arena *arena, oc_error *err)
+{
+    const oc_graph *g = oc_analysis_graph(a);
+    bool *seen = oc_arena_calloc(arena, g->n_values + 1, sizeof(bool));
+    if (!seen)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    for (size_t r = 0; r < n_run; r++) {
+        fresh[r] = true;
+        if (run[r] >= g->n_nodes)
+            continue;
+        const oc_node *nd = &g->nodes[run[r]];
+        bool weights = false, unseen = false;
+        for (size_t k = 0; k < nd->n_inputs; k++) {
+            int v = nd->inputs[k];
+            const oc_tensor *t = v >= 0 ? g->values[v].constant : NULL;
+            if (!t || t->rank < 2)
+                continue;
+            weights = true;
+            unseen |= !seen[v];
+            seen[v] = true;
+        }
+        fresh[r] = !weights || unseen;
+    }
+    return OC_OK;
 }
 
 /* The estimates of n analyses, each planned with what folds in sessions[i]
@@ -813,8 +846,17 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
         us[total + r] *= f;
         us[2 * total + r] *= f;
     }
-    if (ov && ov->stream_gbps > 0)
-        stream_floor(x, rows, ov->stream_gbps, us, us + total, us + 2 * total);
+    if (ov && ov->stream_gbps > 0) {
+        bool *fresh = oc_arena_alloc(arena, (rows + 1) * sizeof(bool));
+        if (!fresh)
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        for (size_t i = 0, r = 0; i < n; r += out[i].n_run, i++) {
+            oc_status st = fresh_weights(a[i], run + r, out[i].n_run, fresh + r, arena, err);
+            if (st)
+                return st;
+        }
+        stream_floor(x, fresh, rows, ov->stream_gbps, us, us + total, us + 2 * total);
+    }
     for (size_t i = 0, r = 0; i < n; r += out[i].n_run, i++) {
         out[i].x = x + r * OC_N_FEATURES;
         out[i].x_kernel = kidx + r;

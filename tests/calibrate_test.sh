@@ -337,6 +337,24 @@ assert t['time_ms'] >= 0.9 * t['weight_bytes'] / 0.01e6, (t['time_ms'], t['weigh
 conv = [k for k in slow['kernels'] if k['op'] == 'Conv'][0]
 assert conv['time_us'] > [k for k in fast['kernels'] if k['name'] == conv['name']][0]['time_us']
 E" "stream_gbps: a Conv or Gemm kernel takes at least its weights' bytes at that rate"
+# A weight two MatMuls share (an unrolled decoder's steps) streams once a run.
+$PY -c "
+import numpy as np, onnx
+from onnx import helper as h, numpy_helper as nh, TensorProto as T
+w = nh.from_array(np.ones((512, 512), np.float32), 'w')
+g = h.make_graph([h.make_node('MatMul', ['x', 'w'], ['y']), h.make_node('Relu', ['y'], ['r']),
+                  h.make_node('MatMul', ['r', 'w'], ['z'])], 'shared',
+                 [h.make_tensor_value_info('x', T.FLOAT, [4, 512])],
+                 [h.make_tensor_value_info('z', T.FLOAT, [4, 512])], [w])
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid('', 17)]), '$TMP/shared.onnx')"
+"$BIN" predict --target "$TMP/slow.json" -T 1 -f json "$TMP/shared.onnx" >"$TMP/psh" 2>/dev/null
+ok "$PY - '$TMP/psh' <<'E'
+import json, sys
+first, second = [k['time_us'] for k in json.load(open(sys.argv[1]))['kernels']
+                 if k['op'] == 'MatMul']
+floor = 512 * 512 * 4 / 0.01e3  # us at 0.01 GB/s
+assert first >= floor and second < floor / 100, (first, second, floor)
+E" "stream_gbps: a weight two kernels share streams once, for the first"
 
 head -1 "$TMP/chain.jsonl" >"$TMP/chain1.jsonl"
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
