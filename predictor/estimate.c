@@ -742,9 +742,10 @@ static void stream_floor(const float *x, const bool *fresh, size_t n, double gbp
     }
 }
 
-/* fresh[r] for the n_run rows of e (run: their nodes in a's graph, in
- * the order they run): false where every weight the node reads (a
- * constant of rank 2 or more) was read by an earlier row.  A weight
+/* fresh[r] for n_run kernel rows of analysis a (run[r]: row r's node in
+ * a's graph, the rows in the order they run; others, inserted kernels):
+ * false where every weight the node reads (a constant of rank 2 or more)
+ * was read by an earlier row.  A weight
  * shared by the steps of an unrolled decoder streams from memory once a
  * run; the other steps find it in cache, as the samples had it. */
 static oc_status fresh_weights(const oc_analysis *a, const size_t *run, size_t n_run,

@@ -15,14 +15,6 @@
 #include "predictor/plan.h"
 #include "predictor/predict.h"
 
-/* From kernels timed alone to a whole graph (fitted on whole-model
- * measurements, bench/eval_models.py): total = kernel_scale * sum of the
- * kernels + per_kernel_us * kernels that run.  {1, 0} is the identity.
- * A negative per_kernel_us (a calibration's, measured on chains of tiny
- * kernels) takes ONNX Runtime's profiler cost per kernel, which the
- * timing model's profiled samples hold and a graph's run does not, out of
- * the kernels' sum; the total then stays at least kernel_floor_us per
- * kernel run (what one kernel adds to a run, measured the same way). */
 /* The runtime's binding copies every graph output into a buffer of its
  * own, allocated afresh each run.  glibc's malloc takes a block this large
  * (the ceiling of its mmap threshold on 64-bit) from new pages and gives
@@ -34,6 +26,14 @@
  * spent under 0.75 ms per MB beyond their kernels, 5 spent 2.0-2.8. */
 #define OC_OUTPUT_FRESH_BYTES ((uint64_t)1 << 25)
 
+/* From kernels timed alone to a whole graph (fitted on whole-model
+ * measurements, bench/eval_models.py): total = kernel_scale * sum of the
+ * kernels + per_kernel_us * kernels that run.  {1, 0} is the identity.
+ * A negative per_kernel_us (a calibration's, measured on chains of tiny
+ * kernels) takes ONNX Runtime's profiler cost per kernel, which the
+ * timing model's profiled samples hold and a graph's run does not, out of
+ * the kernels' sum; the total then stays at least kernel_floor_us per
+ * kernel run (what one kernel adds to a run, measured the same way). */
 typedef struct oc_overhead {
     double kernel_scale, per_kernel_us;
     double kernel_floor_us;
