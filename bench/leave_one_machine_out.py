@@ -38,6 +38,11 @@ F26, UNREC = "cpu-AuthenticAMD-f26-m2", "cpu-AuthenticAMD-unrecorded"
 ANCHOR_NETS, ANCHOR_BATCHES = {"squeezenet1_1", "mobilenet_v2", "resnet18"}, {1, 4}
 
 
+def calibrate_times(run):
+    """Whether calibrate's anchor pass times this whole-model run."""
+    return run["model"] in ANCHOR_NETS and run["batch"] in ANCHOR_BATCHES
+
+
 def cut_samples(files, out, units):
     """calibrate's probe plan applied to a machine's operator samples."""
     n = 0
@@ -118,8 +123,7 @@ def main():
             # the held-out ones must not fit what scores them)
             own = os.path.join(tmp, f"{out}-anchors.jsonl")
             with open(anchors) as f, open(own, "w") as o:
-                o.writelines(line for line in f if (lambda r: r["model"] in ANCHOR_NETS and
-                                                    r["batch"] in ANCHOR_BATCHES)(json.loads(line)))
+                o.writelines(line for line in f if calibrate_times(json.loads(line)))
             anchors = own
         for b in [int(x) for x in a.budgets.split(",")]:
             u = CA.units_for(b, 2, False)
