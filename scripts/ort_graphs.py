@@ -72,45 +72,25 @@ EXTERNAL_FILE = "weights-not-committed.bin"
 INLINE_MAX = 64                 # float tensors with more elements go external
 FLOAT_TYPES = (TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.DOUBLE)
 
-_spec = importlib.util.spec_from_file_location(
-    "export_zoo", os.path.join(REPO, "samples", "export.py"))
-zoo = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(zoo)
+
+def _sample_module(stem):
+    """samples/STEM.py, loaded as a module (samples/ is no package)."""
+    spec = importlib.util.spec_from_file_location(
+        stem + "_zoo", os.path.join(REPO, "samples", stem + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+zoo = _sample_module("export")
 ZOO = zoo.ZOO
-_spec = importlib.util.spec_from_file_location(
-    "blind_zoo", os.path.join(REPO, "samples", "blind.py"))
-_blind = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_blind)
-_spec = importlib.util.spec_from_file_location(
-    "blind2_zoo", os.path.join(REPO, "samples", "blind2.py"))
-_blind2 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_blind2)
-_spec = importlib.util.spec_from_file_location(
-    "blind3_zoo", os.path.join(REPO, "samples", "blind3.py"))
-_blind3 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_blind3)
-_spec = importlib.util.spec_from_file_location(
-    "blind4_zoo", os.path.join(REPO, "samples", "blind4.py"))
-_blind4 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_blind4)
-_spec = importlib.util.spec_from_file_location(
-    "blind5_zoo", os.path.join(REPO, "samples", "blind5.py"))
-_blind5 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_blind5)
-_spec = importlib.util.spec_from_file_location(
-    "blind6_zoo", os.path.join(REPO, "samples", "blind6.py"))
-_blind6 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_blind6)
-_spec = importlib.util.spec_from_file_location(
-    "blind7_zoo", os.path.join(REPO, "samples", "blind7.py"))
-_blind7 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_blind7)
 # Every architecture export() knows: the corpus's (ZOO) and the blind sets
-# (samples/blind.py, samples/blind2.py, samples/blind3.py, samples/blind4.py,
-# samples/blind5.py, samples/blind6.py, samples/blind7.py), which are never
-# part of the corpus.
-ARCHS = dict(ZOO, **_blind.BLIND, **_blind2.BLIND2, **_blind3.BLIND3, **_blind4.BLIND4,
-             **_blind5.BLIND5, **_blind6.BLIND6, **_blind7.BLIND7)
+# (samples/blind.py, blind2.py ... blind7.py, each's table named as the file
+# in capitals), which are never part of the corpus.
+BLIND_SETS = ("blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7")
+ARCHS = dict(ZOO)
+for _stem in BLIND_SETS:
+    ARCHS.update(getattr(_sample_module(_stem), _stem.upper()))
 
 # Symbol values: at export time for a symbolic model (odd, so that no dim is
 # specialised to them by accident) and for the profiled run.
