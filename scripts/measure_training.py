@@ -9,21 +9,31 @@ weights in train() mode, one step = forward, cross-entropy loss against
 random labels, backward, optimizer step (SGD lr 0.01 momentum 0.9, or Adam
 lr 1e-3: the optimizers of collector/torch_bench.py), zero_grad.  Timed at
 batch 1, 4 and 16 on 1 and 2 intra-op threads (--threads) with
-OMP_WAIT_POLICY=PASSIVE: two
-warm-up steps, then PASSES passes of REPEATS steps with the configurations
-interleaved (every configuration's pass 1, then every pass 2); the figure is
-the quickest pass's median, the spread (max - min) / min over all timed
-steps.  A fixed calibration matmul is timed before and after each pass.
+OMP_WAIT_POLICY=PASSIVE, each configuration in a process of its own (as a
+training loop runs: its allocator's state is its own steps'): two warm-up
+steps, then PASSES passes of REPEATS steps; the figure is the quickest
+pass's median, the spread (max - min) / min over all timed steps.  A fixed
+calibration matmul is timed before and after each pass.
 
 Also exports each architecture's graph (weights deleted) with BatchNorm
 kept (a training graph: TrainingMode.PRESERVE in eval mode, so that the
 exporter does not fold BN into the Conv) to tests/reference/train/, the
 graphs bench/eval_models.py --mode training predicts.
 
+Each step's minor page faults (getrusage) are counted too: with glibc's
+default malloc, PyTorch hands large freed blocks back to the kernel and the
+next step faults their pages in again (on cpu-AuthenticAMD-f26-m2 about
+10 us a 4 KiB page, up to half a step).  --malloc retain sets glibc's
+mallopt so that freed memory stays in the process (no mmap, no trim): the
+same steps without those faults, written to torch-cpu-models-retain.jsonl.
+Each line also carries the machine's cost of a fresh page, timed before the
+configuration (fault_us_per_mb: touch a fresh 64 MiB anonymous mapping).
+
 Appends one JSON line per (model, batch, threads, optimizer) to
-data/machines/<fingerprint>/torch-cpu-models.jsonl; configurations already there are skipped.
+data/machines/<fingerprint>/torch-cpu-models.jsonl (or --out NAME there);
+configurations already there are skipped.
 Run on a quiet machine, with /usr/bin/python3."""
-import argparse, json, os, statistics, subprocess, sys, time
+import argparse, ctypes, json, mmap, os, resource, statistics, subprocess, sys, time
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import torch  # noqa: E402
@@ -36,8 +46,8 @@ import export as E  # noqa: E402
 FINGERPRINT = subprocess.run([os.environ.get("OC_BIN", os.path.join(ROOT, "build", "onnxcost")),
                               "hw", "--fingerprint"], capture_output=True, text=True,
                              check=True).stdout.strip()
-OUT = os.path.join(ROOT, "data", "machines", FINGERPRINT, "torch-cpu-models.jsonl")
-os.makedirs(os.path.dirname(OUT), exist_ok=True)
+MACHINE = os.path.join(ROOT, "data", "machines", FINGERPRINT)
+os.makedirs(MACHINE, exist_ok=True)
 GRAPHS = os.path.join(ROOT, "tests", "reference", "train")
 SETS = {
     "squeezenet1_1": [1, 4, 16],
@@ -63,6 +73,32 @@ def calibrate():
     return min(xs)
 
 
+def minor_faults():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+def fault_us_per_mb(mib=64):
+    """Microseconds per MB to fault in fresh anonymous pages: the quickest of
+    three mappings of MIB MiB, each page written once."""
+    size, page, best = mib << 20, mmap.PAGESIZE, float("inf")
+    for _ in range(3):
+        m = mmap.mmap(-1, size)
+        t0 = time.perf_counter_ns()
+        for off in range(0, size, page):
+            m[off] = 1
+        best = min(best, (time.perf_counter_ns() - t0) / 1e3)
+        m.close()
+    return best / (size / 1e6)
+
+
+def malloc_retain():
+    """glibc: serve every block from the heap (no mmap) and never trim it."""
+    libc = ctypes.CDLL("libc.so.6")
+    M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
+    if not (libc.mallopt(M_MMAP_MAX, 0) and libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)):
+        sys.exit("measure_training.py: mallopt refused --malloc retain")
+
+
 class Config:
     def __init__(self, name, batch, optimizer):
         torch.manual_seed(0)
@@ -76,15 +112,19 @@ class Config:
                     else torch.optim.SGD(params, lr=0.01, momentum=0.9))
         self.loss = torch.nn.CrossEntropyLoss()
         self.times = []
+        self.faults = []
 
     def step(self):
+        f0 = minor_faults()
         t0 = time.perf_counter_ns()
         out = self.model(self.x)
         loss = self.loss(out, self.y)
         loss.backward()
         self.opt.step()
         self.opt.zero_grad(set_to_none=True)
-        return (time.perf_counter_ns() - t0) / 1e3
+        t = (time.perf_counter_ns() - t0) / 1e3
+        self.faults.append(minor_faults() - f0)
+        return t
 
 
 def export_graphs(names):
@@ -100,53 +140,78 @@ def main():
     ap.add_argument("--models", help="comma-separated subset of " + ",".join(SETS))
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--batches", help="comma-separated subset of 1,4,16")
+    ap.add_argument("--malloc", choices=["default", "retain"], default="default",
+                    help="glibc's allocator as it is, or holding on to freed memory")
+    ap.add_argument("--out", help="file name under the machine's folder (default "
+                    "torch-cpu-models.jsonl, torch-cpu-models-retain.jsonl with --malloc retain)")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.one:
+        return measure_one(a.one)
+    out = os.path.join(MACHINE, a.out or ("torch-cpu-models-retain.jsonl" if a.malloc == "retain"
+                                          else "torch-cpu-models.jsonl"))
     batches = {int(b) for b in a.batches.split(",")} if a.batches else None
     threads_list = [int(t) for t in a.threads.split(",")]
     optimizers = a.optimizer or ["sgd", "adam"]
     names = a.models.split(",") if a.models else list(SETS)
     export_graphs(names)
     done = set()
-    if os.path.exists(OUT):
-        for line in open(OUT):
+    if os.path.exists(out):
+        for line in open(out):
             r = json.loads(line)
             done.add((r["model"], r["batch"], r["threads"], r["optimizer"]))
-    for threads, opt, name in ((t, o, n) for t in threads_list for o in optimizers
-                               for n in names):
-        torch.set_num_threads(threads)
-        todo = [b for b in SETS[name] if (name, b, threads, opt) not in done
-                and (batches is None or b in batches)]
-        if not todo:
+    for threads, opt, name, b in ((t, o, n, b) for t in threads_list for o in optimizers
+                                  for n in names for b in SETS[n]):
+        if (name, b, threads, opt) in done or (batches is not None and b not in batches):
             continue
-        t0 = time.time()
-        cfgs = [Config(name, b, opt) for b in todo]
-        for c in cfgs:
-            for _ in range(WARMUP):
-                c.step()
-        calib = [calibrate()]
-        passes = {id(c): [] for c in cfgs}
-        for _ in range(PASSES):
-            for c in cfgs:  # interleaved: each batch size once per pass
-                xs = [c.step() for _ in range(REPEATS)]
-                passes[id(c)].append(statistics.median(xs))
-                c.times += xs
-            calib.append(calibrate())
-        for c, b in zip(cfgs, todo):
-            best = min(passes[id(c)])
-            rec = {"model": name, "batch": b, "threads": threads, "optimizer": opt,
-                   "torch_version": torch.__version__,
-                   "step_us": {"best_pass_median": best, "min": min(c.times),
-                               "max": max(c.times), "n": len(c.times)},
-                   "spread": (max(c.times) - min(c.times)) / min(c.times),
-                   "calib_us": calib,
-                   "collected": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-            with open(OUT, "a") as f:
-                f.write(json.dumps(rec) + "\n")
-            print(f"{name} b{b} t{threads} {opt}: step {best / 1e3:.1f} ms, spread "
-                  f"{rec['spread']:.2f}, calib {min(calib):.0f}-{max(calib):.0f} us",
-                  flush=True)
-        print(f"  {name}: {time.time() - t0:.0f} s", flush=True)
+        # each configuration in a process of its own: glibc's thresholds for
+        # handing memory back follow the blocks a process has freed, so a
+        # step's page faults depend on what ran before it in that process
+        p = subprocess.run([sys.executable, __file__, "--one",
+                            f"{name},{b},{threads},{opt},{a.malloc}"],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"measure_training.py: {name} b{b} t{threads} {opt}: {p.stderr.strip()}")
+        rec = json.loads(p.stdout)
+        with open(out, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+        print(f"{name} b{b} t{threads} {opt}: step {rec['step_us']['best_pass_median'] / 1e3:.1f} ms, "
+              f"spread {rec['spread']:.2f}, {rec['faults']['best_pass_median']:.0f} faults, "
+              f"calib {min(rec['calib_us']):.0f}-{max(rec['calib_us']):.0f} us", flush=True)
 
+
+def measure_one(spec):
+    """One configuration "model,batch,threads,optimizer,malloc": its record
+    as one JSON line on stdout."""
+    name, b, threads, opt, malloc = spec.split(",")
+    b, threads = int(b), int(threads)
+    if malloc == "retain":
+        malloc_retain()
+    torch.set_num_threads(threads)
+    fault_rate = fault_us_per_mb()
+    c = Config(name, b, opt)
+    for _ in range(WARMUP):
+        c.step()
+    calib = [calibrate()]
+    passes = []
+    for _ in range(PASSES):
+        xs = [c.step() for _ in range(REPEATS)]
+        passes.append((statistics.median(xs), statistics.median(c.faults[-REPEATS:])))
+        c.times += xs
+        calib.append(calibrate())
+    best, best_faults = min(passes)
+    rec = {"model": name, "batch": b, "threads": threads, "optimizer": opt,
+           "torch_version": torch.__version__,
+           "step_us": {"best_pass_median": best, "min": min(c.times),
+                       "max": max(c.times), "n": len(c.times)},
+           "spread": (max(c.times) - min(c.times)) / min(c.times),
+           "faults": {"best_pass_median": best_faults,
+                      "median": statistics.median(c.faults[-len(c.times):]),
+                      "page_bytes": mmap.PAGESIZE},
+           "fault_us_per_mb": round(fault_rate, 3), "malloc": malloc,
+           "calib_us": calib,
+           "collected": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    print(json.dumps(rec))
 
 if __name__ == "__main__":
     main()
