@@ -698,6 +698,8 @@ void onnxcost_prediction_summary(const onnxcost_prediction *r, onnxcost_summary 
     out->overhead_ms = e->overhead_us / 1e3;
     out->profiler_ms = e->profiler_us / 1e3;
     out->output_ms = e->output_us / 1e3;
+    out->fresh_bytes = e->fresh_bytes;
+    out->fault_ms = e->fault_us / 1e3;
     out->kernels_raw_ms = e->kernels_raw_us / 1e3;
     out->linear_ms = (e->linear_us + e->overhead_us) / 1e3;
     out->roofline_ms = (e->roofline_us + e->overhead_us) / 1e3;

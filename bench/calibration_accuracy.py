@@ -86,6 +86,8 @@ def main():
     ap.add_argument("--anchors", help="whole-network runs for the in-graph scale (calibrate "
                     "--anchors; default: the machine's ort-cpu-anchors.jsonl when there is one)")
     ap.add_argument("--no-anchors", action="store_true")
+    ap.add_argument("--hw", help="the machine's hardware profile (onnxcost hw -o FILE) for "
+                    "calibrate --hw: its copy bandwidth and what a fresh page costs")
     a = ap.parse_args()
     training = a.mode == "training"
     if a.anchors is None and not a.no_anchors and not training:
@@ -120,6 +122,7 @@ def main():
             p = subprocess.run([a.binary, "calibrate", "--no-measure", "--probe", sub,
                                 "--threads", str(th), "-o", cal]
                                + (["--mode", "training"] if training else [])
+                               + (["--hw", a.hw] if a.hw else [])
                                + (["--anchors", a.anchors] if a.anchors else ["--no-anchors"]),
                                capture_output=True, text=True)
             if p.returncode != 0:

@@ -57,9 +57,10 @@ static const char calibrate_help[] =
     "                         reference networks' runs of scripts/measure_models.py)\n"
     "      --no-anchors       time no whole network: keep the timing model's\n"
     "                         in-graph scale\n"
-    "      --hw FILE          the machine's copy bandwidth from 'onnxcost hw -o\n"
-    "                         FILE' (made there), the rate at which a graph's\n"
-    "                         weights stream; without it, measured here when the\n"
+    "      --hw FILE          the machine's profile from 'onnxcost hw -o FILE'\n"
+    "                         (made there): its copy bandwidth, the rate at which\n"
+    "                         a graph's weights stream, and (training) what a\n"
+    "                         fresh page costs; without it, measured here when the\n"
     "                         calibration is of this machine (not with\n"
     "                         --no-measure)\n"
     "      --profile MODEL=PROFILE.json\n"
@@ -524,12 +525,13 @@ int cmd_calibrate(int argc, char **argv)
     if (!rc)
         oc_calib_probe_check(probe, cal);
     bool no_stream = false;
-    if (!rc && !o.training &&
-        oc_calib_set_stream(cal, o.hw, !o.no_measure, here.id, &no_stream, &err))
+    if (!rc && oc_calib_set_hw(cal, o.hw, !o.no_measure, here.id, &no_stream, &err))
         rc = cli_fail(&err, 0);
     if (!rc && no_stream && !o.no_measure)
-        fprintf(stderr, "onnxcost: note: no copy bandwidth of %s (--hw FILE): weights are "
-                        "taken to stay in cache\n", cal->machine.id);
+        fprintf(stderr, "onnxcost: note: %s %s (--hw FILE): %s\n",
+                o.training ? "no cost of fresh pages on" : "no copy bandwidth of", cal->machine.id,
+                o.training ? "a step's page faults are not charged"
+                           : "weights are taken to stay in cache");
     if (!rc)
         rc = load_anchor_files(&o, mach.id, anchors);
     for (size_t i = 0; i < o.n_threads && !rc && !o.no_anchors; i++)
@@ -622,6 +624,9 @@ int cmd_calibrate(int argc, char **argv)
             if (f->stream_gbps > 0)
                 printf("weights stream at %d thread%s: %.1f GB/s\n", f->threads,
                        f->threads == 1 ? "" : "s", f->stream_gbps);
+            if (f->fault_us_per_mb > 0 && !strcmp(cal->mode, "training"))
+                printf("fresh pages at %d thread%s: %.2f ms per MB\n", f->threads,
+                       f->threads == 1 ? "" : "s", f->fault_us_per_mb / 1e3);
             if (f->output_us_per_mb > 0)
                 printf("handing outputs back at %d thread%s: %.2f ms per MB\n", f->threads,
                        f->threads == 1 ? "" : "s", f->output_us_per_mb / 1e3);

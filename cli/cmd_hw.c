@@ -162,6 +162,9 @@ int cmd_hw(int argc, char **argv)
            hw.gflops_1, hw.max_threads, hw.gflops_n, hw.sgemm_n);
     printf("copy bandwidth  1 thread %7.1f GB/s      %d threads %7.1f GB/s      (2 x %.0f MiB)\n",
            hw.gbps_1, hw.max_threads, hw.gbps_n, hw.copy_mib);
+    printf("fresh pages     1 thread %7.2f ms/MB     %d threads %7.2f ms/MB     (page faults "
+           "of a new 64 MiB mapping)\n",
+           hw.fault_us_per_mb / 1e3, hw.max_threads, hw.fault_us_per_mb_n / 1e3);
     if (output)
         printf("wrote %s\n", output);
     return EXIT_OK;

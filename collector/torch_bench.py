@@ -24,6 +24,12 @@ requires_grad=True.  When a model has no parameters its float inputs get
 requires_grad=True instead, so that backward computes their gradients.
 Optimizers: SGD(lr=0.01, momentum=0.9) (default) or Adam(lr=1e-3), both with
 PyTorch's default (for-loop) CPU implementation.
+Memory: glibc's malloc is told to keep what is freed (no mmap, no trim:
+mallopt), so that a step times its kernels and not the page faults of
+blocks handed back to the kernel and taken again, which a lone layer's loop
+and a network's step pay differently (onnxcost predicts a network's from its
+allocations: predictor/memory.h).  Samples measured before 2026-12-05 ran
+with glibc's defaults.
 "forward_us" times the forward call alone, in the same state (train mode,
 autograd recording, the graph freed after the clock stops).
 
@@ -32,6 +38,7 @@ as {"ok": false}), 2 on bad arguments, 1 on I/O errors (unreadable or malformed
 manifest, unwritable results).
 """
 
+import ctypes
 import gc
 import json
 import math
@@ -149,6 +156,18 @@ def one_line(e):
 
 
 # ---------------------------------------------------------------- set-up
+
+def keep_freed_memory():
+    """glibc: every block from the heap (M_MMAP_MAX 0), the heap never
+    trimmed (M_TRIM_THRESHOLD at its largest): freed pages stay mapped."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return  # not glibc: its allocator's defaults stand
+    M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
+    libc.mallopt(M_MMAP_MAX, 0)
+    libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)
+
 
 def setup_threads(threads):
     # OpenBLAS (Debian's torch calls the system libblas, openblas-pthread) has a
@@ -1739,6 +1758,7 @@ def main(argv):
         sys.stderr.write("torch_bench: cannot read manifest: %s\n" % e)
         return 1
 
+    keep_freed_memory()
     setup_threads(opt["threads"])
     torch_version = torch.__version__
     torch.manual_seed(0)

@@ -287,6 +287,11 @@ typedef struct onnxcost_summary {
      * profiled) hold and a run has not, taken out of time_ms (0 unless the
      * calibration measured it on chains of tiny kernels) */
     double profiler_ms;
+    /* a training step: the bytes its allocator takes afresh from the
+     * kernel each step, and faulting them in, in time_ms (0 unless the
+     * target's calibration measured what a fresh page costs) */
+    uint64_t fresh_bytes;
+    double fault_ms;
 } onnxcost_summary;
 
 /* One node's share.  A node fused into another's kernel, folded or

@@ -453,6 +453,8 @@ static json_t *overhead_json(const oc_calib_fit *f)
                           f->per_kernel_us, "output_us_per_mb", f->output_us_per_mb);
     if (o && f->stream_gbps > 0)
         json_object_set_new(o, "stream_gbps", json_real(f->stream_gbps));
+    if (o && f->fault_us_per_mb > 0)
+        json_object_set_new(o, "fault_us_per_mb", json_real(f->fault_us_per_mb));
     if (o && f->n_chains)
         json_object_set_new(o, "kernel_chain",
                             json_pack("{s:i, s:f, s:f}", "runs", f->n_chains,
@@ -601,6 +603,9 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
     if (json_object_get(ov, "stream_gbps") &&
         !get_num(ov, "stream_gbps", 0, 1e6, &f->stream_gbps))
         return BAD("%s: corrupt calibration: bad \"stream_gbps\"", label);
+    if (json_object_get(ov, "fault_us_per_mb") &&
+        !get_num(ov, "fault_us_per_mb", 0, 1e6, &f->fault_us_per_mb))
+        return BAD("%s: corrupt calibration: bad \"fault_us_per_mb\"", label);
     if (!ch && f->per_kernel_us < 0)
         return BAD("%s: corrupt calibration: negative \"per_kernel_us\" without its "
                    "\"kernel_chain\"", label);

@@ -118,6 +118,11 @@ typedef struct oc_calib_fit {
      * a kernel takes at least its weights' bytes at this rate; 0 when not
      * measured. */
     double stream_gbps;
+    /* The machine's cost of fresh pages, us per MB (hw.h's fault_us_per_mb):
+     * what a PyTorch training step pays for the memory glibc's malloc hands
+     * back to the kernel and takes again (memory.h's fresh bytes); 0 when
+     * not measured. */
+    double fault_us_per_mb;
     /* Each group's kernels in whole networks over the same kernels as the
      * calibrated model predicts them (both as profiled): the anchor runs'
      * profiled kernels summed over their predictions, for the groups with

@@ -2,6 +2,7 @@
 #include "predictor/estimate.h"
 #include "predictor/builtin.h"
 #include "predictor/calib.h"
+#include "predictor/memory.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -778,6 +779,20 @@ static oc_status fresh_weights(const oc_analysis *a, const size_t *run, size_t n
 /* The estimates of n analyses, each planned with what folds in sessions[i]
  * (NULL: the analysis itself); outer_constant: for a subgraph (n == 1),
  * its outer-scope values the enclosing plan folds, or NULL. */
+/* A training step's page faults (memory.h's fresh bytes at us_per_mb) on
+ * top of its kernels: the range takes them from half to twice as many, as
+ * glibc's heap may or may not give its top back on a given step. */
+static void charge_faults(oc_estimate *e, oc_optimizer o, double us_per_mb)
+{
+    oc_train_memory m;
+    oc_training_memory(e->analysis, &e->plan, o, &m);
+    e->fresh_bytes = m.fresh;
+    e->fault_us = us_per_mb * (double)m.fresh / 1e6;
+    e->total_us += e->fault_us;
+    e->total_low_us += 0.5 * e->fault_us;
+    e->total_high_us += 2 * e->fault_us;
+}
+
 static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *const *sessions,
                                const bool *outer_constant, size_t n, const oc_tmodel *tm,
                                const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
@@ -863,6 +878,8 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
         out[i].x_kernel = kidx + r;
         out[i].x_us = us + r;
         scatter(a[i], &out[i], run + r, us + r, us + total + r, us + 2 * total + r, ov);
+        if (ov && ov->fault_us_per_mb > 0 && tgt.optimizer != OC_OPT_NONE && !outer_constant)
+            charge_faults(&out[i], tgt.optimizer, ov->fault_us_per_mb);
     }
     return OC_OK;
 }

@@ -44,6 +44,10 @@ typedef struct oc_overhead {
      * bytes) of the outputs of OC_OUTPUT_FRESH_BYTES or more; 0 when not
      * measured on the machine (calibrate measures it) */
     double output_us_per_mb;
+    /* a training step (a target with an optimizer): the machine's cost of
+     * fresh pages, us per MB, charged for the bytes the step's allocator
+     * takes afresh from the kernel (memory.h's fresh); 0: not charged */
+    double fault_us_per_mb;
     /* the machine's bandwidth streaming a graph's weights, GB/s: a Conv,
      * ConvTranspose, Gemm or MatMul kernel takes at least its weights'
      * bytes at this rate (its samples ran with their weights in cache; a
@@ -101,6 +105,10 @@ typedef struct oc_estimate {
     uint64_t output_fresh_bytes; /* of those, the outputs of at least
                                     OC_OUTPUT_FRESH_BYTES (output_us's) */
     double output_us;           /* handing them back (oc_overhead) */
+    uint64_t fresh_bytes;       /* a training step: what its allocator takes
+                                   afresh from the kernel (memory.h) */
+    double fault_us;            /* faulting those pages in (oc_overhead's
+                                   fault_us_per_mb; 0 when not charged) */
     double total_us, total_low_us, total_high_us;
     double linear_us, roofline_us; /* baselines over the same kernels */
     /* Kernels whose shapes stay unknown (data-dependent sizes such as

@@ -1,4 +1,5 @@
 /* hw.c - peak sgemm GFLOP/s and copy bandwidth of this machine. */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS: a fresh mapping to fault in */
 #include "predictor/hw.h"
 #include "predictor/machine.h"
 
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -145,6 +147,75 @@ static int copy_gbps(const char *src, char *dst, size_t bytes, int threads, int 
     return 0;
 }
 
+typedef struct touch_job {
+    volatile char *p;
+    size_t bytes, page;
+    copy_gate *gate;
+} touch_job;
+
+static void *touch_worker(void *arg)
+{
+    touch_job *j = arg;
+    pthread_mutex_lock(&j->gate->mu);
+    while (!j->gate->go)
+        pthread_cond_wait(&j->gate->cv, &j->gate->mu);
+    pthread_mutex_unlock(&j->gate->mu);
+    for (size_t off = 0; off < j->bytes; off += j->page)
+        j->p[off] = 1;
+    return NULL;
+}
+
+/* Microseconds per MB (10^6 bytes) to fault in fresh anonymous pages, the
+ * pages of a 64 MiB mapping split among `threads` threads, each page
+ * written once: the quickest of five mappings; -1 when the system refuses
+ * a mapping or a thread. */
+static double fault_us_per_mb(int threads)
+{
+    enum { MAXT = 256 };
+    const size_t bytes = (size_t)64 << 20;
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    if (threads > MAXT)
+        threads = MAXT;
+    if (threads < 1)
+        threads = 1;
+    double best = 1e30;
+    for (int r = 0; r < 5; r++) {
+        char *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return -1;
+        pthread_t tid[MAXT];
+        touch_job jobs[MAXT];
+        copy_gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+        size_t per = bytes / (size_t)threads / page * page;
+        int started = 0;
+        for (int t = 0; t < threads; t++) {
+            size_t off = per * (size_t)t;
+            jobs[t] = (touch_job){m + off, t == threads - 1 ? bytes - off : per, page, &gate};
+            if (pthread_create(&tid[t], NULL, touch_worker, &jobs[t]) != 0)
+                break;
+            started++;
+        }
+        if (started < threads)
+            for (int t = 0; t < started; t++)
+                jobs[t].bytes = 0;
+        pthread_mutex_lock(&gate.mu);
+        gate.go = 1;
+        pthread_cond_broadcast(&gate.cv);
+        pthread_mutex_unlock(&gate.mu);
+        double t0 = now_s();
+        for (int t = 0; t < started; t++)
+            pthread_join(tid[t], NULL);
+        double dt = now_s() - t0;
+        munmap(m, bytes);
+        if (started < threads)
+            return -1;
+        if (dt < best)
+            best = dt;
+    }
+    return best * 1e6 / ((double)bytes / 1e6);
+}
+
 oc_status oc_hw_measure(int threads, oc_hw *out, oc_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -193,6 +264,11 @@ oc_status oc_hw_measure(int threads, oc_hw *out, oc_error *err)
     free(src), free(dst);
     if (rc != 0)
         return oc_error_set(err, OC_ERR_INTERNAL, "", "cannot start copy threads");
+    out->fault_us_per_mb = fault_us_per_mb(1);
+    out->fault_us_per_mb_n =
+        out->max_threads == 1 ? out->fault_us_per_mb : fault_us_per_mb(out->max_threads);
+    if (out->fault_us_per_mb < 0 || out->fault_us_per_mb_n < 0)
+        return oc_error_set(err, OC_ERR_INTERNAL, "", "cannot map 64 MiB or start its threads");
     return OC_OK;
 }
 
@@ -235,11 +311,18 @@ void oc_hw_target(const oc_hw *hw, const char *name, int threads, oc_target *out
 
 json_t *oc_hw_to_json(const oc_hw *hw)
 {
-    return json_pack("{s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:i, s:f}", "cpu", hw->cpu,
-                     "cores", hw->cores, "max_threads", hw->max_threads, "gflops_1",
-                     hw->gflops_1, "gflops_n", hw->gflops_n, "gbps_1", hw->gbps_1,
-                     "gbps_n", hw->gbps_n, "sgemm_n", hw->sgemm_n, "copy_mib",
-                     hw->copy_mib);
+    json_t *j = json_pack("{s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:i, s:f}", "cpu", hw->cpu,
+                          "cores", hw->cores, "max_threads", hw->max_threads, "gflops_1",
+                          hw->gflops_1, "gflops_n", hw->gflops_n, "gbps_1", hw->gbps_1,
+                          "gbps_n", hw->gbps_n, "sgemm_n", hw->sgemm_n, "copy_mib",
+                          hw->copy_mib);
+    if (j && hw->fault_us_per_mb > 0 &&
+        (json_object_set_new(j, "fault_us_per_mb", json_real(hw->fault_us_per_mb)) != 0 ||
+         json_object_set_new(j, "fault_us_per_mb_n", json_real(hw->fault_us_per_mb_n)) != 0)) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
 }
 
 static oc_status get_num(const json_t *j, const char *key, double *v, oc_error *err)
@@ -278,6 +361,13 @@ oc_status oc_hw_from_json(const json_t *j, oc_hw *out, oc_error *err)
         mib = json_number_value(x);
     out->sgemm_n = sn > 0 && sn < 1e6 ? (int)sn : 0;
     out->copy_mib = mib;
+    /* absent in profiles measured before it was (0: not known) */
+    if ((x = json_object_get(j, "fault_us_per_mb")) &&
+        ((st = get_num(j, "fault_us_per_mb", &out->fault_us_per_mb, err)) ||
+         (st = get_num(j, "fault_us_per_mb_n", &out->fault_us_per_mb_n, err))))
+        return st;
+    if (out->fault_us_per_mb > 1e6 || out->fault_us_per_mb_n > 1e6)
+        return oc_error_set(err, OC_ERR_INPUT, "", "hardware profile: implausible \"fault_us_per_mb\"");
     const json_t *mj = json_object_get(j, "machine"), *id = json_object_get(mj, "id");
     if (json_is_string(id))
         snprintf(out->machine, sizeof out->machine, "%s", json_string_value(id));

@@ -1,6 +1,7 @@
 /*
  * hw.h - what the machine can do: peak sgemm GFLOP/s at 1 and N threads
- * (OpenBLAS) and a STREAM-like copy bandwidth at 1 and N threads; and the
+ * (OpenBLAS), a STREAM-like copy bandwidth at 1 and N threads and the cost
+ * of faulting in fresh pages; and the
  * target descriptor the timing model's features and the roofline baseline
  * read.
  *
@@ -33,6 +34,11 @@ typedef struct oc_hw {
     double copy_mib;   /* size of each copy array */
     char machine[64];  /* the machine's fingerprint (machine.h) as the
                           profile's "machine": {"id"} records it; "" if not */
+    double fault_us_per_mb; /* writing to fresh anonymous pages (a new
+                          mapping), us per MB (10^6 bytes), 1 thread: what a
+                          block malloc takes from the kernel costs on first
+                          touch; 0 when not measured (older profiles) */
+    double fault_us_per_mb_n; /* the same, N threads writing its parts */
     int nchwc_block;   /* ONNX Runtime's NCHWc block there: "nchwc_block",
                           else from "machine": {"isa"} (16 with avx512f, 8
                           with avx2 or fma); 0 when unknown */
@@ -71,7 +77,8 @@ int oc_hw_online_cpus(void);
 void oc_hw_target(const oc_hw *hw, const char *name, int threads, oc_target *out);
 
 /* JSON: {"cpu", "cores", "max_threads", "gflops_1", "gflops_n", "gbps_1",
- * "gbps_n", "sgemm_n", "copy_mib"}.  to_json returns a new reference (NULL
+ * "gbps_n", "sgemm_n", "copy_mib", "fault_us_per_mb" and "fault_us_per_mb_n"
+ * (when measured)}.  to_json returns a new reference (NULL
  * on allocation failure); from_json fails with OC_ERR_INPUT naming the
  * missing or non-positive field. */
 json_t *oc_hw_to_json(const oc_hw *hw);

@@ -227,6 +227,7 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
         ov->kernel_floor_us = cf->n_chains ? cf->kernel_floor_us : 0;
         ov->small_kernel_us = oc_calib_small_kernel_us(cf, ov->small_kernel_us);
         ov->stream_gbps = cf->stream_gbps;
+        ov->fault_us_per_mb = cf->fault_us_per_mb;
         ov->in_graph = cf;
         if (cf->output_us_per_mb > 0)
             ov->output_us_per_mb = cf->output_us_per_mb;

@@ -301,6 +301,10 @@ json_t *oc_json_predict(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "output_large_bytes",
                         json_integer((json_int_t)e->output_fresh_bytes));
     json_object_set_new(t, "output_ms", json_real(e->output_us / 1e3));
+    if (training) {
+        json_object_set_new(t, "fresh_bytes", json_integer((json_int_t)e->fresh_bytes));
+        json_object_set_new(t, "fault_ms", json_real(e->fault_us / 1e3));
+    }
     json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
     json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
     json_object_set_new(t, "roofline_ms", json_real((e->roofline_us + e->overhead_us) / 1e3));

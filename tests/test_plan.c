@@ -1,6 +1,7 @@
 /* test_plan.c - the ort-cpu fusion plan on real exported graphs. */
 #include "harness.h"
 #include "onnx/build.h"
+#include "predictor/memory.h"
 #include "predictor/plan.h"
 #include "predictor/result.h"
 
@@ -1346,8 +1347,70 @@ static void quant_rules(void)
     CHECK_EQ_INT(c.run, 4);
 }
 
+/* X [batch, 9216] -> Gemm with W [1024, 9216] (37.7 MB, over glibc's
+ * largest mmap threshold) -> Relu: a training step's fresh bytes as the
+ * eager plan runs it. */
+static oc_train_memory fc_memory(int64_t batch, oc_optimizer o)
+{
+    oc_train_memory mem = {0};
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {batch, 9216}, w[] = {1024, 9216};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_random(b, "W", OC_DT_FLOAT, 2, w, -1, 1, 1);
+    size_t gm = oc_builder_node(b, "Gemm", "fc", "X,W", "H");
+    oc_builder_attr_int(b, gm, "transB", 1);
+    oc_builder_node(b, "Relu", "r", "H", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    void *buf = NULL;
+    size_t size = 0;
+    oc_error e;
+    oc_model *m = NULL;
+    oc_analysis *a = NULL;
+    CHECK_EQ_INT(oc_builder_pack(b, &buf, &size, &e), OC_OK);
+    oc_builder_free(b);
+    if (!buf || oc_model_load_buffer(buf, size, "fc", &m, &e) ||
+        oc_analyze(m, &(oc_analyze_opts){.batch = batch}, &a, &e)) {
+        t_failed++;
+        free(buf);
+        oc_model_free(m);
+        return mem;
+    }
+    oc_arena *ar = oc_arena_new();
+    oc_plan p;
+    oc_plan_opts po = {.target = "torch-cpu"};
+    CHECK_EQ_INT(oc_plan_build(a, &po, &p, ar, &e), OC_OK);
+    oc_training_memory(a, &p, o, &mem);
+    oc_arena_free(ar);
+    oc_analysis_free(a);
+    oc_model_free(m);
+    free(buf);
+    return mem;
+}
+
+static void fresh_rules(void)
+{
+    const uint64_t wb = 1024 * 9216 * 4; /* W's gradient: mapped anew */
+    oc_train_memory s = fc_memory(1, OC_OPT_SGD), ad = fc_memory(1, OC_OPT_ADAM),
+                    inf = fc_memory(1, OC_OPT_NONE);
+    /* batch 1: the heap holds the rest (X, H, Y: 45 KB), under twice its
+     * largest block's worth of churn but a little */
+    CHECK(s.fresh >= wb && s.fresh < wb + 20000);
+    /* Adam: two temporaries of W's size in its update */
+    CHECK(ad.fresh >= 3 * wb && ad.fresh < 3 * wb + 20000);
+    CHECK(inf.fresh == 0);
+    /* batch 1024: X is 37.7 MB too, mapped anew, and so is its gradient;
+     * H and Y (4 MiB each) stay under the threshold: the heap's share of
+     * what lies beyond twice the largest of them is nothing */
+    oc_train_memory big = fc_memory(1024, OC_OPT_SGD);
+    CHECK_EQ_INT(big.fresh, 3 * wb);
+    /* batch 4096: H and Y are 16 MiB each, X 151 MB: X twice, W once */
+    oc_train_memory huge = fc_memory(4096, OC_OPT_SGD);
+    CHECK_EQ_INT(huge.fresh, 2 * 4 * wb + wb);
+}
+
 int main(void)
 {
+    fresh_rules();
     quant_rules();
     rules();
     control_rules();

@@ -19,15 +19,17 @@ struct oc_load_opts;
 oc_status oc_calib_load_base(const char *path, const char *target, oc_tmodel **tm,
                              oc_error *err);
 
-/* The rate at which cal's machine streams a graph's weights, stored in
- * every fit of cal (stream_gbps): from the hardware profile at hw_path
- * ('onnxcost hw -o FILE'; it must be of cal's machine), else (hw_path
- * NULL) measured now when `measure` and cal is of this machine (`here`),
- * else left unknown (*unknown set).  Errors: OC_ERR_IO (the file
- * unreadable), OC_ERR_INPUT (not a hardware profile, or another
- * machine's). */
-oc_status oc_calib_set_stream(oc_calib *cal, const char *hw_path, bool measure,
-                              const char *here, bool *unknown, oc_error *err);
+/* What cal's machine does beside its kernels, stored in every fit of cal:
+ * for inference (cal->mode) the rate at which it streams a graph's weights
+ * (stream_gbps), for training steps what its fresh pages cost at the fit's
+ * thread count (fault_us_per_mb; 0 from a profile that lacks it).  From
+ * the hardware profile at hw_path ('onnxcost hw -o FILE'; it must be of
+ * cal's machine), else (hw_path NULL) measured now when `measure` and cal
+ * is of this machine (`here`), else left unknown (*unknown set).  Errors:
+ * OC_ERR_IO (the file unreadable), OC_ERR_INPUT (not a hardware profile,
+ * or another machine's). */
+oc_status oc_calib_set_hw(oc_calib *cal, const char *hw_path, bool measure, const char *here,
+                          bool *unknown, oc_error *err);
 
 /* The in-graph scale and the output cost of cal's fit at `threads` from
  * the anchor runs there (none: nothing to do), each network predicted by

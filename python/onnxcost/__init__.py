@@ -80,7 +80,7 @@ class _Summary(ctypes.Structure):
                                        "activations_bytes")]
                 + [("kernels", _size), ("uncounted_nodes", _size),
                    ("extrapolated_kernels", _size), ("extrapolated_ms", _dbl),
-                   ("profiler_ms", _dbl)])
+                   ("profiler_ms", _dbl), ("fresh_bytes", _u64), ("fault_ms", _dbl)])
 
 
 class _NodeTime(ctypes.Structure):
@@ -414,6 +414,9 @@ def predict(path, batch=None, threads=None, mode="inference", optimizer=None, ta
                   "kernels_raw_ms", "linear_ms", "roofline_ms", "output_bytes",
                   "memory_bytes", "throughput_per_s", "batch"):
             totals[n] = getattr(s, n)
+        if training:
+            totals["fresh_bytes"] = s.fresh_bytes
+            totals["fault_ms"] = s.fault_ms
         totals["kernels"] = s.kernels
         totals["uncounted_nodes"] = s.uncounted_nodes
         totals["extrapolated_kernels"] = s.extrapolated_kernels
