@@ -55,6 +55,9 @@ static const char calibrate_help[] =
     "                         --no-measure, the runs to fit the in-graph scale on);\n"
     "                         again: more runs to fit on, read only (say, the\n"
     "                         reference networks' runs of scripts/measure_models.py)\n"
+    "                         --mode training: whole training steps of\n"
+    "                         scripts/measure_training.py --malloc retain, the\n"
+    "                         runs to fit the in-graph scale on (read only)\n"
     "      --no-anchors       time no whole network: keep the timing model's\n"
     "                         in-graph scale\n"
     "      --hw FILE          the machine's profile from 'onnxcost hw -o FILE'\n"
@@ -99,6 +102,7 @@ typedef struct copts {
     double budget;
     const char *output, *probe, *base, *anchors, *hw;
     const char *more_anchors[8]; /* --anchors given again: read, not written */
+    const char *steps;           /* --mode training --anchors: whole steps */
     size_t n_more_anchors;
     const char *profiles[16]; /* MODEL=PROFILE */
     size_t n_profiles;
@@ -199,12 +203,18 @@ static int parse(int argc, char **argv, copts *o)
         cli_error("calibrate: --anchors and --no-anchors contradict each other");
         return EXIT_USAGE;
     }
-    if (o->anchors && o->training) {
-        cli_error("calibrate: --anchors takes ONNX Runtime runs (inference)");
+    if (o->training && o->n_more_anchors) {
+        cli_error("calibrate: --mode training takes one --anchors file (training steps)");
         return EXIT_USAGE;
     }
+    /* calibrate times whole networks with ONNX Runtime only: a training
+     * calibration's anchors are steps timed by scripts/measure_training.py */
+    if (o->training && o->anchors) {
+        o->steps = o->anchors;
+        o->anchors = NULL;
+    }
     if (o->training)
-        o->no_anchors = true; /* the anchors are ONNX Runtime inference runs */
+        o->no_anchors = true;
     if (o->no_measure && !o->probe) {
         cli_error("calibrate: --no-measure needs --probe FILE");
         return EXIT_USAGE;
@@ -534,6 +544,17 @@ int cmd_calibrate(int argc, char **argv)
                            : "weights are taken to stay in cache");
     if (!rc)
         rc = load_anchor_files(&o, mach.id, anchors);
+    for (size_t i = 0; i < o.n_threads && !rc && o.steps; i++) {
+        size_t n = 0;
+        if (oc_calib_fit_step_anchors(o.base, cal, info->target, o.threads[i], o.steps, &n, &err))
+            rc = cli_fail(&err, 0);
+        else if (!n)
+            fprintf(stderr,
+                    "onnxcost: note: %s has no step at %lld thread%s timed with freed memory "
+                    "kept (measure_training.py --malloc retain) of a network in "
+                    "tests/reference/train: the timing model's in-graph scale is kept\n",
+                    o.steps, (long long)o.threads[i], o.threads[i] == 1 ? "" : "s");
+    }
     for (size_t i = 0; i < o.n_threads && !rc && !o.no_anchors; i++)
         rc = oc_calib_fit_anchors(o.base, cal, info->target, o.threads[i], anchors, &err)
                  ? cli_fail(&err, 0)

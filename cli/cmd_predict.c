@@ -310,11 +310,18 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
         printf("of which handing back the large outputs (%s): %s\n",
                oc_fmt_bytes((double)e->output_fresh_bytes, b1, sizeof b1),
                oc_fmt_time(e->output_us, b2, sizeof b2));
-    if (e->fault_us > 0)
+    if (e->fault_us > 0) {
         printf("of which page faults: %s a step that glibc's malloc takes afresh from the "
                "kernel: %s\n",
                oc_fmt_bytes((double)e->fresh_bytes, b1, sizeof b1),
                oc_fmt_time(e->fault_us, b2, sizeof b2));
+        /* glibc's tunables by environment (mallopt(3)): no mmap, no trim */
+        if (e->fault_us >= 0.1 * total)
+            printf("  a process that keeps freed memory (MALLOC_MMAP_MAX_=0 "
+                   "MALLOC_TRIM_THRESHOLD_=18446744073709551615 in its environment) "
+                   "skips them: %s a step\n",
+                   oc_fmt_time(total - e->fault_us, b1, sizeof b1));
+    }
     if (e->n_uncounted_nodes)
         printf("not counted: %zu nodes whose shapes are unknown (%zu kernels): the time is "
                "for the rest\n",

@@ -376,8 +376,50 @@ ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" --anchors "$
     -o "$TMP/bad.json" >/dev/null 2>"$TMP/bade"
 ok '[ $? -eq 2 ] && grep -q "measured on cpu-Other-f1-m1, not $FP" "$TMP/bade" && [ ! -e "$TMP/bad.json" ]' \
     "--anchors of another machine: refused"
-"$BIN" calibrate --mode training --no-measure --probe "$PROBE" --anchors "$AN" >/dev/null 2>"$TMP/bade"
-ok '[ $? -eq 1 ] && grep -q "anchors takes ONNX Runtime runs" "$TMP/bade"' "--anchors with --mode training: usage error"
+"$BIN" calibrate --mode training --no-measure --probe "$PROBE" --anchors "$AN" --anchors "$AN" \
+    >/dev/null 2>"$TMP/bade"
+ok '[ $? -eq 1 ] && grep -q "takes one --anchors file" "$TMP/bade"' "--mode training, --anchors twice: usage error"
+
+# --- a training calibration: steps timed with freed memory kept fit the
+# in-graph scale, the hardware profile gives what a fresh page costs ---
+MD=$SRC/data/machines/$FP
+TP=$TMP/tprobe.jsonl.gz
+cp "$MD/torch-cpu-probe-retain.jsonl.gz" "$TP"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --mode training --no-measure --probe "$TP" \
+    --anchors "$MD/torch-cpu-anchors-retain.jsonl" --hw "$MD/hw.json" -o "$TMP/train.json" \
+    >"$TMP/tr" 2>"$TMP/tre"
+ok '[ $? -eq 0 ] && grep -q "in-graph scale at 1 thread: .* fitted on 9 whole-network runs" "$TMP/tr" &&
+    grep -q "fresh pages at 2 threads" "$TMP/tr"' "training: the scale fitted on the steps, fresh pages priced"
+ok "$PY - '$TMP/train.json' '$MD/hw.json' <<'E'
+import json, sys
+c, hw = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+f = {t['threads']: t['overhead'] for t in c['threads']}
+assert f[1]['anchors']['runs'] == 9 and f[2]['anchors']['runs'] == 9, f
+assert abs(f[1]['fault_us_per_mb'] / hw['fault_us_per_mb'] - 1) < 1e-6, f[1]
+assert abs(f[2]['fault_us_per_mb'] / hw['fault_us_per_mb_n'] - 1) < 1e-6, f[2]
+assert 'stream_gbps' not in f[1], f[1]
+E" "training calibration: 9 steps a thread count, each count's fault cost from the profile"
+# ONNX Runtime runs are no steps: the base model's scale stays, said once
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --mode training --no-measure --probe "$TP" --threads 1 \
+    --anchors "$AN" -o "$TMP/train2.json" >"$TMP/tr2" 2>"$TMP/tre2"
+ok '[ $? -eq 0 ] && grep -q "no step at 1 thread timed with freed memory kept" "$TMP/tre2" &&
+    grep -q "the timing model.s (no whole network timed)" "$TMP/tr2"' \
+    "training: an ONNX Runtime runs file fits nothing, and says so"
+# predicted with it: alexnet's two large weights' gradients (218 MB) are
+# mapped anew each step, and priced
+"$BIN" predict --mode training --batch 4 --target "$TMP/train.json" --format json \
+    "$SRC/tests/reference/train/alexnet.onnx" >"$TMP/ap.json" 2>/dev/null
+ok "$PY - '$TMP/ap.json' '$MD/hw.json' <<'E'
+import json, sys
+t, hw = json.load(open(sys.argv[1]))['totals'], json.load(open(sys.argv[2]))
+assert 218103808 <= t['fresh_bytes'] < 218103808 + 20e6, t['fresh_bytes']
+assert abs(t['fault_ms'] / (t['fresh_bytes'] / 1e6 * hw['fault_us_per_mb'] / 1e3) - 1) < 1e-6, t
+assert t['time_ms_low'] < t['time_ms'] - t['fault_ms'] / 2 + 1e-6, t
+E" "training prediction: fresh bytes and their faults in the totals"
+"$BIN" predict --mode training --batch 4 --target "$TMP/train.json" \
+    "$SRC/tests/reference/train/alexnet.onnx" >"$TMP/ap.txt" 2>/dev/null
+ok 'grep -q "^of which page faults: 2[0-9][0-9] MB" "$TMP/ap.txt" && grep -q "MALLOC_MMAP_MAX_=0" "$TMP/ap.txt"' \
+    "training table: the faults and how to skip them"
 
 # --- a real probe, where ONNX Runtime is installed ---
 if [ -d "$SRC/collector/node_modules/onnxruntime-node" ]; then

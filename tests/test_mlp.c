@@ -1220,6 +1220,19 @@ static void test_machines(void)
     CHECK(!strcmp(hx.machine, "m-x") && hx.nchwc_block == 16);
     json_object_set_new(hj, "nchwc_block", json_integer(8));
     CHECK(oc_hw_from_json(hj, &hx, &err) == OC_OK && hx.nchwc_block == 8);
+    /* the cost of fresh pages: absent in older profiles (0), else both
+     * figures, positive, and back out as they came in */
+    CHECK(hx.fault_us_per_mb == 0 && hx.fault_us_per_mb_n == 0);
+    json_object_set_new(hj, "fault_us_per_mb", json_real(2500));
+    CHECK(oc_hw_from_json(hj, &hx, &err) == OC_ERR_INPUT); /* without its N-thread figure */
+    json_object_set_new(hj, "fault_us_per_mb_n", json_real(1500));
+    CHECK(oc_hw_from_json(hj, &hx, &err) == OC_OK && hx.fault_us_per_mb == 2500 &&
+          hx.fault_us_per_mb_n == 1500);
+    json_t *back = oc_hw_to_json(&hx);
+    CHECK(back && json_real_value(json_object_get(back, "fault_us_per_mb_n")) == 1500);
+    json_decref(back);
+    json_object_set_new(hj, "fault_us_per_mb_n", json_real(-1));
+    CHECK(oc_hw_from_json(hj, &hx, &err) == OC_ERR_INPUT);
     json_decref(hj);
     CHECK_EQ_INT((int)s.n, 80);
     CHECK_EQ_INT((int)s.n_duplicates, 0);

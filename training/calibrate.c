@@ -589,3 +589,105 @@ size_t oc_calib_compare_shipped(const oc_calib *cal, oc_calib_check *out, size_t
     }
     return n;
 }
+
+/* Where the training graphs of the networks whose steps were timed are:
+ * $ONNXCOST_TRAIN_ANCHORS or the source tree's (scripts/measure_training.py
+ * exports them there). */
+static int step_graph_path(const char *name, char *buf, size_t n)
+{
+    const char *d = getenv("ONNXCOST_TRAIN_ANCHORS");
+    if (!d || !*d)
+        d = OC_SOURCE_DIR "/tests/reference/train";
+    if (strchr(name, '/') || snprintf(buf, n, "%s/%s.onnx", d, name) >= (int)n)
+        return -1;
+    return access(buf, R_OK) == 0 ? 0 : -1;
+}
+
+/* One timed step of a steps file as an anchor: its network's kernels
+ * predicted by tm (cal applied, no in-graph scale, no page faults) at the
+ * line's batch and optimizer.  false: the line is not one to fit on. */
+static bool step_anchor(const json_t *j, int64_t threads, oc_tmodel *tm, oc_arena *ar,
+                        oc_calib_anchor *a, oc_error *err)
+{
+    const char *name = json_string_value(json_object_get(j, "model"));
+    const char *malloc_kind = json_string_value(json_object_get(j, "malloc"));
+    json_t *b = json_object_get(j, "batch"), *t = json_object_get(j, "threads");
+    double meas = json_number_value(
+        json_object_get(json_object_get(j, "step_us"), "best_pass_median"));
+    oc_optimizer o;
+    char path[PATH_MAX];
+    if (!name || !json_is_integer(b) || json_integer_value(b) < 1 || !json_is_integer(t) ||
+        json_integer_value(t) != threads || !(meas > 0) || !malloc_kind ||
+        strcmp(malloc_kind, "retain") ||
+        !oc_optimizer_parse(json_string_value(json_object_get(j, "optimizer")), &o) ||
+        o == OC_OPT_NONE || step_graph_path(name, path, sizeof path) ||
+        oc_tmodel_set_optimizer(tm, o, err) != OC_OK)
+        return false;
+    oc_model *m = NULL;
+    oc_analysis *an = NULL;
+    oc_overhead ov = {.kernel_scale = 1};
+    oc_estimate e;
+    oc_analyze_opts ao = {.batch = json_integer_value(b)};
+    bool ok = oc_model_load(path, NULL, &m, err) == OC_OK && oc_analyze(m, &ao, &an, err) == OC_OK &&
+              oc_estimate_run(an, tm, &ov, &e, ar, err) == OC_OK && e.kernels_us > 0;
+    if (ok)
+        *a = (oc_calib_anchor){name, e.kernels_us, e.plan.n_run, meas};
+    oc_analysis_free(an);
+    oc_model_free(m);
+    return ok;
+}
+
+oc_status oc_calib_fit_step_anchors(const char *base_path, oc_calib *cal, const char *target,
+                                    int64_t threads, const char *path, size_t *n_used,
+                                    oc_error *err)
+{
+    *n_used = 0;
+    oc_calib_fit *f = (oc_calib_fit *)oc_calib_fit_for(cal, (int)threads);
+    if (!f)
+        return OC_OK;
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot read", path);
+    oc_tmodel *tm = NULL;
+    oc_status st = oc_calib_load_base(base_path, target, &tm, err);
+    if (!st)
+        st = oc_tmodel_set_calib(tm, cal, err);
+    if (!st)
+        st = oc_tmodel_set_threads(tm, (int)threads, err);
+    oc_arena *ar = oc_arena_new();
+    oc_calib_anchor *a = calloc(OC_MAX_STEP_ANCHORS, sizeof *a);
+    json_t **keep = calloc(OC_MAX_STEP_ANCHORS, sizeof *keep);
+    if (!st && (!ar || !a || !keep))
+        st = oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
+    char *line = NULL;
+    size_t cap = 0, n = 0, lineno = 0;
+    while (!st && n < OC_MAX_STEP_ANCHORS && getline(&line, &cap, in) > 0) {
+        lineno++;
+        json_error_t je;
+        json_t *j = json_loads(line, 0, &je);
+        if (!j) {
+            st = oc_error_set(err, OC_ERR_INPUT, NULL, "%s:%zu: not a JSON line: %s", path,
+                              lineno, je.text);
+            break;
+        }
+        oc_error le;
+        oc_error_clear(&le);
+        if (step_anchor(j, threads, tm, ar, &a[n], &le))
+            keep[n++] = j; /* a[n].name points into it */
+        else
+            json_decref(j);
+    }
+    free(line);
+    fclose(in);
+    if (!st && n)
+        st = oc_calib_fit_in_graph(f, a, n, err);
+    if (!st)
+        *n_used = n;
+    for (size_t i = 0; i < n; i++)
+        json_decref(keep[i]);
+    free(keep);
+    free(a);
+    oc_arena_free(ar);
+    oc_tmodel_free(tm);
+    return st;
+}

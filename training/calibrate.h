@@ -110,4 +110,21 @@ double oc_calib_family_seconds(bool training, int n);
 double oc_calib_probe_plan(double budget, size_t n_threads, bool training, bool anchors,
                            int *units, int *weights);
 
+/* The in-graph scale of a training calibration's fit at `threads` from
+ * whole training steps timed with freed memory kept, so without their page
+ * faults: lines of scripts/measure_training.py --malloc retain ({"model",
+ * "batch", "threads", "optimizer", "step_us": {"best_pass_median"},
+ * "malloc": "retain"}) whose network's training graph is in
+ * tests/reference/train ($ONNXCOST_TRAIN_ANCHORS); lines of other thread
+ * counts, of glibc's default allocator or of other networks are skipped.
+ * Each step is predicted by the base model with cal applied; the scale
+ * minimises their squared relative error (oc_calib_fit_in_graph, at most
+ * OC_MAX_STEP_ANCHORS steps).  *n_used: the steps fitted on (none: the fit
+ * keeps the base model's scale).  Errors: OC_ERR_IO (the file unreadable),
+ * OC_ERR_INPUT (a line that is not JSON), those of loading the base. */
+enum { OC_MAX_STEP_ANCHORS = 1024 };
+oc_status oc_calib_fit_step_anchors(const char *base_path, oc_calib *cal, const char *target,
+                                    int64_t threads, const char *path, size_t *n_used,
+                                    oc_error *err);
+
 #endif
