@@ -698,7 +698,6 @@ void onnxcost_prediction_summary(const onnxcost_prediction *r, onnxcost_summary 
     out->overhead_ms = e->overhead_us / 1e3;
     out->profiler_ms = e->profiler_us / 1e3;
     out->output_ms = e->output_us / 1e3;
-    out->fresh_bytes = e->fresh_bytes;
     out->fault_ms = e->fault_us / 1e3;
     out->kernels_raw_ms = e->kernels_raw_us / 1e3;
     out->linear_ms = (e->linear_us + e->overhead_us) / 1e3;
@@ -712,6 +711,7 @@ void onnxcost_prediction_summary(const onnxcost_prediction *r, onnxcost_summary 
         out->gradients_bytes = mem.gradients;
         out->optimizer_state_bytes = mem.optimizer_state;
         out->activations_bytes = mem.activations;
+        out->fresh_bytes = mem.fresh;
     }
     out->kernels = e->plan.n_run + e->n_inner_run;
     out->uncounted_nodes = e->n_uncounted_nodes;

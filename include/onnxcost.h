@@ -288,8 +288,9 @@ typedef struct onnxcost_summary {
      * calibration measured it on chains of tiny kernels) */
     double profiler_ms;
     /* a training step: the bytes its allocator takes afresh from the
-     * kernel each step, and faulting them in, in time_ms (0 unless the
-     * target's calibration measured what a fresh page costs) */
+     * kernel each step (an estimate from its tensors' sizes), and faulting
+     * them in, in time_ms (0 unless the target's calibration measured what
+     * a fresh page costs) */
     uint64_t fresh_bytes;
     double fault_ms;
 } onnxcost_summary;

@@ -120,7 +120,8 @@ void oc_training_memory(const oc_analysis *a, const oc_plan *plan, oc_optimizer 
         if (o == OC_OPT_ADAM && bytes >= OC_FRESH_MMAP_MAX)
             c.large = add_sat(c.large, mul_sat(bytes, 2));
     }
-    double heap = (double)c.small - 2.0 * (double)c.largest_small;
-    double fresh = (double)c.large + (heap > 0 ? OC_FRESH_HEAP_SHARE * heap : 0);
+    out->fresh_large = c.large;
+    out->heap_churn = c.small > 2 * c.largest_small ? c.small - 2 * c.largest_small : 0;
+    double fresh = (double)c.large + OC_FRESH_HEAP_SHARE * (double)out->heap_churn;
     out->fresh = fresh < 1.8e19 ? (uint64_t)fresh : UINT64_MAX;
 }

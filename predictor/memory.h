@@ -40,7 +40,10 @@ typedef struct oc_train_memory {
     uint64_t activations;     /* kept for backward */
     uint64_t total;           /* the sum (saturating) */
     uint64_t fresh;           /* taken afresh from the kernel each step
-                                 (training only; see above) */
+                                 (training only; see above): */
+    uint64_t fresh_large;     /* the blocks of OC_FRESH_MMAP_MAX or more */
+    uint64_t heap_churn;      /* the rest beyond twice the mmap threshold,
+                                 of which OC_FRESH_HEAP_SHARE is fresh */
 } oc_train_memory;
 
 /* glibc's largest dynamic mmap threshold on 64-bit (DEFAULT_MMAP_THRESHOLD_MAX:

@@ -301,10 +301,8 @@ json_t *oc_json_predict(const oc_model *m, const oc_analysis *a, const oc_estima
     json_object_set_new(t, "output_large_bytes",
                         json_integer((json_int_t)e->output_fresh_bytes));
     json_object_set_new(t, "output_ms", json_real(e->output_us / 1e3));
-    if (training) {
-        json_object_set_new(t, "fresh_bytes", json_integer((json_int_t)e->fresh_bytes));
+    if (training)
         json_object_set_new(t, "fault_ms", json_real(e->fault_us / 1e3));
-    }
     json_object_set_new(t, "kernels_raw_ms", json_real(e->kernels_raw_us / 1e3));
     json_object_set_new(t, "linear_ms", json_real((e->linear_us + e->overhead_us) / 1e3));
     json_object_set_new(t, "roofline_ms", json_real((e->roofline_us + e->overhead_us) / 1e3));
@@ -318,12 +316,15 @@ json_t *oc_json_predict(const oc_model *m, const oc_analysis *a, const oc_estima
                                                                         OC_OPT_NONE))));
     if (training)
         json_object_set_new(t, "training_memory",
-                            json_pack("{s:I, s:I, s:I, s:I, s:I}", "weights_bytes",
-                                      (json_int_t)mem.weights, "gradients_bytes",
-                                      (json_int_t)mem.gradients, "optimizer_state_bytes",
-                                      (json_int_t)mem.optimizer_state, "activations_bytes",
-                                      (json_int_t)mem.activations, "total_bytes",
-                                      (json_int_t)mem.total));
+                            json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+                                      "weights_bytes", (json_int_t)mem.weights,
+                                      "gradients_bytes", (json_int_t)mem.gradients,
+                                      "optimizer_state_bytes", (json_int_t)mem.optimizer_state,
+                                      "activations_bytes", (json_int_t)mem.activations,
+                                      "total_bytes", (json_int_t)mem.total, "fresh_bytes",
+                                      (json_int_t)mem.fresh, "fresh_large_bytes",
+                                      (json_int_t)mem.fresh_large, "heap_churn_bytes",
+                                      (json_int_t)mem.heap_churn));
     int64_t batch = oc_analysis_batch(a);
     json_object_set_new(t, "batch", json_integer(batch));
     json_object_set_new(t, "throughput_per_s", json_real(total > 0 ? batch * 1e6 / total : 0));
