@@ -712,6 +712,8 @@ void onnxcost_prediction_summary(const onnxcost_prediction *r, onnxcost_summary 
         out->optimizer_state_bytes = mem.optimizer_state;
         out->activations_bytes = mem.activations;
         out->fresh_bytes = mem.fresh;
+        out->fresh_large_bytes = mem.fresh_large;
+        out->heap_churn_bytes = mem.heap_churn;
     }
     out->kernels = e->plan.n_run + e->n_inner_run;
     out->uncounted_nodes = e->n_uncounted_nodes;

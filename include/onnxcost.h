@@ -293,6 +293,9 @@ typedef struct onnxcost_summary {
      * a fresh page costs) */
     uint64_t fresh_bytes;
     double fault_ms;
+    /* of fresh_bytes' estimate: the blocks over glibc's largest mmap
+     * threshold, and the heap's churn beyond twice its threshold */
+    uint64_t fresh_large_bytes, heap_churn_bytes;
 } onnxcost_summary;
 
 /* One node's share.  A node fused into another's kernel, folded or

@@ -80,7 +80,8 @@ class _Summary(ctypes.Structure):
                                        "activations_bytes")]
                 + [("kernels", _size), ("uncounted_nodes", _size),
                    ("extrapolated_kernels", _size), ("extrapolated_ms", _dbl),
-                   ("profiler_ms", _dbl), ("fresh_bytes", _u64), ("fault_ms", _dbl)])
+                   ("profiler_ms", _dbl), ("fresh_bytes", _u64), ("fault_ms", _dbl),
+                   ("fresh_large_bytes", _u64), ("heap_churn_bytes", _u64)])
 
 
 class _NodeTime(ctypes.Structure):
@@ -415,7 +416,6 @@ def predict(path, batch=None, threads=None, mode="inference", optimizer=None, ta
                   "memory_bytes", "throughput_per_s", "batch"):
             totals[n] = getattr(s, n)
         if training:
-            totals["fresh_bytes"] = s.fresh_bytes
             totals["fault_ms"] = s.fault_ms
         totals["kernels"] = s.kernels
         totals["uncounted_nodes"] = s.uncounted_nodes
@@ -426,7 +426,9 @@ def predict(path, batch=None, threads=None, mode="inference", optimizer=None, ta
             totals["training_memory"] = {
                 "weights_bytes": s.weights_bytes, "gradients_bytes": s.gradients_bytes,
                 "optimizer_state_bytes": s.optimizer_state_bytes,
-                "activations_bytes": s.activations_bytes, "total_bytes": s.memory_bytes}
+                "activations_bytes": s.activations_bytes, "total_bytes": s.memory_bytes,
+                "fresh_bytes": s.fresh_bytes, "fresh_large_bytes": s.fresh_large_bytes,
+                "heap_churn_bytes": s.heap_churn_bytes}
         return {"model": _model_dict(lib, m), "unbound_dims": _unbound(lib, a),
                 "data_dims": _data_dims(lib, a),
                 "nodes": nodes, "kernels": kernels, "totals": totals,
