@@ -29,6 +29,15 @@ same steps without those faults, written to torch-cpu-models-retain.jsonl.
 Each line also carries the machine's cost of a fresh page, timed before the
 configuration (fault_us_per_mb: touch a fresh 64 MiB anonymous mapping).
 
+--zoo NAMES measures architectures of scripts/ort_graphs.py instead (its
+constructors and inputs, batch 4 and 16 unless --batches, sequence lengths
+as it runs them; the loss the mean of every float output, as
+collector/torch_bench.py's), into torch-cpu-zoo.jsonl
+(torch-cpu-zoo-retain.jsonl), each line with its "family" and "inputs"
+shapes; their graphs (opset 13, symbolic batch, eval-mode export: no
+dropout, BatchNorm folded) go to build/train-zoo/, where
+bench/training_zoo.py predicts them.
+
 Appends one JSON line per (model, batch, threads, optimizer) to
 data/machines/<fingerprint>/torch-cpu-models.jsonl (or --out NAME there);
 configurations already there are skipped.
@@ -99,32 +108,67 @@ def malloc_retain():
         sys.exit("measure_training.py: mallopt refused --malloc retain")
 
 
+def zoo_module():
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import ort_graphs
+    return ort_graphs
+
+
+ZOO_GRAPHS = os.path.join(ROOT, "build", "train-zoo")
+
+
 class Config:
-    def __init__(self, name, batch, optimizer):
+    def __init__(self, name, batch, optimizer, zoo=False):
         torch.manual_seed(0)
-        ctor, kind = E.REFERENCE_MODELS[name]
-        self.model = ctor()
+        if zoo:
+            og = zoo_module()
+            self.model = og.ARCHS[name]["ctor"]()
+            values = og.run_values(name)
+            values["N"] = batch
+            self.xs = og.make_inputs(name, values)
+            self.inputs = [{"name": s[0], "shape": list(x.shape)}
+                           for s, x in zip(og.ARCHS[name]["inputs"], self.xs)]
+            self.family = og.ARCHS[name]["family"]
+            self.loss = None
+        else:
+            ctor, kind = E.REFERENCE_MODELS[name]
+            self.model = ctor()
+            self.xs = [E.make_input(kind, batch)]
+            self.y = torch.randint(0, 1000, (batch,))
+            self.loss = torch.nn.CrossEntropyLoss()
         self.model.train()
-        self.x = E.make_input(kind, batch)
-        self.y = torch.randint(0, 1000, (batch,))
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.opt = (torch.optim.Adam(params, lr=1e-3) if optimizer == "adam"
                     else torch.optim.SGD(params, lr=0.01, momentum=0.9))
-        self.loss = torch.nn.CrossEntropyLoss()
         self.times = []
         self.faults = []
+
+    def loss_of(self, out):
+        if self.loss is not None:
+            return self.loss(out, self.y)
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        return sum(o.float().mean() for o in outs if o.is_floating_point())
 
     def step(self):
         f0 = minor_faults()
         t0 = time.perf_counter_ns()
-        out = self.model(self.x)
-        loss = self.loss(out, self.y)
+        out = self.model(*self.xs)
+        loss = self.loss_of(out)
         loss.backward()
         self.opt.step()
         self.opt.zero_grad(set_to_none=True)
         t = (time.perf_counter_ns() - t0) / 1e3
         self.faults.append(minor_faults() - f0)
         return t
+
+
+def export_zoo(names):
+    og = zoo_module()
+    os.makedirs(ZOO_GRAPHS, exist_ok=True)
+    for n in names:
+        path = os.path.join(ZOO_GRAPHS, n + ".onnx")
+        if not os.path.exists(path):
+            og.onnx.save(og.export(n, 13, True), path)
 
 
 def export_graphs(names):
@@ -144,31 +188,39 @@ def main():
                     help="glibc's allocator as it is, or holding on to freed memory")
     ap.add_argument("--out", help="file name under the machine's folder (default "
                     "torch-cpu-models.jsonl, torch-cpu-models-retain.jsonl with --malloc retain)")
+    ap.add_argument("--zoo", help="comma-separated architectures of scripts/ort_graphs.py")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.one:
         return measure_one(a.one)
-    out = os.path.join(MACHINE, a.out or ("torch-cpu-models-retain.jsonl" if a.malloc == "retain"
-                                          else "torch-cpu-models.jsonl"))
+    stem = "torch-cpu-zoo" if a.zoo else "torch-cpu-models"
+    out = os.path.join(MACHINE, a.out or (stem + ("-retain" if a.malloc == "retain" else "")
+                                          + ".jsonl"))
     batches = {int(b) for b in a.batches.split(",")} if a.batches else None
     threads_list = [int(t) for t in a.threads.split(",")]
     optimizers = a.optimizer or ["sgd", "adam"]
-    names = a.models.split(",") if a.models else list(SETS)
-    export_graphs(names)
+    if a.zoo:
+        names = a.zoo.split(",")
+        sets = {n: [4, 16] for n in names}
+        export_zoo(names)
+    else:
+        names = a.models.split(",") if a.models else list(SETS)
+        sets = SETS
+        export_graphs(names)
     done = set()
     if os.path.exists(out):
         for line in open(out):
             r = json.loads(line)
             done.add((r["model"], r["batch"], r["threads"], r["optimizer"]))
     for threads, opt, name, b in ((t, o, n, b) for t in threads_list for o in optimizers
-                                  for n in names for b in SETS[n]):
+                                  for n in names for b in sets[n]):
         if (name, b, threads, opt) in done or (batches is not None and b not in batches):
             continue
         # each configuration in a process of its own: glibc's thresholds for
         # handing memory back follow the blocks a process has freed, so a
         # step's page faults depend on what ran before it in that process
         p = subprocess.run([sys.executable, __file__, "--one",
-                            f"{name},{b},{threads},{opt},{a.malloc}"],
+                            f"{name},{b},{threads},{opt},{a.malloc},{int(bool(a.zoo))}"],
                            capture_output=True, text=True)
         if p.returncode != 0:
             sys.exit(f"measure_training.py: {name} b{b} t{threads} {opt}: {p.stderr.strip()}")
@@ -181,15 +233,15 @@ def main():
 
 
 def measure_one(spec):
-    """One configuration "model,batch,threads,optimizer,malloc": its record
-    as one JSON line on stdout."""
-    name, b, threads, opt, malloc = spec.split(",")
-    b, threads = int(b), int(threads)
+    """One configuration "model,batch,threads,optimizer,malloc,zoo": its
+    record as one JSON line on stdout."""
+    name, b, threads, opt, malloc, zoo = spec.split(",")
+    b, threads, zoo = int(b), int(threads), zoo == "1"
     if malloc == "retain":
         malloc_retain()
     torch.set_num_threads(threads)
     fault_rate = fault_us_per_mb()
-    c = Config(name, b, opt)
+    c = Config(name, b, opt, zoo)
     for _ in range(WARMUP):
         c.step()
     calib = [calibrate()]
@@ -211,6 +263,8 @@ def measure_one(spec):
            "fault_us_per_mb": round(fault_rate, 3), "malloc": malloc,
            "calib_us": calib,
            "collected": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    if zoo:
+        rec["family"], rec["inputs"] = c.family, c.inputs
     print(json.dumps(rec))
 
 if __name__ == "__main__":

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""training_zoo.py [--machine FP] [--target SPEC] [--bin ONNXCOST] - PyTorch
+training steps of zoo architectures (scripts/measure_training.py --zoo)
+against predict --mode training, per architecture and family, split into
+the TUNE set (which may be looked at while changing the plan) and the HELD
+set (scored, not looked at), at each thread count:
+
+- data/machines/<fp>/torch-cpu-zoo.jsonl: steps with glibc's defaults, as a
+  user runs them, against predict's time;
+- torch-cpu-zoo-retain.jsonl: the same steps with freed memory kept,
+  against predict's time less its page faults (totals.fault_ms).
+
+The graphs are build/train-zoo/NAME.onnx (measure_training.py --zoo exports
+them); the inputs' shapes are the measured runs'."""
+import argparse, json, os, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# chosen before any of them was measured; TUNE may be looked at
+TUNE = {"bert_small", "vit_like", "mixer_like", "tabular_mlp", "t5_small"}
+HELD = {"causal_gpt_tanh", "swin_like", "perceiver_like", "linear_attention_encoder",
+        "conformer_like"}
+
+
+def predict(binary, rec, target):
+    path = os.path.join(ROOT, "build", "train-zoo", rec["model"] + ".onnx")
+    if not os.path.exists(path):
+        sys.exit(f"{path} missing (scripts/measure_training.py --zoo {rec['model']} exports it)")
+    args = [binary, "predict", "--format", "json", "--mode", "training", "--optimizer",
+            rec["optimizer"], "--threads", str(rec["threads"])]
+    for i in rec["inputs"]:
+        args += ["--input", i["name"] + "=" + "x".join(str(d) for d in i["shape"])]
+    if target:
+        args += ["--target", target]
+    p = subprocess.run(args + [path], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"{rec['model']}: predict failed: {p.stderr.strip()}")
+    t = json.loads(p.stdout)["totals"]
+    return t["time_ms"], t.get("fault_ms", 0.0)
+
+
+def summary(errs):
+    if not errs:
+        return "-"
+    return (f"{100 * sum(errs) / len(errs):5.1f}% ({sum(e <= 0.10 for e in errs)}/{len(errs)} "
+            f"within 10%)")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--machine", default="cpu-AuthenticAMD-f26-m2")
+    ap.add_argument("--target", help="predict --target (default: predict's own choice)")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
+    ap.add_argument("--set", choices=["tune", "held", "all"], default="tune",
+                    help="whose rows to print (the summary has both)")
+    a = ap.parse_args()
+    d = os.path.join(ROOT, "data", "machines", a.machine)
+    for stem, kernels_only in (("torch-cpu-zoo", False), ("torch-cpu-zoo-retain", True)):
+        path = os.path.join(d, stem + ".jsonl")
+        if not os.path.exists(path):
+            continue
+        rows = [json.loads(line) for line in open(path)]
+        print(f"== {stem}.jsonl: " + ("freed memory kept, against the kernels alone" if kernels_only
+                                       else "glibc's defaults, against the whole step"))
+        errs = {}
+        for r in rows:
+            t, fault = predict(a.bin, r, a.target)
+            pred = t - fault if kernels_only else t
+            meas = r["step_us"]["best_pass_median"] / 1e3
+            e = abs(pred - meas) / meas
+            which = "tune" if r["model"] in TUNE else "held" if r["model"] in HELD else "other"
+            errs.setdefault((which, r["threads"]), []).append(e)
+            if a.set == "all" or a.set == which:
+                print(f"  {which:4s} {r['model']:26s} {r['family']:20s} b{r['batch']:<3d} "
+                      f"t{r['threads']} {r['optimizer']:4s} measured {meas:9.1f} ms  predicted "
+                      f"{pred:9.1f} ms  {100 * (pred / meas - 1):+6.1f}%")
+        for (which, th) in sorted(errs):
+            print(f"  {which} at {th} thread{'s' if th > 1 else ''}: {summary(errs[(which, th)])}")
+        print()
+
+
+if __name__ == "__main__":
+    main()
