@@ -528,6 +528,17 @@ static void pass_remove(pctx *p, bool eager)
          * runs at every inference unless a QDQ group takes it */
         bool fold = deterministic(p, n) && all_const && (eager || !no_shape_inference(p, n)) &&
                     (eager || !is_op(p, n, OC_OPID_DequantizeLinear));
+        /* eager PyTorch: a tensor's size is Python ints, and so is what is
+         * computed from it alone (the export's Shape -> Gather -> Unsqueeze
+         * -> Concat chains): no kernel runs for them */
+        bool python_ints = eager && is_op(p, n, OC_OPID_Shape);
+        if (python_ints) {
+            drop(p, i, OC_KERNEL_FOLDED, "shape (Python ints)");
+            for (size_t q = 0; q < n->n_outputs; q++)
+                if (n->outputs[q] >= 0)
+                    p->constant[n->outputs[q]] = true;
+            continue;
+        }
         if (!fold && is_op(p, n, OC_OPID_Shape) && !eager)
             fold = fold_shape(p, i);
         if (fold) {
@@ -547,8 +558,6 @@ static void pass_remove(pctx *p, bool eager)
             why = "identity";
         else if (is_op(p, n, OC_OPID_Dropout))
             why = "dropout at inference";
-        else if (eager && is_op(p, n, OC_OPID_Shape))
-            why = "shape (Python ints)";
         else if (eager) {
             /* eager PyTorch: no more rewriting */
         } else if (is_op(p, n, OC_OPID_Cast) && x >= 0 && ainfo(p, x) && y >= 0 &&
@@ -2080,7 +2089,7 @@ static bool reduces_last(const pctx *p, size_t i)
 }
 
 /* ReduceMean -> Sub -> Pow -> ReduceMean -> Add -> Sqrt -> Div -> Mul -> Add */
-static void fuse_layernorm(pctx *p, size_t m)
+static bool fuse_layernorm(pctx *p, size_t m)
 {
     static const oc_op_id ops[] = {OC_OPID_ReduceMean, OC_OPID_Sub, OC_OPID_Pow,
                                    OC_OPID_ReduceMean, OC_OPID_Add, OC_OPID_Sqrt,
@@ -2088,12 +2097,12 @@ static void fuse_layernorm(pctx *p, size_t m)
     int nodes[9];
     size_t n = chain(p, m, ops, 9, nodes);
     if (n < 7 || !reduces_last(p, m) || !reduces_last(p, (size_t)nodes[3]))
-        return;
+        return false;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);
     set_kernel(&p->nk[m], OC_OPID_LayerNormalization);
     p->nk[m].as_op = "LayerNormalization";
-    fuse_skip(p, m, in(p, m, 0));
+    return true;
 }
 
 /* RMS norm: Pow(x, 2) -> ReduceMean -> Add(eps) -> Sqrt -> Div [-> Mul
@@ -2112,18 +2121,25 @@ static void fuse_rmsnorm(pctx *p, size_t m)
     p->nk[m].as_op = "LayerNormalization";
 }
 
-/* Div(sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5): Gelu; with a
- * constant bias Add before it: BiasGelu. */
-static void fuse_gelu(pctx *p, size_t m)
+/* Div(sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5): Gelu. */
+static bool gelu_chain(pctx *p, size_t m)
 {
     static const oc_op_id ops[] = {OC_OPID_Div, OC_OPID_Erf, OC_OPID_Add, OC_OPID_Mul, OC_OPID_Mul};
     int nodes[5];
     if (chain(p, m, ops, 5, nodes) != 5)
-        return;
+        return false;
     for (size_t q = 1; q < 5; q++)
         absorb(p, m, (size_t)nodes[q]);
     set_kernel(&p->nk[m], OC_OPID_Gelu);
     p->nk[m].as_op = "Gelu";
+    return true;
+}
+
+/* Gelu; with a constant bias Add before it: BiasGelu. */
+static void fuse_gelu(pctx *p, size_t m)
+{
+    if (!gelu_chain(p, m))
+        return;
     int x = in(p, m, 0);
     int pr = x >= 0 ? p->g->values[x].producer : -1;
     if (pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Add) &&
@@ -2858,8 +2874,8 @@ static void pass_fuse(pctx *p)
             fuse_conv(p, i);
         else if (is_op(p, n, OC_OPID_Gemm) || is_op(p, n, OC_OPID_MatMul))
             fuse_matmul(p, i);
-        else if (is_op(p, n, OC_OPID_ReduceMean))
-            fuse_layernorm(p, i);
+        else if (is_op(p, n, OC_OPID_ReduceMean) && fuse_layernorm(p, i))
+            fuse_skip(p, i, in(p, i, 0));
         else if (is_op(p, n, OC_OPID_LayerNormalization))
             fuse_skip(p, i, in(p, i, 0));
         else if (is_op(p, n, OC_OPID_Div))
@@ -2872,6 +2888,24 @@ static void pass_fuse(pctx *p)
             fuse_rmsnorm(p, i);
         else if (is_op(p, n, OC_OPID_Slice) && in(p, i, 0) >= 0)
             fuse_split(p, in(p, i, 0));
+    }
+}
+
+/* Eager PyTorch runs nn.LayerNorm and nn.GELU as one kernel each, forward
+ * and backward, where an export spells out their arithmetic (opset < 17
+ * has no LayerNormalization, none has Gelu before 20). */
+static void eager_fuse(pctx *p)
+{
+    const oc_graph *g = p->g;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (!live(p, i))
+            continue;
+        const oc_node *n = &g->nodes[i];
+        if (is_op(p, n, OC_OPID_ReduceMean))
+            fuse_layernorm(p, i);
+        else if (is_op(p, n, OC_OPID_Div))
+            gelu_chain(p, i);
     }
 }
 
@@ -3439,6 +3473,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         mark_inlined_ifs(&p);
     if (!count_uses(&p) || (ort && not_where(&p) && !count_uses(&p)))
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    if (eager)
+        eager_fuse(&p);
     if (ort) {
         ort_shapes(&p);
         pass_reshape(&p);

@@ -122,10 +122,12 @@ typedef struct oc_plan_opts {
 } oc_plan_opts;
 
 /* Plan the main graph of `a`.  "ort-*": the rules above; "torch-*" (eager
- * PyTorch, the graph as the model's Python code ran it): no fusion,
- * constants folded (the exporter's shape arithmetic is Python ints there),
- * Identity, inference Dropout and Shape cost nothing; any other target: one
- * kernel per node.  Memory from `arena`.  Errors: OC_ERR_NOMEM. */
+ * PyTorch, the graph as the model's Python code ran it): constants folded,
+ * and Shape with what is computed from shapes and constants alone (Python
+ * ints there); Identity and inference Dropout cost nothing; an exported
+ * LayerNorm's or GELU's arithmetic is the one kernel nn.LayerNorm or
+ * nn.GELU runs; nothing else fused; any other target: one kernel per
+ * node.  Memory from `arena`.  Errors: OC_ERR_NOMEM. */
 oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan *out,
                         oc_arena *arena, oc_error *err);
 
