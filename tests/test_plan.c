@@ -1387,6 +1387,95 @@ static oc_train_memory fc_memory(int64_t batch, oc_optimizer o)
     return mem;
 }
 
+/* X [2, 8, 16]: a Reshape whose target the export computes from Shape
+ * (Gather, Unsqueeze, Concat), then LayerNorm and GELU spelled out as
+ * opset 13 exports them: eager PyTorch runs the Reshape, one layer_norm
+ * and one gelu, and no kernel for the sizes (Python ints there). */
+static void eager_rules(void)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 8, 16}, one[] = {1}, c16[] = {16};
+    float g16[16], b16[16];
+    for (int k = 0; k < 16; k++)
+        g16[k] = 1.0f + 0.01f * (float)k, b16[k] = 0.01f * (float)k;
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "i0", 0, NULL, (int64_t[]){0});
+    oc_builder_ints(b, "ax0", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "minus1", 1, one, (int64_t[]){-1});
+    oc_builder_floats(b, "two", 0, NULL, (float[]){2});
+    oc_builder_floats(b, "eps", 0, NULL, (float[]){1e-5f});
+    oc_builder_floats(b, "sqrt2", 0, NULL, (float[]){1.4142135f});
+    oc_builder_floats(b, "onef", 0, NULL, (float[]){1});
+    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
+    oc_builder_floats(b, "gamma", 1, c16, g16);
+    oc_builder_floats(b, "beta", 1, c16, b16);
+    oc_builder_node(b, "Shape", "shape", "X", "S");
+    oc_builder_node(b, "Gather", "n", "S,i0", "N");
+    oc_builder_node(b, "Unsqueeze", "n1", "N,ax0", "N1");
+    oc_builder_attr_int(b, oc_builder_node(b, "Concat", "cat", "N1,minus1", "T"), "axis", 0);
+    oc_builder_attr_int(b, oc_builder_node(b, "Reshape", "flat", "X,T", "F"), "allowzero", 0);
+    size_t m0 = oc_builder_node(b, "ReduceMean", "mean", "X", "M");
+    oc_builder_attr_ints(b, m0, "axes", 1, (int64_t[]){-1});
+    oc_builder_node(b, "Sub", "d", "X,M", "D");
+    oc_builder_node(b, "Pow", "sq", "D,two", "P");
+    size_t m1 = oc_builder_node(b, "ReduceMean", "var", "P", "V");
+    oc_builder_attr_ints(b, m1, "axes", 1, (int64_t[]){-1});
+    oc_builder_node(b, "Add", "ve", "V,eps", "VE");
+    oc_builder_node(b, "Sqrt", "sd", "VE", "SD");
+    oc_builder_node(b, "Div", "norm", "D,SD", "NM");
+    oc_builder_node(b, "Mul", "scale", "NM,gamma", "SC");
+    oc_builder_node(b, "Add", "shift", "SC,beta", "LN");
+    oc_builder_node(b, "Div", "g0", "LN,sqrt2", "G0");
+    oc_builder_node(b, "Erf", "g1", "G0", "G1");
+    oc_builder_node(b, "Add", "g2", "G1,onef", "G2");
+    oc_builder_node(b, "Mul", "g3", "LN,G2", "G3");
+    oc_builder_node(b, "Mul", "g4", "G3,half", "Y");
+    oc_builder_output(b, "F", OC_DT_FLOAT, -1, NULL);
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    void *buf = NULL;
+    size_t size = 0;
+    oc_error e;
+    oc_model *m = NULL;
+    oc_analysis *a = NULL;
+    CHECK_EQ_INT(oc_builder_pack(b, &buf, &size, &e), OC_OK);
+    oc_builder_free(b);
+    if (!buf || oc_model_load_buffer(buf, size, "eager", &m, &e) ||
+        oc_analyze(m, &(oc_analyze_opts){0}, &a, &e)) {
+        fprintf(stderr, "eager_rules: %s\n", e.msg);
+        t_failed++;
+        free(buf);
+        oc_model_free(m);
+        return;
+    }
+    oc_arena *ar = oc_arena_new();
+    oc_plan p;
+    CHECK_EQ_INT(oc_plan_build(a, &(oc_plan_opts){.target = "torch-cpu"}, &p, ar, &e), OC_OK);
+    size_t run = 0, ln = 0, gelu = 0, reshape = 0;
+    for (size_t k = 0; k < p.n_kernels; k++) {
+        const oc_kernel *kn = &p.kernels[k];
+        if (kn->kind != OC_KERNEL_RUN)
+            continue;
+        run++;
+        if (kn->as_op && !strcmp(kn->as_op, "LayerNormalization") && kn->n_fused == 8)
+            ln++;
+        if (kn->as_op && !strcmp(kn->as_op, "Gelu") && kn->n_fused == 4)
+            gelu++;
+        reshape += !strcmp(kn->op, "Reshape");
+    }
+    CHECK_EQ_INT(run, 3);
+    CHECK_EQ_INT(ln, 1);
+    CHECK_EQ_INT(gelu, 1);
+    CHECK_EQ_INT(reshape, 1);
+    const oc_graph *g = oc_model_graph(m);
+    for (size_t i = 0; i < g->n_nodes; i++)
+        if (!strcmp(g->nodes[i].name, "shape") || !strcmp(g->nodes[i].name, "cat"))
+            CHECK(p.kernels[p.kernel_of[i]].kind == OC_KERNEL_FOLDED);
+    oc_arena_free(ar);
+    oc_analysis_free(a);
+    oc_model_free(m);
+    free(buf);
+}
+
 static void fresh_rules(void)
 {
     const uint64_t wb = 1024 * 9216 * 4; /* W's gradient: mapped anew */
@@ -1411,6 +1500,7 @@ static void fresh_rules(void)
 int main(void)
 {
     fresh_rules();
+    eager_rules();
     quant_rules();
     rules();
     control_rules();
