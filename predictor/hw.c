@@ -71,29 +71,73 @@ static double sgemm_gflops(const float *A, const float *B, float *C, int n, int 
 
 /* Workers wait for one start signal, so the timed interval covers the
  * copies and not the thread creation. */
-typedef struct copy_gate {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int go;
-} copy_gate;
+enum { MAX_WORKERS = 256 };
 
-typedef struct copy_job {
+/* A job of run_workers: its share of the work, `bytes` from `off` (0 bytes:
+ * nothing to do). */
+typedef struct worker_job {
     const char *src;
     char *dst;
-    size_t bytes;
-    copy_gate *gate;
-} copy_job;
+    size_t off, bytes, page;
+} worker_job;
 
-static void *copy_worker(void *arg)
+typedef struct worker {
+    worker_job job;
+    void (*fn)(const worker_job *);
+    pthread_mutex_t *mu;
+    pthread_cond_t *cv;
+    const int *go;
+} worker;
+
+static void *worker_main(void *arg)
 {
-    copy_job *j = arg;
-    pthread_mutex_lock(&j->gate->mu);
-    while (!j->gate->go)
-        pthread_cond_wait(&j->gate->cv, &j->gate->mu);
-    pthread_mutex_unlock(&j->gate->mu);
-    if (j->bytes)
-        memcpy(j->dst, j->src, j->bytes);
+    worker *w = arg;
+    pthread_mutex_lock(w->mu);
+    while (!*w->go)
+        pthread_cond_wait(w->cv, w->mu);
+    pthread_mutex_unlock(w->mu);
+    if (w->job.bytes)
+        w->fn(&w->job);
     return NULL;
+}
+
+/* Seconds for `threads` threads (at most MAX_WORKERS) to run fn on their
+ * shares of `bytes` (the last one takes the rest; shares a multiple of
+ * `align`), released together once all are started; -1 when a thread
+ * cannot be started (the started ones are let run out on nothing). */
+static double run_workers(int threads, void (*fn)(const worker_job *), worker_job tmpl,
+                          size_t bytes, size_t align)
+{
+    pthread_t tid[MAX_WORKERS];
+    worker w[MAX_WORKERS];
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+    int go = 0, started = 0;
+    size_t per = bytes / (size_t)threads / align * align;
+    for (int t = 0; t < threads; t++) {
+        w[t] = (worker){tmpl, fn, &mu, &cv, &go};
+        w[t].job.off = per * (size_t)t;
+        w[t].job.bytes = t == threads - 1 ? bytes - w[t].job.off : per;
+        if (pthread_create(&tid[t], NULL, worker_main, &w[t]) != 0)
+            break;
+        started++;
+    }
+    pthread_mutex_lock(&mu);
+    if (started < threads)
+        for (int t = 0; t < started; t++)
+            w[t].job.bytes = 0;
+    go = 1;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    double t0 = now_s();
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    return started < threads ? -1 : now_s() - t0;
+}
+
+static void copy_part(const worker_job *j)
+{
+    memcpy(j->dst + j->off, j->src + j->off, j->bytes);
 }
 
 /* Best of `reps` copies of `bytes` split over `threads` threads; GB/s of
@@ -101,45 +145,19 @@ static void *copy_worker(void *arg)
 static int copy_gbps(const char *src, char *dst, size_t bytes, int threads, int reps,
                      double *out)
 {
-    enum { MAXT = 256 };
     double best = 1e30;
-    if (threads > MAXT)
-        threads = MAXT;
+    if (threads > MAX_WORKERS)
+        threads = MAX_WORKERS;
     for (int r = 0; r < reps; r++) {
+        double dt;
         if (threads == 1) {
             double t0 = now_s();
             memcpy(dst, src, bytes);
-            double dt = now_s() - t0;
-            if (dt < best)
-                best = dt;
-            continue;
-        }
-        pthread_t tid[MAXT];
-        copy_job jobs[MAXT];
-        copy_gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-        size_t per = (bytes / (size_t)threads) & ~(size_t)63;
-        int started = 0;
-        for (int t = 0; t < threads; t++) {
-            size_t off = per * (size_t)t;
-            jobs[t] = (copy_job){src + off, dst + off,
-                                 t == threads - 1 ? bytes - off : per, &gate};
-            if (pthread_create(&tid[t], NULL, copy_worker, &jobs[t]) != 0)
-                break;
-            started++;
-        }
-        if (started < threads) /* let the started ones run out, then fail */
-            for (int t = 0; t < started; t++)
-                jobs[t].bytes = 0;
-        pthread_mutex_lock(&gate.mu);
-        gate.go = 1;
-        pthread_cond_broadcast(&gate.cv);
-        pthread_mutex_unlock(&gate.mu);
-        double t0 = now_s();
-        for (int t = 0; t < started; t++)
-            pthread_join(tid[t], NULL);
-        double dt = now_s() - t0;
-        if (started < threads)
+            dt = now_s() - t0;
+        } else if ((dt = run_workers(threads, copy_part, (worker_job){src, dst, 0, 0, 0}, bytes,
+                                     64)) < 0) {
             return -1;
+        }
         if (dt < best)
             best = dt;
     }
@@ -147,22 +165,11 @@ static int copy_gbps(const char *src, char *dst, size_t bytes, int threads, int 
     return 0;
 }
 
-typedef struct touch_job {
-    volatile char *p;
-    size_t bytes, page;
-    copy_gate *gate;
-} touch_job;
-
-static void *touch_worker(void *arg)
+static void touch_part(const worker_job *j)
 {
-    touch_job *j = arg;
-    pthread_mutex_lock(&j->gate->mu);
-    while (!j->gate->go)
-        pthread_cond_wait(&j->gate->cv, &j->gate->mu);
-    pthread_mutex_unlock(&j->gate->mu);
+    volatile char *p = j->dst + j->off;
     for (size_t off = 0; off < j->bytes; off += j->page)
-        j->p[off] = 1;
-    return NULL;
+        p[off] = 1;
 }
 
 /* Microseconds per MB (10^6 bytes) to fault in fresh anonymous pages, the
@@ -171,12 +178,11 @@ static void *touch_worker(void *arg)
  * a mapping or a thread. */
 static double fault_us_per_mb(int threads)
 {
-    enum { MAXT = 256 };
     const size_t bytes = (size_t)64 << 20;
     long pg = sysconf(_SC_PAGESIZE);
     size_t page = pg > 0 ? (size_t)pg : 4096;
-    if (threads > MAXT)
-        threads = MAXT;
+    if (threads > MAX_WORKERS)
+        threads = MAX_WORKERS;
     if (threads < 1)
         threads = 1;
     double best = 1e30;
@@ -184,31 +190,10 @@ static double fault_us_per_mb(int threads)
         char *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED)
             return -1;
-        pthread_t tid[MAXT];
-        touch_job jobs[MAXT];
-        copy_gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-        size_t per = bytes / (size_t)threads / page * page;
-        int started = 0;
-        for (int t = 0; t < threads; t++) {
-            size_t off = per * (size_t)t;
-            jobs[t] = (touch_job){m + off, t == threads - 1 ? bytes - off : per, page, &gate};
-            if (pthread_create(&tid[t], NULL, touch_worker, &jobs[t]) != 0)
-                break;
-            started++;
-        }
-        if (started < threads)
-            for (int t = 0; t < started; t++)
-                jobs[t].bytes = 0;
-        pthread_mutex_lock(&gate.mu);
-        gate.go = 1;
-        pthread_cond_broadcast(&gate.cv);
-        pthread_mutex_unlock(&gate.mu);
-        double t0 = now_s();
-        for (int t = 0; t < started; t++)
-            pthread_join(tid[t], NULL);
-        double dt = now_s() - t0;
+        double dt = run_workers(threads, touch_part, (worker_job){NULL, m, 0, 0, page}, bytes,
+                                page);
         munmap(m, bytes);
-        if (started < threads)
+        if (dt < 0)
             return -1;
         if (dt < best)
             best = dt;

@@ -1347,6 +1347,40 @@ static void quant_rules(void)
     CHECK_EQ_INT(c.run, 4);
 }
 
+/* A built model, loaded and analysed. */
+typedef struct built {
+    void *buf;
+    oc_model *m;
+    oc_analysis *a;
+} built;
+
+static void built_free(built *bt)
+{
+    oc_analysis_free(bt->a);
+    oc_model_free(bt->m);
+    free(bt->buf);
+}
+
+/* b packed (and freed), loaded and analysed with o into *bt; false (a
+ * failure counted, its message on stderr) when any step fails. */
+static bool build_analyze(oc_builder *b, const oc_analyze_opts *o, built *bt)
+{
+    size_t size = 0;
+    oc_error e;
+    *bt = (built){0};
+    oc_error_clear(&e);
+    bool ok = oc_builder_pack(b, &bt->buf, &size, &e) == OC_OK && bt->buf &&
+              oc_model_load_buffer(bt->buf, size, "built", &bt->m, &e) == OC_OK &&
+              oc_analyze(bt->m, o, &bt->a, &e) == OC_OK;
+    oc_builder_free(b);
+    if (!ok) {
+        fprintf(stderr, "build_analyze: %s\n", e.msg);
+        t_failed++;
+        built_free(bt);
+    }
+    return ok;
+}
+
 /* X [batch, 9216] -> Gemm with W [1024, 9216] (37.7 MB, over glibc's
  * largest mmap threshold) -> Relu: a training step's fresh bytes as the
  * eager plan runs it. */
@@ -1361,29 +1395,16 @@ static oc_train_memory fc_memory(int64_t batch, oc_optimizer o)
     oc_builder_attr_int(b, gm, "transB", 1);
     oc_builder_node(b, "Relu", "r", "H", "Y");
     oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
-    void *buf = NULL;
-    size_t size = 0;
-    oc_error e;
-    oc_model *m = NULL;
-    oc_analysis *a = NULL;
-    CHECK_EQ_INT(oc_builder_pack(b, &buf, &size, &e), OC_OK);
-    oc_builder_free(b);
-    if (!buf || oc_model_load_buffer(buf, size, "fc", &m, &e) ||
-        oc_analyze(m, &(oc_analyze_opts){.batch = batch}, &a, &e)) {
-        t_failed++;
-        free(buf);
-        oc_model_free(m);
+    built bt;
+    if (!build_analyze(b, &(oc_analyze_opts){.batch = batch}, &bt))
         return mem;
-    }
     oc_arena *ar = oc_arena_new();
     oc_plan p;
-    oc_plan_opts po = {.target = "torch-cpu"};
-    CHECK_EQ_INT(oc_plan_build(a, &po, &p, ar, &e), OC_OK);
-    oc_training_memory(a, &p, o, &mem);
+    oc_error e;
+    CHECK_EQ_INT(oc_plan_build(bt.a, &(oc_plan_opts){.target = "torch-cpu"}, &p, ar, &e), OC_OK);
+    oc_training_memory(bt.a, &p, o, &mem);
     oc_arena_free(ar);
-    oc_analysis_free(a);
-    oc_model_free(m);
-    free(buf);
+    built_free(&bt);
     return mem;
 }
 
@@ -1432,24 +1453,13 @@ static void eager_rules(void)
     oc_builder_node(b, "Mul", "g4", "G3,half", "Y");
     oc_builder_output(b, "F", OC_DT_FLOAT, -1, NULL);
     oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
-    void *buf = NULL;
-    size_t size = 0;
-    oc_error e;
-    oc_model *m = NULL;
-    oc_analysis *a = NULL;
-    CHECK_EQ_INT(oc_builder_pack(b, &buf, &size, &e), OC_OK);
-    oc_builder_free(b);
-    if (!buf || oc_model_load_buffer(buf, size, "eager", &m, &e) ||
-        oc_analyze(m, &(oc_analyze_opts){0}, &a, &e)) {
-        fprintf(stderr, "eager_rules: %s\n", e.msg);
-        t_failed++;
-        free(buf);
-        oc_model_free(m);
+    built bt;
+    if (!build_analyze(b, &(oc_analyze_opts){0}, &bt))
         return;
-    }
     oc_arena *ar = oc_arena_new();
     oc_plan p;
-    CHECK_EQ_INT(oc_plan_build(a, &(oc_plan_opts){.target = "torch-cpu"}, &p, ar, &e), OC_OK);
+    oc_error e;
+    CHECK_EQ_INT(oc_plan_build(bt.a, &(oc_plan_opts){.target = "torch-cpu"}, &p, ar, &e), OC_OK);
     size_t run = 0, ln = 0, gelu = 0, reshape = 0;
     for (size_t k = 0; k < p.n_kernels; k++) {
         const oc_kernel *kn = &p.kernels[k];
@@ -1466,14 +1476,12 @@ static void eager_rules(void)
     CHECK_EQ_INT(ln, 1);
     CHECK_EQ_INT(gelu, 1);
     CHECK_EQ_INT(reshape, 1);
-    const oc_graph *g = oc_model_graph(m);
+    const oc_graph *g = oc_model_graph(bt.m);
     for (size_t i = 0; i < g->n_nodes; i++)
         if (!strcmp(g->nodes[i].name, "shape") || !strcmp(g->nodes[i].name, "cat"))
             CHECK(p.kernels[p.kernel_of[i]].kind == OC_KERNEL_FOLDED);
     oc_arena_free(ar);
-    oc_analysis_free(a);
-    oc_model_free(m);
-    free(buf);
+    built_free(&bt);
 }
 
 static void fresh_rules(void)
