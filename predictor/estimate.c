@@ -776,9 +776,6 @@ static oc_status fresh_weights(const oc_analysis *a, const size_t *run, size_t n
     return OC_OK;
 }
 
-/* The estimates of n analyses, each planned with what folds in sessions[i]
- * (NULL: the analysis itself); outer_constant: for a subgraph (n == 1),
- * its outer-scope values the enclosing plan folds, or NULL. */
 /* A training step's page faults (memory.h's fresh bytes at us_per_mb) on
  * top of its kernels.  The large blocks fault every step; the heap gives
  * its top back on one network's steps and not on another's (bert_small's
@@ -798,6 +795,9 @@ static void charge_faults(oc_estimate *e, oc_optimizer o, double us_per_mb)
     e->total_high_us += large_us + 4 * heap_us;
 }
 
+/* The estimates of n analyses, each planned with what folds in sessions[i]
+ * (NULL: the analysis itself); outer_constant: for a subgraph (n == 1),
+ * its outer-scope values the enclosing plan folds, or NULL. */
 static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *const *sessions,
                                const bool *outer_constant, size_t n, const oc_tmodel *tm,
                                const oc_overhead *ov, oc_estimate *out, oc_arena *arena,

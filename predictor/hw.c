@@ -352,7 +352,8 @@ oc_status oc_hw_from_json(const json_t *j, oc_hw *out, oc_error *err)
          (st = get_num(j, "fault_us_per_mb_n", &out->fault_us_per_mb_n, err))))
         return st;
     if (out->fault_us_per_mb > 1e6 || out->fault_us_per_mb_n > 1e6)
-        return oc_error_set(err, OC_ERR_INPUT, "", "hardware profile: implausible \"fault_us_per_mb\"");
+        return oc_error_set(err, OC_ERR_INPUT, "",
+                            "hardware profile: implausible \"fault_us_per_mb\"");
     const json_t *mj = json_object_get(j, "machine"), *id = json_object_get(mj, "id");
     if (json_is_string(id))
         snprintf(out->machine, sizeof out->machine, "%s", json_string_value(id));

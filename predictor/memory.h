@@ -25,7 +25,9 @@
  * every block of OC_FRESH_MMAP_MAX or more (a saved activation and its
  * gradient, a weight's gradient, for Adam two temporaries of its size),
  * and OC_FRESH_HEAP_SHARE of the rest beyond twice the threshold.  The
- * share is fitted (see OC_FRESH_HEAP_SHARE); the large blocks are exact.
+ * share is fitted (see OC_FRESH_HEAP_SHARE).  The blocks are the graph's
+ * tensors: one an export materialises (a Transpose's output) may be a
+ * view in PyTorch, and a network's heap may give nothing back.
  */
 #ifndef OC_PREDICTOR_MEMORY_H
 #define OC_PREDICTOR_MEMORY_H
@@ -54,9 +56,10 @@ typedef struct oc_train_memory {
  * under OC_FRESH_MMAP_MAX, less twice the mmap threshold) that faults in
  * again each step: fitted on PyTorch 1.13 training steps (SGD, 1 thread)
  * of 8 CNNs at batch 1, 4 and 16 on cpu-AuthenticAMD-f26-m2, whose
- * measured page faults it puts within 22% in half the cases; glibc's heap
- * gives back more or less of its top from one network to the next (0.05 to
- * 0.9 of the churn measured), the large blocks within 7%. */
+ * measured page faults it puts within 20% in half the cases (26% at 2
+ * threads; bench/page_faults.py); glibc's heap gives back more or less of
+ * its top from one network to the next (0.05 to 0.9 of the churn
+ * measured), and on transformers of ten zoo families often nothing. */
 #define OC_FRESH_HEAP_SHARE 0.27
 
 /* The optimizer's state in copies of the float weights: NONE 0, SGD

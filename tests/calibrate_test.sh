@@ -405,6 +405,15 @@ ONNXCOST_MACHINE=$FP "$BIN" calibrate --mode training --no-measure --probe "$TP"
 ok '[ $? -eq 0 ] && grep -q "no step at 1 thread timed with freed memory kept" "$TMP/tre2" &&
     grep -q "the timing model.s (no whole network timed)" "$TMP/tr2"' \
     "training: an ONNX Runtime runs file fits nothing, and says so"
+# a step whose network's graph is corrupt: one line naming the file and line
+mkdir -p "$TMP/badtrain"
+head -c 300 "$SRC/tests/reference/train/resnet18.onnx" >"$TMP/badtrain/resnet18.onnx"
+ONNXCOST_TRAIN_ANCHORS=$TMP/badtrain ONNXCOST_MACHINE=$FP "$BIN" calibrate --mode training \
+    --no-measure --probe "$TP" --threads 1 --anchors "$MD/torch-cpu-anchors-retain.jsonl" \
+    -o "$TMP/train3.json" >/dev/null 2>"$TMP/tre3"
+ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/tre3")" -eq 1 ] &&
+    grep -q "torch-cpu-anchors-retain.jsonl:[0-9]*: " "$TMP/tre3" && [ ! -e "$TMP/train3.json" ]' \
+    "training anchors: a network whose graph does not load: one line, exit 2, nothing written"
 # predicted with it: alexnet's two large weights' gradients (218 MB) are
 # mapped anew each step, and priced
 "$BIN" predict --mode training --batch 4 --target "$TMP/train.json" --format json \

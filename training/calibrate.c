@@ -605,9 +605,10 @@ static int step_graph_path(const char *name, char *buf, size_t n)
 
 /* One timed step of a steps file as an anchor: its network's kernels
  * predicted by tm (cal applied, no in-graph scale, no page faults) at the
- * line's batch and optimizer.  false: the line is not one to fit on. */
-static bool step_anchor(const json_t *j, int64_t threads, oc_tmodel *tm, oc_arena *ar,
-                        oc_calib_anchor *a, oc_error *err)
+ * line's batch and optimizer.  1: *a set; 0: the line is not one to fit
+ * on; -1: its network's graph does not load or predict (err says why). */
+static int step_anchor(const json_t *j, int64_t threads, oc_tmodel *tm, oc_arena *ar,
+                       oc_calib_anchor *a, oc_error *err)
 {
     const char *name = json_string_value(json_object_get(j, "model"));
     const char *malloc_kind = json_string_value(json_object_get(j, "malloc"));
@@ -620,21 +621,24 @@ static bool step_anchor(const json_t *j, int64_t threads, oc_tmodel *tm, oc_aren
         json_integer_value(t) != threads || !(meas > 0) || !malloc_kind ||
         strcmp(malloc_kind, "retain") ||
         !oc_optimizer_parse(json_string_value(json_object_get(j, "optimizer")), &o) ||
-        o == OC_OPT_NONE || step_graph_path(name, path, sizeof path) ||
-        oc_tmodel_set_optimizer(tm, o, err) != OC_OK)
-        return false;
+        o == OC_OPT_NONE || step_graph_path(name, path, sizeof path))
+        return 0;
+    if (oc_tmodel_set_optimizer(tm, o, err) != OC_OK)
+        return -1;
     oc_model *m = NULL;
     oc_analysis *an = NULL;
     oc_overhead ov = {.kernel_scale = 1};
     oc_estimate e;
     oc_analyze_opts ao = {.batch = json_integer_value(b)};
-    bool ok = oc_model_load(path, NULL, &m, err) == OC_OK && oc_analyze(m, &ao, &an, err) == OC_OK &&
-              oc_estimate_run(an, tm, &ov, &e, ar, err) == OC_OK && e.kernels_us > 0;
-    if (ok)
+    int rc = oc_model_load(path, NULL, &m, err) == OC_OK && oc_analyze(m, &ao, &an, err) == OC_OK &&
+                     oc_estimate_run(an, tm, &ov, &e, ar, err) == OC_OK
+                 ? e.kernels_us > 0
+                 : -1;
+    if (rc > 0)
         *a = (oc_calib_anchor){name, e.kernels_us, e.plan.n_run, meas};
     oc_analysis_free(an);
     oc_model_free(m);
-    return ok;
+    return rc;
 }
 
 oc_status oc_calib_fit_step_anchors(const char *base_path, oc_calib *cal, const char *target,
@@ -663,6 +667,8 @@ oc_status oc_calib_fit_step_anchors(const char *base_path, oc_calib *cal, const 
     size_t cap = 0, n = 0, lineno = 0;
     while (!st && n < OC_MAX_STEP_ANCHORS && getline(&line, &cap, in) > 0) {
         lineno++;
+        if (line[strspn(line, " \t\r\n")] == '\0')
+            continue;
         json_error_t je;
         json_t *j = json_loads(line, 0, &je);
         if (!j) {
@@ -672,10 +678,14 @@ oc_status oc_calib_fit_step_anchors(const char *base_path, oc_calib *cal, const 
         }
         oc_error le;
         oc_error_clear(&le);
-        if (step_anchor(j, threads, tm, ar, &a[n], &le))
+        int used = step_anchor(j, threads, tm, ar, &a[n], &le);
+        if (used > 0) {
             keep[n++] = j; /* a[n].name points into it */
-        else
-            json_decref(j);
+            continue;
+        }
+        if (used < 0)
+            st = oc_error_set(err, OC_ERR_INPUT, NULL, "%s:%zu: %s", path, lineno, le.msg);
+        json_decref(j);
     }
     free(line);
     fclose(in);

@@ -121,7 +121,8 @@ double oc_calib_probe_plan(double budget, size_t n_threads, bool training, bool 
  * minimises their squared relative error (oc_calib_fit_in_graph, at most
  * OC_MAX_STEP_ANCHORS steps).  *n_used: the steps fitted on (none: the fit
  * keeps the base model's scale).  Errors: OC_ERR_IO (the file unreadable),
- * OC_ERR_INPUT (a line that is not JSON), those of loading the base. */
+ * OC_ERR_INPUT (a line that is not JSON, or whose network's graph does not
+ * load: the file and line named), those of loading the base. */
 enum { OC_MAX_STEP_ANCHORS = 1024 };
 oc_status oc_calib_fit_step_anchors(const char *base_path, oc_calib *cal, const char *target,
                                     int64_t threads, const char *path, size_t *n_used,
