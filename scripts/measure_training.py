@@ -23,9 +23,10 @@ graphs bench/eval_models.py --mode training predicts.
 Each step's minor page faults (getrusage) are counted too: with glibc's
 default malloc, PyTorch hands large freed blocks back to the kernel and the
 next step faults their pages in again (on cpu-AuthenticAMD-f26-m2 about
-10 us a 4 KiB page, up to half a step).  --malloc retain sets glibc's
-mallopt so that freed memory stays in the process (no mmap, no trim): the
-same steps without those faults, written to torch-cpu-models-retain.jsonl.
+10 us a 4 KiB page, most of a step at batch 16).  --malloc retain sets
+glibc's mallopt so that freed memory stays in the process (no mmap, no
+trim): the same steps without those faults, written to
+torch-cpu-models-retain.jsonl.
 Each line also carries the machine's cost of a fresh page, timed before the
 configuration (fault_us_per_mb: touch a fresh 64 MiB anonymous mapping).
 
