@@ -13,7 +13,7 @@ FIT models only; every other model is held out, and the figures that count
 are the held-out ones.  --fit-overhead writes that fit
 (data/<target>-overhead.json; scripts/train_default.sh stores it in the
 timing model with 'onnxcost train --overhead FIT.json --embed MODEL')."""
-import argparse, json, math, os, subprocess, sys
+import argparse, json, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))

@@ -4,7 +4,7 @@ reading it: wall time (median over interleaved runs) and peak RSS of
 `cat FILE > /dev/null`, `onnxcost info` and `onnxcost analyze`, and what
 predicting (the built-in timing model) and an 8-batch sweep add to it.
 Exports resnet50 with its (random) weights inline on first use."""
-import os, resource, statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")

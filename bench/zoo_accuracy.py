@@ -114,7 +114,7 @@ def main():
         cover = sum(x["low_ms"] <= x["measured_ms"] <= x["high_ms"] for x in sel)
         return f"{100 * mae:6.1f}%  {within:3d}/{n:<3d}   {cover:3d}/{n:<3d}"
 
-    print(f"\n%-22s %-24s %-24s %s" % ("family", "1 thread: MAE, ±10%, in range",
+    print("\n%-22s %-24s %-24s %s" % ("family", "1 thread: MAE, ±10%, in range",
                                        "2 threads", "kernel count exact"))
     fams = sorted({x["family"] for x in rows})
     for fam in fams + ["all"]:
