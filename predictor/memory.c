@@ -20,7 +20,10 @@ int oc_optimizer_state_copies(oc_optimizer o)
     return o == OC_OPT_SGD ? 1 : o == OC_OPT_ADAM ? 2 : 0;
 }
 
-/* Node i of the main graph is a view of its input (no copy kept). */
+/* Node i of the main graph is a view of its input in PyTorch (no copy
+ * kept): reshape, flatten, squeeze and unsqueeze, and permute, narrow,
+ * split and expand, which an export materialises as Transpose, Slice,
+ * Split and Expand. */
 static bool is_view(const oc_analysis *a, const oc_node *n, size_t i)
 {
     if (n->domain[0])
@@ -30,6 +33,10 @@ static bool is_view(const oc_analysis *a, const oc_node *n, size_t i)
     case OC_OPID_Flatten:
     case OC_OPID_Squeeze:
     case OC_OPID_Unsqueeze:
+    case OC_OPID_Transpose:
+    case OC_OPID_Slice:
+    case OC_OPID_Split:
+    case OC_OPID_Expand:
         return true;
     default:
         return false;

@@ -11,8 +11,9 @@
  * copy of the float weights; SGD with momentum keeps one more (the momentum
  * buffer), Adam two (first and second moments); the saved activations are
  * every tensor a node that runs produces (the graph's inputs included), the
- * outputs of view ops (Reshape, Flatten, Squeeze, Unsqueeze) excepted:
- * those alias their input.  Transient buffers of the backward pass (one
+ * outputs of what PyTorch runs as views (Reshape, Flatten, Squeeze,
+ * Unsqueeze, Transpose, Slice, Split, Expand) excepted: those alias their
+ * input.  Transient buffers of the backward pass (one
  * layer's gradients at a time) are left out.
  *
  * `fresh` is what one step's allocations take afresh from the kernel, each
@@ -26,8 +27,8 @@
  * gradient, a weight's gradient, for Adam two temporaries of its size),
  * and OC_FRESH_HEAP_SHARE of the rest beyond twice the threshold.  The
  * share is fitted (see OC_FRESH_HEAP_SHARE).  The blocks are the graph's
- * tensors: one an export materialises (a Transpose's output) may be a
- * view in PyTorch, and a network's heap may give nothing back.
+ * tensors less the views above (a copy PyTorch makes to make a view
+ * contiguous is not counted), and a network's heap may give nothing back.
  */
 #ifndef OC_PREDICTOR_MEMORY_H
 #define OC_PREDICTOR_MEMORY_H

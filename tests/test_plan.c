@@ -1503,6 +1503,32 @@ static void fresh_rules(void)
     /* batch 4096: H and Y are 16 MiB each, X 151 MB: X twice, W once */
     oc_train_memory huge = fc_memory(4096, OC_OPT_SGD);
     CHECK_EQ_INT(huge.fresh, 2 * 4 * wb + wb);
+
+    /* X [4, 64, 32] -> Transpose -> Slice -> Relu: the Transpose and the
+     * Slice are views in PyTorch, only X and the Relu's output are kept */
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {4, 64, 32}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "st", 1, one, (int64_t[]){0});
+    oc_builder_ints(b, "en", 1, one, (int64_t[]){16});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){1});
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t", "X", "T"), "perm", 3,
+                         (int64_t[]){0, 2, 1});
+    oc_builder_node(b, "Slice", "s", "T,st,en,ax", "S");
+    oc_builder_node(b, "Relu", "r", "S", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    built bt;
+    if (!build_analyze(b, &(oc_analyze_opts){0}, &bt))
+        return;
+    oc_arena *ar = oc_arena_new();
+    oc_plan p;
+    oc_error e;
+    CHECK_EQ_INT(oc_plan_build(bt.a, &(oc_plan_opts){.target = "torch-cpu"}, &p, ar, &e), OC_OK);
+    oc_train_memory vm;
+    oc_training_memory(bt.a, &p, OC_OPT_SGD, &vm);
+    CHECK_EQ_INT(vm.activations, 4 * 64 * 32 * 4 + 4 * 16 * 64 * 4);
+    oc_arena_free(ar);
+    built_free(&bt);
 }
 
 int main(void)
