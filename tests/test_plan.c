@@ -1347,23 +1347,27 @@ static void quant_rules(void)
     CHECK_EQ_INT(c.run, 4);
 }
 
-/* A built model, loaded and analysed. */
+/* A built model, loaded, analysed and planned as eager PyTorch runs it. */
 typedef struct built {
     void *buf;
     oc_model *m;
     oc_analysis *a;
+    oc_arena *ar;
+    oc_plan plan;
 } built;
 
 static void built_free(built *bt)
 {
+    oc_arena_free(bt->ar);
     oc_analysis_free(bt->a);
     oc_model_free(bt->m);
     free(bt->buf);
 }
 
-/* b packed (and freed), loaded and analysed with o into *bt; false (a
- * failure counted, its message on stderr) when any step fails. */
-static bool build_analyze(oc_builder *b, const oc_analyze_opts *o, built *bt)
+/* b packed (and freed), loaded, analysed with o and planned for torch-cpu
+ * into *bt; false (a failure counted, its message on stderr) when any
+ * step fails. */
+static bool build_eager(oc_builder *b, const oc_analyze_opts *o, built *bt)
 {
     size_t size = 0;
     oc_error e;
@@ -1371,10 +1375,12 @@ static bool build_analyze(oc_builder *b, const oc_analyze_opts *o, built *bt)
     oc_error_clear(&e);
     bool ok = oc_builder_pack(b, &bt->buf, &size, &e) == OC_OK && bt->buf &&
               oc_model_load_buffer(bt->buf, size, "built", &bt->m, &e) == OC_OK &&
-              oc_analyze(bt->m, o, &bt->a, &e) == OC_OK;
+              oc_analyze(bt->m, o, &bt->a, &e) == OC_OK && (bt->ar = oc_arena_new()) &&
+              oc_plan_build(bt->a, &(oc_plan_opts){.target = "torch-cpu"}, &bt->plan, bt->ar,
+                            &e) == OC_OK;
     oc_builder_free(b);
     if (!ok) {
-        fprintf(stderr, "build_analyze: %s\n", e.msg);
+        fprintf(stderr, "build_eager: %s\n", e.msg);
         t_failed++;
         built_free(bt);
     }
@@ -1396,14 +1402,9 @@ static oc_train_memory fc_memory(int64_t batch, oc_optimizer o)
     oc_builder_node(b, "Relu", "r", "H", "Y");
     oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
     built bt;
-    if (!build_analyze(b, &(oc_analyze_opts){.batch = batch}, &bt))
+    if (!build_eager(b, &(oc_analyze_opts){.batch = batch}, &bt))
         return mem;
-    oc_arena *ar = oc_arena_new();
-    oc_plan p;
-    oc_error e;
-    CHECK_EQ_INT(oc_plan_build(bt.a, &(oc_plan_opts){.target = "torch-cpu"}, &p, ar, &e), OC_OK);
-    oc_training_memory(bt.a, &p, o, &mem);
-    oc_arena_free(ar);
+    oc_training_memory(bt.a, &bt.plan, o, &mem);
     built_free(&bt);
     return mem;
 }
@@ -1454,12 +1455,9 @@ static void eager_rules(void)
     oc_builder_output(b, "F", OC_DT_FLOAT, -1, NULL);
     oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
     built bt;
-    if (!build_analyze(b, &(oc_analyze_opts){0}, &bt))
+    if (!build_eager(b, &(oc_analyze_opts){0}, &bt))
         return;
-    oc_arena *ar = oc_arena_new();
-    oc_plan p;
-    oc_error e;
-    CHECK_EQ_INT(oc_plan_build(bt.a, &(oc_plan_opts){.target = "torch-cpu"}, &p, ar, &e), OC_OK);
+    const oc_plan p = bt.plan;
     size_t run = 0, ln = 0, gelu = 0, reshape = 0;
     for (size_t k = 0; k < p.n_kernels; k++) {
         const oc_kernel *kn = &p.kernels[k];
@@ -1480,7 +1478,6 @@ static void eager_rules(void)
     for (size_t i = 0; i < g->n_nodes; i++)
         if (!strcmp(g->nodes[i].name, "shape") || !strcmp(g->nodes[i].name, "cat"))
             CHECK(p.kernels[p.kernel_of[i]].kind == OC_KERNEL_FOLDED);
-    oc_arena_free(ar);
     built_free(&bt);
 }
 
@@ -1518,16 +1515,11 @@ static void fresh_rules(void)
     oc_builder_node(b, "Relu", "r", "S", "Y");
     oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
     built bt;
-    if (!build_analyze(b, &(oc_analyze_opts){0}, &bt))
+    if (!build_eager(b, &(oc_analyze_opts){0}, &bt))
         return;
-    oc_arena *ar = oc_arena_new();
-    oc_plan p;
-    oc_error e;
-    CHECK_EQ_INT(oc_plan_build(bt.a, &(oc_plan_opts){.target = "torch-cpu"}, &p, ar, &e), OC_OK);
     oc_train_memory vm;
-    oc_training_memory(bt.a, &p, OC_OPT_SGD, &vm);
+    oc_training_memory(bt.a, &bt.plan, OC_OPT_SGD, &vm);
     CHECK_EQ_INT(vm.activations, 4 * 64 * 32 * 4 + 4 * 16 * 64 * 4);
-    oc_arena_free(ar);
     built_free(&bt);
 }
 
