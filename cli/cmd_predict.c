@@ -310,10 +310,13 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
         printf("of which handing back the large outputs (%s): %s\n",
                oc_fmt_bytes((double)e->output_fresh_bytes, b1, sizeof b1),
                oc_fmt_time(e->output_us, b2, sizeof b2));
+    oc_train_memory mem = {0};
+    if (p->mode.training)
+        oc_training_memory(a, &e->plan, p->mode.optimizer, &mem);
     if (e->fault_us > 0) {
         printf("of which page faults: %s a step that glibc's malloc takes afresh from the "
                "kernel: %s\n",
-               oc_fmt_bytes((double)e->fresh_bytes, b1, sizeof b1),
+               oc_fmt_bytes((double)mem.fresh, b1, sizeof b1),
                oc_fmt_time(e->fault_us, b2, sizeof b2));
         /* glibc's tunables by environment (mallopt(3)): no mmap, no trim */
         if (e->fault_us >= 0.1 * total)
@@ -330,8 +333,6 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
            total > 0 ? batch * 1e6 / total : 0.0, oc_fmt_si((double)t->macs, "MAC", b1, sizeof b1),
            oc_fmt_bytes((double)t->peak_activation_bytes, b2, sizeof b2));
     if (p->mode.training) {
-        oc_train_memory mem;
-        oc_training_memory(a, &e->plan, p->mode.optimizer, &mem);
         char b5[32];
         printf("training memory: %s = weights %s + gradients %s + optimizer state %s + "
                "saved activations %s\n",

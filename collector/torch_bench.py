@@ -159,14 +159,15 @@ def one_line(e):
 
 def keep_freed_memory():
     """glibc: every block from the heap (M_MMAP_MAX 0), the heap never
-    trimmed (M_TRIM_THRESHOLD at its largest): freed pages stay mapped."""
+    trimmed (M_TRIM_THRESHOLD at its largest): freed pages stay mapped.
+    False where that could not be set (not glibc: its allocator's defaults
+    stand)."""
     try:
         libc = ctypes.CDLL("libc.so.6")
     except OSError:
-        return  # not glibc: its allocator's defaults stand
+        return False
     M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
-    libc.mallopt(M_MMAP_MAX, 0)
-    libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)
+    return bool(libc.mallopt(M_MMAP_MAX, 0) and libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1))
 
 
 def setup_threads(threads):

@@ -786,7 +786,6 @@ static void charge_faults(oc_estimate *e, oc_optimizer o, double us_per_mb)
 {
     oc_train_memory m;
     oc_training_memory(e->analysis, &e->plan, o, &m);
-    e->fresh_bytes = m.fresh;
     e->fault_us = us_per_mb * (double)m.fresh / 1e6;
     double large_us = us_per_mb * (double)m.fresh_large / 1e6;
     double heap_us = e->fault_us - large_us;

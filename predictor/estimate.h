@@ -105,9 +105,9 @@ typedef struct oc_estimate {
     uint64_t output_fresh_bytes; /* of those, the outputs of at least
                                     OC_OUTPUT_FRESH_BYTES (output_us's) */
     double output_us;           /* handing them back (oc_overhead) */
-    uint64_t fresh_bytes;       /* a training step: what its allocator takes
-                                   afresh from the kernel (memory.h) */
-    double fault_us;            /* faulting those pages in (oc_overhead's
+    double fault_us;            /* a training step: faulting in the pages its
+                                   allocator takes afresh from the kernel
+                                   (memory.h's fresh bytes at oc_overhead's
                                    fault_us_per_mb; 0 when not charged) */
     double total_us, total_low_us, total_high_us;
     double linear_us, roofline_us; /* baselines over the same kernels */

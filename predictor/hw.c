@@ -284,13 +284,17 @@ void oc_hw_target(const oc_hw *hw, const char *name, int threads, oc_target *out
     if (out->threads <= 1 || N == 1) {
         out->gflops = out->threads <= 1 ? hw->gflops_1 : hw->gflops_n;
         out->gbps = out->threads <= 1 ? hw->gbps_1 : hw->gbps_n;
+        out->fault_us_per_mb = out->threads <= 1 ? hw->fault_us_per_mb : hw->fault_us_per_mb_n;
     } else if (out->threads >= N) {
         out->gflops = hw->gflops_n;
         out->gbps = hw->gbps_n;
+        out->fault_us_per_mb = hw->fault_us_per_mb_n;
     } else {
         double f = (double)(out->threads - 1) / (double)(N - 1);
         out->gflops = hw->gflops_1 + f * (hw->gflops_n - hw->gflops_1);
         out->gbps = hw->gbps_1 + f * (hw->gbps_n - hw->gbps_1);
+        out->fault_us_per_mb =
+            hw->fault_us_per_mb + f * (hw->fault_us_per_mb_n - hw->fault_us_per_mb);
     }
 }
 

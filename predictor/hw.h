@@ -61,6 +61,8 @@ typedef struct oc_target {
     double gbps;    /* bandwidth at `threads` */
     oc_optimizer optimizer; /* training targets (torch-cpu); NONE otherwise */
     int nchwc_block; /* ORT's NCHWc block on the CPU planned for; 0: none */
+    double fault_us_per_mb; /* fresh pages at `threads`, us per MB; 0: not
+                               measured */
 } oc_target;
 
 /* Measure this machine.  threads <= 0 means all online CPUs.  Sets
@@ -72,8 +74,9 @@ oc_status oc_hw_measure(int threads, oc_hw *out, oc_error *err);
 void oc_hw_cpu_name(char *buf, size_t size);
 int oc_hw_online_cpus(void);
 
-/* Figures for `threads` threads: the 1-thread figure at 1, the N-thread one
- * at N or more, linear in between; optimizer NONE. */
+/* Figures for `threads` threads (peak, bandwidth, fresh pages): the
+ * 1-thread figure at 1, the N-thread one at N or more, linear in between;
+ * optimizer NONE. */
 void oc_hw_target(const oc_hw *hw, const char *name, int threads, oc_target *out);
 
 /* JSON: {"cpu", "cores", "max_threads", "gflops_1", "gflops_n", "gbps_1",

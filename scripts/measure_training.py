@@ -43,7 +43,7 @@ Appends one JSON line per (model, batch, threads, optimizer) to
 data/machines/<fingerprint>/torch-cpu-models.jsonl (or --out NAME there);
 configurations already there are skipped.
 Run on a quiet machine, with /usr/bin/python3."""
-import argparse, ctypes, json, mmap, os, resource, statistics, subprocess, sys, time
+import argparse, json, mmap, os, resource, statistics, subprocess, sys, time
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import torch  # noqa: E402
@@ -102,10 +102,10 @@ def fault_us_per_mb(mib=64):
 
 
 def malloc_retain():
-    """glibc: serve every block from the heap (no mmap) and never trim it."""
-    libc = ctypes.CDLL("libc.so.6")
-    M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
-    if not (libc.mallopt(M_MMAP_MAX, 0) and libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)):
+    """glibc keeps freed memory, as the sample collector has it."""
+    sys.path.insert(0, os.path.join(ROOT, "collector"))
+    import torch_bench
+    if not torch_bench.keep_freed_memory():
         sys.exit("measure_training.py: mallopt refused --malloc retain")
 
 

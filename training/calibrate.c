@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <jansson.h>
-#include <math.h>
 
 #include "onnx/model.h"
 #include "predictor/dataset.h"
@@ -67,16 +66,16 @@ oc_status oc_calib_set_hw(oc_calib *cal, const char *hw_path, bool measure, cons
     bool training = !strcmp(cal->mode, "training");
     for (int i = 0; i < cal->n_fits; i++) {
         oc_calib_fit *f = &cal->fits[i];
-        double n = hw.gbps_1 * f->threads;
-        if (!training) {
-            f->stream_gbps = f->threads == 1 ? hw.gbps_1 : n < hw.gbps_n ? n : hw.gbps_n;
+        if (training) {
+            /* faults at 2 threads of 2 cost 0.64x those at 1 in PyTorch's
+             * steps (cpu-AuthenticAMD-f26-m2), 0.57-0.60x in the probe */
+            oc_target t;
+            oc_hw_target(&hw, cal->target, f->threads, &t);
+            f->fault_us_per_mb = t.fault_us_per_mb;
             continue;
         }
-        /* faults at 2 threads of 2 cost 0.64x those at 1 in PyTorch's steps
-         * (cpu-AuthenticAMD-f26-m2), 0.57-0.60x in the probe */
-        double w = hw.max_threads > 1 ? (double)(f->threads - 1) / (hw.max_threads - 1) : 1;
-        f->fault_us_per_mb = hw.fault_us_per_mb + fmin(w, 1) * (hw.fault_us_per_mb_n -
-                                                                 hw.fault_us_per_mb);
+        double n = hw.gbps_1 * f->threads;
+        f->stream_gbps = f->threads == 1 ? hw.gbps_1 : n < hw.gbps_n ? n : hw.gbps_n;
     }
     return OC_OK;
 }
