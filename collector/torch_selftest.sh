@@ -93,9 +93,9 @@ for cal, when in ((lines[0], "before"), (lines[-1], "after")):
 def st(s, what):
     ok(isinstance(s, dict) and s["n"] == 3, "%s: n" % what)
     ok(0 < s["min"] <= s["p10"] <= s["median"] <= s["p90"], "%s: order %s" % (what, s))
-expect = {  # id suffix -> (params, input_grad, layers)
-    "000000": (8 * 4 * 9 + 8, False, ["F.pad+nn.Conv2d", "torch.add", "F.relu"]),
-    "000001": (16 * 24 + 16, False, ["nn.Linear"]),
+expect = {  # id suffix -> (params, input_grad: every float input's, as in a network; layers)
+    "000000": (8 * 4 * 9 + 8, True, ["F.pad+nn.Conv2d", "torch.add", "F.relu"]),
+    "000001": (16 * 24 + 16, True, ["nn.Linear"]),
     "000002": (0, True, ["torch.softmax"]),
 }
 for r in lines[1:4]:
