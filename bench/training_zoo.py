@@ -23,6 +23,10 @@ HELD = {"causal_gpt_tanh", "swin_like", "perceiver_like", "linear_attention_enco
         "conformer_like"}
 HELD2 = {"moe_transformer", "gmlp_like", "set_transformer", "transformer_xl_like",
          "nystromformer", "llama_decoder"}
+# chosen 2026-12-05 18:45 UTC, before any of them was measured for
+# training, to score the collector's in-network samples (twelfth session)
+HELD3 = {"cbam_resnet", "ghostnet_like", "poolformer_like", "retnet_like", "synthesizer",
+         "textcnn"}
 
 
 def predict(binary, rec, target):
@@ -54,7 +58,7 @@ def main():
     ap.add_argument("--machine", default="cpu-AuthenticAMD-f26-m2")
     ap.add_argument("--target", help="predict --target (default: predict's own choice)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
-    ap.add_argument("--set", choices=["tune", "held", "held2", "all"], default="tune",
+    ap.add_argument("--set", choices=["tune", "held", "held2", "held3", "all"], default="tune",
                     help="whose rows to print (the summary has every set)")
     a = ap.parse_args()
     d = os.path.join(ROOT, "data", "machines", a.machine)
@@ -72,7 +76,8 @@ def main():
             meas = r["step_us"]["best_pass_median"] / 1e3
             e = abs(pred - meas) / meas
             which = ("tune" if r["model"] in TUNE else "held" if r["model"] in HELD
-                     else "held2" if r["model"] in HELD2 else "other")
+                     else "held2" if r["model"] in HELD2
+                     else "held3" if r["model"] in HELD3 else "other")
             errs.setdefault((which, r["threads"]), []).append(e)
             if a.set == "all" or a.set == which:
                 print(f"  {which:5s} {r['model']:26s} {r['family']:20s} b{r['batch']:<3d} "

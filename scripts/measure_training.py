@@ -8,7 +8,8 @@ For each architecture: the torchvision / samples/export.py model with random
 weights in train() mode, one step = forward, cross-entropy loss against
 random labels, backward, optimizer step (SGD lr 0.01 momentum 0.9, or Adam
 lr 1e-3: the optimizers of collector/torch_bench.py), zero_grad.  Timed at
-batch 1, 4 and 16 on 1 and 2 intra-op threads (--threads) with
+batch 1, 4 and 16 on 1 and 2 intra-op threads (--threads; the OpenBLAS pool of
+torch's matrix products sized to match since 2026-12-05 18:30 UTC) with
 OMP_WAIT_POLICY=PASSIVE, each configuration in a process of its own (as a
 training loop runs: its allocator's state is its own steps'): two warm-up
 steps, then PASSES passes of REPEATS steps; the figure is the quickest
@@ -116,6 +117,7 @@ def zoo_module():
 
 
 ZOO_GRAPHS = os.path.join(ROOT, "build", "train-zoo")
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 class Config:
@@ -220,9 +222,14 @@ def main():
         # each configuration in a process of its own: glibc's thresholds for
         # handing memory back follow the blocks a process has freed, so a
         # step's page faults depend on what ran before it in that process
+        # Debian's torch runs its matrix products on the system OpenBLAS, whose
+        # thread pool torch.set_num_threads does not size: without these a
+        # 1-thread step ran its MatMuls and Linears on every core (as the
+        # collector's samples never did: collector/torch_bench.py sets them)
+        env = dict(os.environ, **{v: str(threads) for v in BLAS_THREAD_VARS})
         p = subprocess.run([sys.executable, __file__, "--one",
                             f"{name},{b},{threads},{opt},{a.malloc},{int(bool(a.zoo))}"],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=env)
         if p.returncode != 0:
             sys.exit(f"measure_training.py: {name} b{b} t{threads} {opt}: {p.stderr.strip()}")
         rec = json.loads(p.stdout)
@@ -238,6 +245,9 @@ def measure_one(spec):
     record as one JSON line on stdout."""
     name, b, threads, opt, malloc, zoo = spec.split(",")
     b, threads, zoo = int(b), int(threads), zoo == "1"
+    if os.environ.get("OPENBLAS_NUM_THREADS") != str(threads):
+        sys.exit(f"OPENBLAS_NUM_THREADS is not {threads}: a step's matrix products would "
+                 "take another thread count than its other kernels")
     if malloc == "retain":
         malloc_retain()
     torch.set_num_threads(threads)
@@ -262,6 +272,7 @@ def measure_one(spec):
                       "median": statistics.median(c.faults[-len(c.times):]),
                       "page_bytes": mmap.PAGESIZE},
            "fault_us_per_mb": round(fault_rate, 3), "malloc": malloc,
+           "blas_threads": {v: os.environ.get(v) for v in BLAS_THREAD_VARS},
            "calib_us": calib,
            "collected": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     if zoo:
