@@ -1585,8 +1585,9 @@ def build_sample(model_path, input_specs, seed_key, optimizer, from_model_inputs
     prog = b.build()
     # backward computes the float inputs' gradients, as it does for a layer
     # inside a network (whose input comes from layers with parameters):
-    # a convolution's or a Linear's step then costs 1.3-1.6x what it costs
-    # with its weight's gradient alone, a BatchNorm's 1.1-1.2x
+    # a convolution's step then costs 1.3-1.55x what it costs with its
+    # weights' gradients alone, a Linear's 1.2-1.5x, a BatchNorm's or a
+    # LayerNorm's 1.1-1.25x (bench/input_grad.py, f26, 1 and 2 threads)
     for n, t in inputs.items():
         if t.is_floating_point():
             t.requires_grad_(True)

@@ -18,10 +18,14 @@ D=$ROOT/data
 # measured (1-D and 3-D convolutions, rare unary operators, DepthToSpace,
 # InstanceNormalization, quantized kernels) and how the two machines differ.
 # ../shared/machines stays out, so that its transfer score stays honest.
-# The torch-cpu model learns cpu-AuthenticAMD-unrecorded alone: trained on
-# f26's training-step samples too (2026-12-05, 1,409 SGD samples), it
-# cut f26's per-kernel error (67% / 29% to 17% / 21%) but made both machines' whole training
-# steps worse (README, "Across machines").
+# The torch-cpu model learns both machines' training-step samples, each
+# with its machine's profile: cpu-AuthenticAMD-unrecorded's (SGD and Adam,
+# taken with glibc's defaults, an input's gradient only where the layer has
+# no parameters) and f26's taken as the collector has since 2026-12-05
+# 19:00 UTC (freed memory kept, every float input's gradient, as inside a
+# network).  f26's older samples (torch-cpu-t[12].jsonl.gz, glibc's
+# defaults) stay out: trained with them too, the model made both machines'
+# whole steps worse (README, "Across machines").
 L=$D/machines/cpu-AuthenticAMD-unrecorded
 F=$D/machines/cpu-AuthenticAMD-f26-m2
 cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >/dev/null
@@ -31,10 +35,11 @@ cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >
 # run of samples/blind4.py, the hold-out no fit has seen.
 ORT=("$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" "$F/ort-cpu-t1.jsonl.gz"
      "$F/ort-cpu-t2.jsonl.gz" "$L/ort-cpu-ingraph.jsonl.gz" "$F/ort-cpu-ingraph.jsonl.gz")
-TORCH=("$L"/torch-cpu-t[12].jsonl.gz "$L"/torch-cpu-t[12]-adam.jsonl.gz)
+TORCH=("$L"/torch-cpu-t[12].jsonl.gz "$L"/torch-cpu-t[12]-adam.jsonl.gz
+       "$F"/torch-cpu-t[12]-ingrad.jsonl.gz)
 "$BUILD/onnxcost" train --hw "$L/hw.json" --hw "$F/hw.json" --seed 1 --ensemble 10 -q \
     -o "$D/ort-cpu.tmodel" "${ORT[@]}"
-"$BUILD/onnxcost" train --hw "$L/hw.json" --seed 1 --ensemble 10 -q \
+"$BUILD/onnxcost" train --hw "$L/hw.json" --hw "$F/hw.json" --seed 1 --ensemble 10 -q \
     -o "$D/torch-cpu.tmodel" "${TORCH[@]}"
 # the in-graph fits read the raw kernel sums, whatever fit is embedded
 cmake --build "$BUILD" -j"$(nproc)" >/dev/null
