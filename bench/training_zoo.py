@@ -2,11 +2,12 @@
 """training_zoo.py [--machine FP] [--target SPEC] [--bin ONNXCOST] - PyTorch
 training steps of zoo architectures (scripts/measure_training.py --zoo)
 against predict --mode training, per architecture and family, split into
-the TUNE set (which may be looked at while changing the plan) and the HELD
-and HELD2 sets (scored, not looked at), at each thread count:
+the TUNE set (which may be looked at while changing the plan) and the HELD,
+HELD2 and HELD3 sets (scored, not looked at; HELD and HELD2 have been
+since), at each thread count:
 
 - data/machines/<fp>/torch-cpu-zoo.jsonl: steps with glibc's defaults, as a
-  user runs them, against predict's time;
+  user runs them, against predict's time and its range;
 - torch-cpu-zoo-retain.jsonl: the same steps with freed memory kept,
   against predict's time less its page faults (totals.fault_ms).
 
@@ -43,14 +44,17 @@ def predict(binary, rec, target):
     if p.returncode != 0:
         sys.exit(f"{rec['model']}: predict failed: {p.stderr.strip()}")
     t = json.loads(p.stdout)["totals"]
-    return t["time_ms"], t.get("fault_ms", 0.0)
+    return t["time_ms"], t.get("fault_ms", 0.0), (t["time_ms_low"], t["time_ms_high"])
 
 
-def summary(errs):
+def summary(errs, covered=None):
     if not errs:
         return "-"
-    return (f"{100 * sum(errs) / len(errs):5.1f}% ({sum(e <= 0.10 for e in errs)}/{len(errs)} "
-            f"within 10%)")
+    s = (f"{100 * sum(errs) / len(errs):5.1f}% ({sum(e <= 0.10 for e in errs)}/{len(errs)} "
+         f"within 10%")
+    if covered:
+        s += f"; the range holds {sum(covered)}/{len(covered)}"
+    return s + ")"
 
 
 def main():
@@ -69,9 +73,9 @@ def main():
         rows = [json.loads(line) for line in open(path)]
         print(f"== {stem}.jsonl: " + ("freed memory kept, against the kernels alone" if kernels_only
                                        else "glibc's defaults, against the whole step"))
-        errs = {}
+        errs, covered = {}, {}
         for r in rows:
-            t, fault = predict(a.bin, r, a.target)
+            t, fault, (low, high) = predict(a.bin, r, a.target)
             pred = t - fault if kernels_only else t
             meas = r["step_us"]["best_pass_median"] / 1e3
             e = abs(pred - meas) / meas
@@ -79,12 +83,15 @@ def main():
                      else "held2" if r["model"] in HELD2
                      else "held3" if r["model"] in HELD3 else "other")
             errs.setdefault((which, r["threads"]), []).append(e)
+            if not kernels_only:    # the range is the whole step's
+                covered.setdefault((which, r["threads"]), []).append(low <= meas <= high)
             if a.set == "all" or a.set == which:
                 print(f"  {which:5s} {r['model']:26s} {r['family']:20s} b{r['batch']:<3d} "
                       f"t{r['threads']} {r['optimizer']:4s} measured {meas:9.1f} ms  predicted "
                       f"{pred:9.1f} ms  {100 * (pred / meas - 1):+6.1f}%")
         for (which, th) in sorted(errs):
-            print(f"  {which} at {th} thread{'s' if th > 1 else ''}: {summary(errs[(which, th)])}")
+            print(f"  {which} at {th} thread{'s' if th > 1 else ''}: "
+                  f"{summary(errs[(which, th)], covered.get((which, th)))}")
         print()
 
 
