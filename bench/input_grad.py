@@ -20,15 +20,14 @@ import time
 ap = argparse.ArgumentParser()
 ap.add_argument("--threads", type=int, default=1)
 ARGS = ap.parse_args()
-# before torch loads: Debian's torch multiplies matrices in the system
-# OpenBLAS, whose pool torch.set_num_threads does not size
-for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[v] = str(ARGS.threads)
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "collector"))
-import torch  # noqa: E402
 import torch_bench  # noqa: E402
+
+# torch and OpenBLAS at --threads, as the collector runs (torch loads here)
+torch_bench.setup_threads(ARGS.threads)
+import torch  # noqa: E402
 
 LAYERS = [  # name, layer, input shape
     ("conv 3x3 64->64, 56x56, b4", lambda: torch.nn.Conv2d(64, 64, 3, padding=1, bias=False),
@@ -73,8 +72,6 @@ def step_ms(layer, shape, input_grad):
 def main():
     if not torch_bench.keep_freed_memory():
         sys.exit("input_grad.py: mallopt refused to keep freed memory")
-    torch.set_num_threads(ARGS.threads)
-    torch.set_num_interop_threads(1)
     torch.manual_seed(0)
     print(f"PyTorch {torch.__version__}, {ARGS.threads} thread(s); ms per training step")
     print(f"{'layer':34s} {'weights only':>12s} {'+ input grad':>12s} {'ratio':>6s}")

@@ -24,7 +24,7 @@ HELD = {"causal_gpt_tanh", "swin_like", "perceiver_like", "linear_attention_enco
         "conformer_like"}
 HELD2 = {"moe_transformer", "gmlp_like", "set_transformer", "transformer_xl_like",
          "nystromformer", "llama_decoder"}
-# chosen 2026-12-05 18:45 UTC, before any of them was measured for
+# chosen 2026-12-05 about 18:10 UTC (committed 18:53), before any was measured for
 # training, to score the collector's in-network samples (twelfth session)
 HELD3 = {"cbam_resnet", "ghostnet_like", "poolformer_like", "retnet_like", "synthesizer",
          "textcnn"}

@@ -22,7 +22,7 @@ Parameters are the model's float initializers that feed a layer (weights,
 biases, BN/LN scale and shift, embedding tables, constant operands); they get
 requires_grad=True, and so do the float inputs, so that backward computes
 their gradients as it does inside a network (the result says
-"input_grad": true).  Samples measured before 2026-12-05 19:00 UTC gave
+"input_grad": true).  Samples measured before 2026-12-05 18:00 UTC gave
 inputs a gradient only when the layer had no parameters.
 Optimizers: SGD(lr=0.01, momentum=0.9) (default) or Adam(lr=1e-3), both with
 PyTorch's default (for-loop) CPU implementation.
@@ -172,11 +172,14 @@ def keep_freed_memory():
     return bool(libc.mallopt(M_MMAP_MAX, 0) and libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1))
 
 
+# OpenBLAS (Debian's torch calls the system libblas, openblas-pthread) has a
+# thread pool of its own that torch.set_num_threads does not size: these fix
+# it, before torch is loaded.
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 def setup_threads(threads):
-    # OpenBLAS (Debian's torch calls the system libblas, openblas-pthread) has a
-    # thread pool of its own that torch.set_num_threads does not size: fix it
-    # before torch is loaded.
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    for var in BLAS_THREAD_VARS:
         os.environ[var] = str(threads)
     global torch, F, np, onnx, numpy_helper, onnx_helper
     import numpy as np
@@ -1583,11 +1586,7 @@ def build_sample(model_path, input_specs, seed_key, optimizer, from_model_inputs
             raise ConvertError("manifest gives no value for model input '%s'" % n)
     b = Builder(model, inputs)
     prog = b.build()
-    # backward computes the float inputs' gradients, as it does for a layer
-    # inside a network (whose input comes from layers with parameters):
-    # a convolution's step then costs 1.3-1.55x what it costs with its
-    # weights' gradients alone, a Linear's 1.2-1.5x, a BatchNorm's or a
-    # LayerNorm's 1.1-1.25x (bench/input_grad.py, f26, 1 and 2 threads)
+    # every float input's gradient too, as inside a network (the docstring)
     for n, t in inputs.items():
         if t.is_floating_point():
             t.requires_grad_(True)

@@ -124,7 +124,7 @@ torch1adam) ops torch-cpu 1 "$MD/torch-cpu-t1-adam.jsonl.gz" "" --optimizer adam
 torch2) ops torch-cpu 2 "$MD/torch-cpu-t2.jsonl.gz" ;;
 torch2adam) ops torch-cpu 2 "$MD/torch-cpu-t2-adam.jsonl.gz" "" --optimizer adam ;;
 # The same families as torch1/torch2 measured as the collector has measured
-# since 2026-12-05 19:00 UTC: freed memory kept, every float input's
+# since 2026-12-05 18:00 UTC: freed memory kept, every float input's
 # gradient computed (as inside a network)
 torch1ingrad) ops torch-cpu 1 "$MD/torch-cpu-t1-ingrad.jsonl.gz" ;;
 torch2ingrad) ops torch-cpu 2 "$MD/torch-cpu-t2-ingrad.jsonl.gz" ;;

@@ -9,7 +9,7 @@ weights in train() mode, one step = forward, cross-entropy loss against
 random labels, backward, optimizer step (SGD lr 0.01 momentum 0.9, or Adam
 lr 1e-3: the optimizers of collector/torch_bench.py), zero_grad.  Timed at
 batch 1, 4 and 16 on 1 and 2 intra-op threads (--threads; the OpenBLAS pool of
-torch's matrix products sized to match since 2026-12-05 18:30 UTC) with
+torch's matrix products sized to match since 2026-12-05 18:25 UTC) with
 OMP_WAIT_POLICY=PASSIVE, each configuration in a process of its own (as a
 training loop runs: its allocator's state is its own steps'): two warm-up
 steps, then PASSES passes of REPEATS steps; the figure is the quickest
@@ -51,7 +51,9 @@ import torch  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "samples"))
+sys.path.insert(0, os.path.join(ROOT, "collector"))
 import export as E  # noqa: E402
+from torch_bench import BLAS_THREAD_VARS  # noqa: E402
 
 # Every machine's measurements in its own folder, named by its fingerprint.
 FINGERPRINT = subprocess.run([os.environ.get("OC_BIN", os.path.join(ROOT, "build", "onnxcost")),
@@ -104,7 +106,6 @@ def fault_us_per_mb(mib=64):
 
 def malloc_retain():
     """glibc keeps freed memory, as the sample collector has it."""
-    sys.path.insert(0, os.path.join(ROOT, "collector"))
     import torch_bench
     if not torch_bench.keep_freed_memory():
         sys.exit("measure_training.py: mallopt refused --malloc retain")
@@ -117,7 +118,6 @@ def zoo_module():
 
 
 ZOO_GRAPHS = os.path.join(ROOT, "build", "train-zoo")
-BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 class Config:

@@ -22,7 +22,7 @@ D=$ROOT/data
 # with its machine's profile: cpu-AuthenticAMD-unrecorded's (SGD and Adam,
 # taken with glibc's defaults, an input's gradient only where the layer has
 # no parameters) and f26's taken as the collector has since 2026-12-05
-# 19:00 UTC (freed memory kept, every float input's gradient, as inside a
+# 18:00 UTC (freed memory kept, every float input's gradient, as inside a
 # network).  f26's older samples (torch-cpu-t[12].jsonl.gz, glibc's
 # defaults) stay out: trained with them too, the model made both machines'
 # whole steps worse (README, "Across machines").
