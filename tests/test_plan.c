@@ -225,6 +225,33 @@ static oc_builder *reshape_pieces(bool slice)
     return b;
 }
 
+/* The erf Gelu an export spells out (no Gelu op before opset 20):
+ * y = x * (1 + erf(x / sqrt 2)) * 0.5, its constants and intermediate
+ * values named after y. */
+static void add_erf_gelu(oc_builder *b, const char *x, const char *y)
+{
+    char sqrt2[64], one[64], half[64], d[64], e[64], e1[64], g[64], io[160];
+    snprintf(sqrt2, sizeof sqrt2, "%s_sqrt2", y);
+    snprintf(one, sizeof one, "%s_one", y);
+    snprintf(half, sizeof half, "%s_half", y);
+    snprintf(d, sizeof d, "%s_div", y);
+    snprintf(e, sizeof e, "%s_erf", y);
+    snprintf(e1, sizeof e1, "%s_erf1", y);
+    snprintf(g, sizeof g, "%s_xerf1", y);
+    oc_builder_floats(b, sqrt2, 0, NULL, (float[]){1.4142135f});
+    oc_builder_floats(b, one, 0, NULL, (float[]){1.0f});
+    oc_builder_floats(b, half, 0, NULL, (float[]){0.5f});
+    snprintf(io, sizeof io, "%s,%s", x, sqrt2);
+    oc_builder_node(b, "Div", d, io, d);
+    oc_builder_node(b, "Erf", e, d, e);
+    snprintf(io, sizeof io, "%s,%s", e, one);
+    oc_builder_node(b, "Add", e1, io, e1);
+    snprintf(io, sizeof io, "%s,%s", x, e1);
+    oc_builder_node(b, "Mul", g, io, g);
+    snprintf(io, sizeof io, "%s,%s", g, half);
+    oc_builder_node(b, "Mul", y, io, y);
+}
+
 /* X [batch, 4, 8] reshaped by a target computed at run time (Slice of
  * its Shape, then -1), MatMul(8 -> 16) + bias, then the erf Gelu. */
 static oc_builder *reshaped_gelu(int64_t opset)
@@ -238,20 +265,13 @@ static oc_builder *reshaped_gelu(int64_t opset)
     oc_builder_ints(b, "m1", 1, one, (int64_t[]){-1});
     oc_builder_random(b, "W", OC_DT_FLOAT, 2, w, -1, 1, 1);
     oc_builder_random(b, "B", OC_DT_FLOAT, 1, bias, -1, 1, 2);
-    oc_builder_floats(b, "sqrt2", 0, NULL, (float[]){1.4142135f});
-    oc_builder_floats(b, "one", 0, NULL, (float[]){1.0f});
-    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
     oc_builder_node(b, "Shape", "s", "X", "S");
     oc_builder_node(b, "Slice", "sl", "S,st,en,ax", "P");
     oc_builder_attr_int(b, oc_builder_node(b, "Concat", "c", "P,m1", "C"), "axis", 0);
     oc_builder_node(b, "Reshape", "r", "X,C", "R");
     oc_builder_node(b, "MatMul", "mm", "R,W", "M");
     oc_builder_node(b, "Add", "bias", "B,M", "A");
-    oc_builder_node(b, "Div", "div", "A,sqrt2", "D");
-    oc_builder_node(b, "Erf", "erf", "D", "E");
-    oc_builder_node(b, "Add", "add1", "E,one", "E1");
-    oc_builder_node(b, "Mul", "mul", "A,E1", "G0");
-    oc_builder_node(b, "Mul", "half", "G0,half", "Y");
+    add_erf_gelu(b, "A", "Y");
     oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
     return b;
 }
@@ -410,16 +430,9 @@ static oc_builder *blocked_tail(int64_t h, int64_t w, char tail)
     oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
     oc_builder_random(b, "W1", OC_DT_FLOAT, 4, wd, -1, 1, 1);
     oc_builder_random(b, "W2", OC_DT_FLOAT, 4, wd, -1, 1, 2);
-    oc_builder_floats(b, "sqrt2", 0, NULL, (float[]){1.4142135f});
-    oc_builder_floats(b, "one", 0, NULL, (float[]){1.0f});
-    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
     oc_builder_node(b, "Conv", "c1", "X,W1", "A");
     if (tail == 'g') {
-        oc_builder_node(b, "Div", "d", "A,sqrt2", "D");
-        oc_builder_node(b, "Erf", "erf", "D", "E");
-        oc_builder_node(b, "Add", "a1", "E,one", "F");
-        oc_builder_node(b, "Mul", "m", "A,F", "G");
-        oc_builder_node(b, "Mul", "mh", "G,half", "H");
+        add_erf_gelu(b, "A", "H");
         oc_builder_node(b, "Conv", "c2", "H,W2", "Y");
     } else if (tail == 'p') {
         oc_builder_node(b, "GlobalAveragePool", "gap", "A", "P");
@@ -1426,9 +1439,6 @@ static void eager_rules(void)
     oc_builder_ints(b, "minus1", 1, one, (int64_t[]){-1});
     oc_builder_floats(b, "two", 0, NULL, (float[]){2});
     oc_builder_floats(b, "eps", 0, NULL, (float[]){1e-5f});
-    oc_builder_floats(b, "sqrt2", 0, NULL, (float[]){1.4142135f});
-    oc_builder_floats(b, "onef", 0, NULL, (float[]){1});
-    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
     oc_builder_floats(b, "gamma", 1, c16, g16);
     oc_builder_floats(b, "beta", 1, c16, b16);
     oc_builder_node(b, "Shape", "shape", "X", "S");
@@ -1447,11 +1457,7 @@ static void eager_rules(void)
     oc_builder_node(b, "Div", "norm", "D,SD", "NM");
     oc_builder_node(b, "Mul", "scale", "NM,gamma", "SC");
     oc_builder_node(b, "Add", "shift", "SC,beta", "LN");
-    oc_builder_node(b, "Div", "g0", "LN,sqrt2", "G0");
-    oc_builder_node(b, "Erf", "g1", "G0", "G1");
-    oc_builder_node(b, "Add", "g2", "G1,onef", "G2");
-    oc_builder_node(b, "Mul", "g3", "LN,G2", "G3");
-    oc_builder_node(b, "Mul", "g4", "G3,half", "Y");
+    add_erf_gelu(b, "LN", "Y");
     oc_builder_output(b, "F", OC_DT_FLOAT, -1, NULL);
     oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
     built bt;
