@@ -13,13 +13,13 @@ Prints, per thread count, (1) what a faulted MB cost the steps (their time
 with glibc's defaults less with freed memory kept, over the MB faulted, for
 steps that faulted 20 MB or more) beside hw.json's probe; (2) the fresh bytes
 predict estimates (training_memory in its JSON) against the faulted bytes
-measured, with the heap share as shipped (predictor/memory.h) and fitted
+measured, with the heap share as shipped (predict's own fresh_bytes,
+predictor/memory.h's OC_FRESH_HEAP_SHARE) and fitted
 leave-one-network-out (on the 1-thread SGD steps of the other networks, as
 the shipped one was on all of them); (3) per step, measured and estimated."""
 import argparse, json, math, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARE = 0.27  # predictor/memory.h OC_FRESH_HEAP_SHARE
 
 
 def estimate(binary, rec):
@@ -30,7 +30,7 @@ def estimate(binary, rec):
     if p.returncode != 0:
         sys.exit(f"{rec['model']}: predict failed: {p.stderr.strip()}")
     m = json.loads(p.stdout)["totals"]["training_memory"]
-    return m["fresh_large_bytes"], m["heap_churn_bytes"]
+    return m["fresh_large_bytes"], m["heap_churn_bytes"], m["fresh_bytes"]
 
 
 def fit_share(rows):
@@ -56,7 +56,7 @@ def main():
             for r in map(json.loads, open(os.path.join(d, "torch-cpu-models-retain.jsonl")))}
     for r in rows:
         r["faulted"] = r["faults"]["best_pass_median"] * r["faults"]["page_bytes"]
-        r["large"], r["churn"] = estimate(a.binary, r)
+        r["large"], r["churn"], r["fresh"] = estimate(a.binary, r)
     print(f"machine {a.machine}; hw.json: a fresh page costs {hw['fault_us_per_mb'] / 1e3:.2f} ms/MB "
           f"at 1 thread, {hw['fault_us_per_mb_n'] / 1e3:.2f} at {hw['max_threads']}\n")
     fit_rows = [r for r in rows if r["threads"] == 1 and r["optimizer"] == "sgd"]
@@ -71,20 +71,18 @@ def main():
         if den:
             print(f"{th} thread{'s' if th > 1 else ''}: steps with glibc's defaults less with "
                   f"freed memory kept, over the MB faulted: {num / den:.2f} ms/MB")
-        for label, share_of in (("shipped share", lambda r: SHARE),
+        for label, fresh_of in (("shipped share", lambda r: r["fresh"]),
                                 ("share leave-one-network-out",
-                                 lambda r: fit_share([q for q in fit_rows
-                                                      if q["model"] != r["model"]]))):
-            errs = sorted(abs(r["large"] + share_of(r) * r["churn"] - r["faulted"])
-                          / max(r["faulted"], 1) for r in sel)
+                                 lambda r: r["large"] + r["churn"] * fit_share(
+                                     [q for q in fit_rows if q["model"] != r["model"]]))):
+            errs = sorted(abs(fresh_of(r) - r["faulted"]) / max(r["faulted"], 1) for r in sel)
             print(f"   fresh bytes, {label:28s}: median error {100 * errs[len(errs) // 2]:4.0f}%, "
                   f"within 30%: {sum(e <= 0.3 for e in errs)}/{len(errs)}")
     print(f"\n{'model':16s} {'batch':>5s} {'thr':>3s} {'opt':4s} {'faulted MB':>10s} "
           f"{'estimated':>9s} {'large':>7s}")
     for r in rows:
-        est = r["large"] + SHARE * r["churn"]
         print(f"{r['model']:16s} {r['batch']:5d} {r['threads']:3d} {r['optimizer']:4s} "
-              f"{r['faulted'] / 1e6:10.1f} {est / 1e6:9.1f} {r['large'] / 1e6:7.1f}")
+              f"{r['faulted'] / 1e6:10.1f} {r['fresh'] / 1e6:9.1f} {r['large'] / 1e6:7.1f}")
 
 
 if __name__ == "__main__":
