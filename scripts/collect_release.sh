@@ -93,6 +93,15 @@ layout() { # layout THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     each "$1" "$2" "${3:-}" "permute=150 gather_axis=150 gather_elements=120 einsum=150" \
         "${@:4}"
 }
+# Kernels of 1..4096 elements (2026-12-05): every family above draws
+# thousands of elements and more, and a decoder step, a small MLP or the
+# corpus' models run hundreds of kernels smaller than that.  Profiled, they
+# take a median 3 us at 1 thread and 5 at 2 on cpu-AuthenticAMD-f26-m2;
+# the model of before predicted 1.5x that (90% of them over): 600 samples,
+# about 45 s per thread count.
+small() { # small THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    each "$1" "$2" "${3:-}" "small=600" "${@:4}"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -116,6 +125,8 @@ gconv1) gconv 1 "$MD/ort-cpu-gconv-t1.jsonl.gz" ;;
 context1) context 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 context2) context 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 layout1) layout 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
+small1) small 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
+small2) small 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 layout2) layout 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;

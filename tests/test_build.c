@@ -645,6 +645,48 @@ static void test_layout_family_draws(void)
         CHECK(eq[k] >= 8);
 }
 
+/* small: every kind drawn, shapes of at most 4096 elements (the matmuls
+ * aside), Pow's exponents those ONNX Runtime runs with pow() (never a
+ * scalar 2 or 3, which it runs as products: the plan costs them as a Mul),
+ * a tensor of them too, GEMV by a weight and batched products both. */
+static void test_small_family_draws(void)
+{
+    static const char *const kinds[] = {"binary", "pow",   "unary", "softmax", "reduce",
+                                        "transpose", "concat", "slice", "layernorm",
+                                        "matmul"};
+    int n[10] = {0}, roots = 0, tensor_exp = 0, gemv = 0;
+    for (uint64_t i = 0; i < 400; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_SMALL, i, &s))
+            continue;
+        const char *k = cfg_str(&s, "kind");
+        for (int j = 0; j < 10; j++)
+            n[j] += !strcmp(k, kinds[j]);
+        if (strcmp(k, "matmul")) {
+            int64_t e = 1;
+            for (int d = 0; d < s.inputs[0].rank; d++)
+                e *= s.inputs[0].dims[d];
+            CHECK(e >= 1 && e <= 4096 && s.inputs[0].rank <= 4);
+        } else {
+            CHECK(!strcmp(s.op, "MatMul"));
+            gemv += s.n_inputs == 1; /* B is a weight */
+        }
+        if (!strcmp(k, "pow")) {
+            json_t *x = json_object_get(s.config, "exponent");
+            CHECK(json_is_string(x) || (json_is_real(x) && json_real_value(x) != 2.0 &&
+                                        json_real_value(x) != 3.0));
+            roots += json_is_real(x) && json_real_value(x) == 0.5;
+            tensor_exp += json_is_string(x);
+            CHECK(!strcmp(s.op, "Pow"));
+        }
+        oc_sample_free(&s);
+    }
+    for (int j = 0; j < 10; j++)
+        CHECK(n[j] >= 10);
+    CHECK(roots >= 5 && tensor_exp >= 5);
+    CHECK(gemv >= 10 && gemv < n[9]);
+}
+
 static void test_desc_json_errors(void)
 {
     oc_arena *ar = oc_arena_new();
@@ -773,6 +815,7 @@ int main(void)
     test_gconv_draws();
     test_context_family_draws();
     test_layout_family_draws();
+    test_small_family_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

@@ -2195,6 +2195,168 @@ static void gen_longconv(gen *g)
     conv_nd_act(g, NULL);
 }
 
+/* ---- Small kernels ----
+ * Every other family draws kernels of thousands of elements and more: its
+ * quickest samples take 3 us.  A decoder step at batch 1, a small MLP or
+ * an LSTM cell runs hundreds of kernels of 1..4096 elements, where what a
+ * kernel costs is ONNX Runtime's dispatch and a loop's start, not its
+ * bytes.  Rank 1..4 shapes (the last axis 1..256, the one before 1..64,
+ * others 1..16) of at most 4096 elements: binary arithmetic with a same,
+ * scalar or last-axis operand (30%), Pow (10%: a scalar 0.5, -0.5 or
+ * 1.5, or a tensor of exponents; not 2 or 3, see pow_as_products), 10 unary
+ * ops (20%), Softmax over the last axis, ReduceMean or ReduceSum over it
+ * (keepdims, as norms take them), the last two axes or the middle two of
+ * four swapped, Concat of two along the last axis, a half of the last
+ * axis sliced, LayerNormalization over it (opset 17), and a MatMul:
+ * [m, k] by a weight (a decoder's GEMV) or batched [b, m, k] by [b, k, n]
+ * (attention at one token). */
+static int small_shape(rng *r, int64_t *d)
+{
+    static const double rw[] = {0.1, 0.3, 0.35, 0.25};
+    int rank = (int)WPICK(r, rw) + 1;
+    double n = 1;
+    for (int i = 0; i < rank; i++) {
+        int from_last = rank - 1 - i;
+        n *= (double)(d[i] = logu(r, 1, from_last == 0 ? 256 : from_last == 1 ? 64 : 16));
+    }
+    return n > 4096 ? 0 : rank;
+}
+
+static void gen_small(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.3, 0.1, 0.2, 0.06, 0.06, 0.06, 0.04, 0.04, 0.04, 0.1};
+    static const char *const kinds[] = {"binary", "pow",   "unary", "softmax", "reduce",
+                                        "transpose", "concat", "slice", "layernorm",
+                                        "matmul"};
+    static const char *const binops[] = {"Add", "Sub", "Mul", "Div"};
+    static const char *const unops[] = {"Sqrt", "Reciprocal", "Exp",  "Neg",  "Tanh",
+                                        "Sigmoid", "Relu",    "Erf", "Abs", "Log"};
+    size_t kind = WPICK(r, kw);
+    int64_t d[4], e[4];
+    int rank = 0;
+    cfg_s(g, "kind", kinds[kind]);
+    if (kind == 9) {
+        bool gemv = chance(r, 0.5);
+        int64_t m = gemv ? logu(r, 1, 8) : logu(r, 1, 32), k = logu(r, 4, gemv ? 512 : 64),
+                n = logu(r, 4, gemv ? 512 : 64), b = gemv ? 1 : logu(r, 1, 32);
+        cfg_b(g, "weight", gemv);
+        if (gemv) {
+            cfg_shape(g, "a", SHAPE(m, k));
+            cfg_shape(g, "b", SHAPE(k, n));
+            in_f(g, "A", SHAPE(m, k));
+            weight(g, "B", SHAPE(k, n), -0.1, 0.1);
+        } else {
+            cfg_shape(g, "a", SHAPE(b, m, k));
+            cfg_shape(g, "b", SHAPE(b, k, n));
+            in_f(g, "A", SHAPE(b, m, k));
+            in_f(g, "B", SHAPE(b, k, n));
+        }
+        main_node(g, node(g, "MatMul", "A,B", "Y"), "MatMul");
+        out_f(g, "Y");
+        return;
+    }
+    if (!(rank = small_shape(r, d)) || (kind == 5 && rank < 2)) {
+        g->reject = true;
+        return;
+    }
+    cfg_shape(g, "shape", rank, d);
+    in_f(g, "X", rank, d);
+    const char *op;
+    size_t n;
+    int64_t last = d[rank - 1];
+    switch (kind) {
+    case 0: {
+        static const double bw[] = {0.4, 0.3, 0.3};
+        static const char *const bnames[] = {"same", "scalar", "last_axis"};
+        size_t bc = WPICK(r, bw);
+        op = PICK(r, binops);
+        cfg_s(g, "broadcast", bnames[bc]);
+        if (bc == 0)
+            in_f(g, "B", rank, d);
+        else
+            weight(g, "B", SHAPE(bc == 1 ? 1 : last), 0.5, 1.5);
+        n = node(g, op, "X,B", "Y");
+        break;
+    }
+    case 1: {
+        /* exponents ORT runs with pow(); a scalar 2 or 3 it runs as
+         * products, which the plan costs as the Mul by a scalar it is */
+        static const double ew[] = {0.4, 0.2, 0.1, 0.3};
+        static const float ex[] = {0.5f, -0.5f, 1.5f};
+        size_t k = WPICK(r, ew);
+        op = "Pow";
+        if (k < 3) {
+            cfg_f(g, "exponent", ex[k]);
+            oc_builder_floats(g->b, "E", 0, NULL, &ex[k]);
+        } else {
+            cfg_s(g, "exponent", "tensor");
+            weight(g, "E", rank, d, 0.5, 2.0);
+        }
+        n = node(g, op, "X,E", "Y");
+        break;
+    }
+    case 2:
+        op = PICK(r, unops);
+        n = node(g, op, "X", "Y");
+        break;
+    case 3:
+        op = "Softmax";
+        n = node(g, op, "X", "Y");
+        oc_builder_attr_int(g->b, n, "axis", -1);
+        break;
+    case 4:
+        op = chance(r, 0.6) ? "ReduceMean" : "ReduceSum";
+        if (!strcmp(op, "ReduceSum")) { /* opset 13+: axes as an input */
+            oc_builder_ints(g->b, "axes", 1, D(1), D(-1));
+            n = node(g, op, "X,axes", "Y");
+        } else {
+            n = node(g, op, "X", "Y");
+            oc_builder_attr_ints(g->b, n, "axes", 1, D(-1));
+        }
+        oc_builder_attr_int(g->b, n, "keepdims", 1);
+        break;
+    case 5: {
+        int64_t perm[4] = {0, 1, 2, 3};
+        int a = rank == 4 && chance(r, 0.5) ? 1 : rank - 2;
+        perm[a] = a + 1, perm[a + 1] = a;
+        op = "Transpose";
+        cfg_shape(g, "perm", rank, perm);
+        n = node(g, op, "X", "Y");
+        oc_builder_attr_ints(g->b, n, "perm", (size_t)rank, perm);
+        break;
+    }
+    case 6:
+        memcpy(e, d, sizeof e);
+        e[rank - 1] = logu(r, 1, 256);
+        cfg_shape(g, "b", rank, e);
+        in_f(g, "B", rank, e);
+        op = "Concat";
+        n = node(g, op, "X,B", "Y");
+        oc_builder_attr_int(g->b, n, "axis", -1);
+        break;
+    case 7: {
+        int64_t st = chance(r, 0.5) ? 0 : last / 2, en = st + (last + 1) / 2;
+        oc_builder_ints(g->b, "starts", 1, D(1), &st);
+        oc_builder_ints(g->b, "ends", 1, D(1), &en);
+        oc_builder_ints(g->b, "axes", 1, D(1), D(-1));
+        op = "Slice";
+        n = node(g, op, "X,starts,ends,axes", "Y");
+        break;
+    }
+    default:
+        weight(g, "S", SHAPE(last), 0.5, 1.5);
+        weight(g, "Bi", SHAPE(last), -0.5, 0.5);
+        op = "LayerNormalization";
+        n = node(g, op, "X,S,Bi", "Y");
+        oc_builder_attr_int(g->b, n, "axis", -1);
+        break;
+    }
+    cfg_s(g, "op", op);
+    main_node(g, n, op);
+    out_f(g, "Y");
+}
+
 static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_CONV] = gen_conv,
     [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
@@ -2233,6 +2395,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_GATHER_AXIS] = gen_gather_axis,
     [OC_FAM_GATHER_ELEMENTS] = gen_gather_elements,
     [OC_FAM_EINSUM] = gen_einsum,
+    [OC_FAM_SMALL] = gen_small,
 };
 
 /* ---- drawing ---- */

@@ -60,7 +60,8 @@
     XX(PERMUTE, "permute", "Permute")     /* Transpose, any permutation */    \
     XX(GATHER_AXIS, "gather_axis", "GatherAxis") /* Gather on an inner axis */ \
     XX(GATHER_ELEMENTS, "gather_elements", "GatherElements") /* any axis */   \
-    XX(EINSUM, "einsum", "Einsum")         /* contractions of five layouts */
+    XX(EINSUM, "einsum", "Einsum")         /* contractions of five layouts */ \
+    XX(SMALL, "small", "Small")            /* kernels of 1..4096 elements */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
