@@ -2121,6 +2121,16 @@ static void fuse_rmsnorm(pctx *p, size_t m)
     p->nk[m].as_op = "LayerNormalization";
 }
 
+/* ONNX Runtime's Pow computes a scalar exponent of 2 or 3 as products of
+ * the base (x * x, x * x * x), any other exponent with pow(): costed as a
+ * Mul by a scalar, which is what it is. */
+static void pow_as_products(pctx *p, size_t m)
+{
+    int e = in(p, m, 1);
+    if (const_numel(p, e) == 1 && (const_all(p, e, 2) || const_all(p, e, 3)))
+        p->nk[m].as_op = "Mul";
+}
+
 /* Div(sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5): Gelu. */
 static bool gelu_chain(pctx *p, size_t m)
 {
@@ -2884,8 +2894,8 @@ static void pass_fuse(pctx *p)
             fuse_swish(p, i);
         else if (is_op(p, n, OC_OPID_Pad))
             fuse_pad(p, i);
-        else if (is_op(p, n, OC_OPID_Pow))
-            fuse_rmsnorm(p, i);
+        else if (is_op(p, n, OC_OPID_Pow) && (fuse_rmsnorm(p, i), p->nk[i].kid == OC_OPID_Pow))
+            pow_as_products(p, i);
         else if (is_op(p, n, OC_OPID_Slice) && in(p, i, 0) >= 0)
             fuse_split(p, in(p, i, 0));
     }

@@ -1380,7 +1380,7 @@ static void built_free(built *bt)
 /* b packed (and freed), loaded, analysed with o and planned for torch-cpu
  * into *bt; false (a failure counted, its message on stderr) when any
  * step fails. */
-static bool build_eager(oc_builder *b, const oc_analyze_opts *o, built *bt)
+static bool build_for(oc_builder *b, const oc_analyze_opts *o, const char *target, built *bt)
 {
     size_t size = 0;
     oc_error e;
@@ -1389,15 +1389,58 @@ static bool build_eager(oc_builder *b, const oc_analyze_opts *o, built *bt)
     bool ok = oc_builder_pack(b, &bt->buf, &size, &e) == OC_OK && bt->buf &&
               oc_model_load_buffer(bt->buf, size, "built", &bt->m, &e) == OC_OK &&
               oc_analyze(bt->m, o, &bt->a, &e) == OC_OK && (bt->ar = oc_arena_new()) &&
-              oc_plan_build(bt->a, &(oc_plan_opts){.target = "torch-cpu"}, &bt->plan, bt->ar,
-                            &e) == OC_OK;
+              oc_plan_build(bt->a, &(oc_plan_opts){.target = target}, &bt->plan, bt->ar, &e) ==
+                  OC_OK;
     oc_builder_free(b);
     if (!ok) {
-        fprintf(stderr, "build_eager: %s\n", e.msg);
+        fprintf(stderr, "build_for %s: %s\n", target, e.msg);
         t_failed++;
         built_free(bt);
     }
     return ok;
+}
+
+static bool build_eager(oc_builder *b, const oc_analyze_opts *o, built *bt)
+{
+    return build_for(b, o, "torch-cpu", bt);
+}
+
+/* ONNX Runtime's Pow squares or cubes by products when the exponent is a
+ * scalar 2 or 3 (element_wise_ops.cc): those are costed as a Mul, any
+ * other exponent (0.5, or 2 in a tensor of two) as the Pow it is. */
+static void pow_rules(void)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {4, 8, 2}, two[] = {2};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_floats(b, "f2", 0, NULL, (float[]){2});
+    oc_builder_ints(b, "i3", 1, (int64_t[]){1}, (int64_t[]){3});
+    oc_builder_floats(b, "half", 0, NULL, (float[]){0.5f});
+    oc_builder_floats(b, "pair", 1, two, (float[]){2, 2});
+    oc_builder_node(b, "Pow", "sq", "X,f2", "A");
+    oc_builder_node(b, "Pow", "cube", "A,i3", "B");
+    oc_builder_node(b, "Pow", "root", "B,half", "C");
+    oc_builder_node(b, "Pow", "pairwise", "C,pair", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    built bt;
+    if (!build_for(b, &(oc_analyze_opts){0}, "ort-cpu", &bt))
+        return;
+    const oc_graph *g = oc_model_graph(bt.m);
+    int products = 0, pows = 0;
+    for (size_t k = 0; k < bt.plan.n_kernels; k++) {
+        const oc_kernel *kn = &bt.plan.kernels[k];
+        if (kn->kind != OC_KERNEL_RUN)
+            continue;
+        const char *name = g->nodes[kn->main].name;
+        bool mul = kn->as_op && !strcmp(kn->as_op, "Mul");
+        CHECK(!strcmp(kn->op, "Pow")); /* as ORT's profiler names it */
+        CHECK(mul == (!strcmp(name, "sq") || !strcmp(name, "cube")));
+        products += mul;
+        pows += !kn->as_op;
+    }
+    CHECK_EQ_INT(products, 2);
+    CHECK_EQ_INT(pows, 2);
+    built_free(&bt);
 }
 
 /* X [batch, 9216] -> Gemm with W [1024, 9216] (37.7 MB, over glibc's
@@ -1538,6 +1581,7 @@ int main(void)
     control_rules();
     shape_rules();
     layout_rules();
+    pow_rules();
     /* resnet50: 53 convs, 49 followed by Relu (the rest feed the residual
      * Add), 16 residual Adds each followed by Relu. */
     /* kernel ids: ONNX operators' names, then ONNX Runtime's own kernels */
