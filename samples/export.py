@@ -1054,7 +1054,7 @@ PUBLISHED_GMACS = {
 
 def write_macs(models, tsv_path):
     rows = []
-    print(f"\nbatch-1 MACs (hooks; CNNs at 224x224, sequence models at L=128):")
+    print("\nbatch-1 MACs (hooks; CNNs at 224x224, sequence models at L=128):")
     print(f"  {'model':<16}{'MACs':>16}{'GMACs':>10}{'published':>11}{'diff':>9}")
     for name, (ctor, kind) in models.items():
         model = build(ctor)
