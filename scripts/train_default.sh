@@ -16,7 +16,10 @@ D=$ROOT/data
 # ort-cpu model also learns from cpu-AuthenticAMD-f26-m2's operator
 # samples, each with that machine's profile (hw.json): the kernels only it
 # measured (1-D and 3-D convolutions, rare unary operators, DepthToSpace,
-# InstanceNormalization, quantized kernels) and how the two machines differ.
+# InstanceNormalization, quantized kernels, the layouts and contexts of
+# later families, kernels of 1..4096 elements) and how the two machines
+# differ.  After retraining, f26's shipped calibration is fitted again
+# (the command in data/machines/cpu-AuthenticAMD-f26-m2/README.md).
 # ../shared/machines stays out, so that its transfer score stays honest.
 # The torch-cpu model learns both machines' training-step samples, each
 # with its machine's profile: cpu-AuthenticAMD-unrecorded's (SGD and Adam,
