@@ -2106,19 +2106,20 @@ static bool fuse_layernorm(pctx *p, size_t m)
 }
 
 /* RMS norm: Pow(x, 2) -> ReduceMean -> Add(eps) -> Sqrt -> Div [-> Mul
- * [-> Mul]]: SimplifiedLayerNormalization. */
-static void fuse_rmsnorm(pctx *p, size_t m)
+ * [-> Mul]]: SimplifiedLayerNormalization (true when fused). */
+static bool fuse_rmsnorm(pctx *p, size_t m)
 {
     static const oc_op_id ops[] = {OC_OPID_Pow, OC_OPID_ReduceMean, OC_OPID_Add, OC_OPID_Sqrt,
                                    OC_OPID_Div, OC_OPID_Mul,        OC_OPID_Mul};
     int nodes[7];
     size_t n = chain(p, m, ops, 7, nodes);
     if (n < 5 || !const_all(p, in(p, m, 1), 2) || !reduces_last(p, (size_t)nodes[1]))
-        return;
+        return false;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);
     set_kernel(&p->nk[m], OC_OPID_SimplifiedLayerNormalization);
     p->nk[m].as_op = "LayerNormalization";
+    return true;
 }
 
 /* ONNX Runtime's Pow computes a scalar exponent of 2 or 3 as products of
@@ -2894,7 +2895,7 @@ static void pass_fuse(pctx *p)
             fuse_swish(p, i);
         else if (is_op(p, n, OC_OPID_Pad))
             fuse_pad(p, i);
-        else if (is_op(p, n, OC_OPID_Pow) && (fuse_rmsnorm(p, i), p->nk[i].kid == OC_OPID_Pow))
+        else if (is_op(p, n, OC_OPID_Pow) && !fuse_rmsnorm(p, i))
             pow_as_products(p, i);
         else if (is_op(p, n, OC_OPID_Slice) && in(p, i, 0) >= 0)
             fuse_split(p, in(p, i, 0));

@@ -1377,9 +1377,9 @@ static void built_free(built *bt)
     free(bt->buf);
 }
 
-/* b packed (and freed), loaded, analysed with o and planned for torch-cpu
+/* b packed (and freed), loaded, analysed with o and planned for target
  * into *bt; false (a failure counted, its message on stderr) when any
- * step fails. */
+ * step fails.  build_eager: for torch-cpu. */
 static bool build_for(oc_builder *b, const oc_analyze_opts *o, const char *target, built *bt)
 {
     size_t size = 0;
