@@ -827,6 +827,22 @@ static void gen_swish(gen *g)
     out_f(g, "Y");
 }
 
+/* A reduction of X over na axes into Y: ReduceSum takes its axes as an
+ * input from opset 13, the others as an attribute until opset 18. */
+static size_t reduce_node(gen *g, const char *op, size_t na, const int64_t *axes, int64_t keep)
+{
+    size_t n;
+    if (!strcmp(op, "ReduceSum")) {
+        oc_builder_ints(g->b, "axes", 1, D((int64_t)na), axes);
+        n = node(g, op, "X,axes", "Y");
+    } else {
+        n = node(g, op, "X", "Y");
+        oc_builder_attr_ints(g->b, n, "axes", na, axes);
+    }
+    oc_builder_attr_int(g->b, n, "keepdims", keep);
+    return n;
+}
+
 static void gen_reduce(gen *g)
 {
     rng *r = &g->r;
@@ -853,16 +869,7 @@ static void gen_reduce(gen *g)
     cfg_s(g, "op", ops[o]);
     cfg_shape(g, "axes", (int)na, axes);
     cfg_i(g, "keepdims", keep);
-    size_t n;
-    if (o == 1) { /* opset 13+: ReduceSum takes axes as an input */
-        oc_builder_ints(g->b, "axes", 1, D((int64_t)na), axes);
-        n = node(g, ops[o], "X,axes", "Y");
-    } else {
-        n = node(g, ops[o], "X", "Y");
-        oc_builder_attr_ints(g->b, n, "axes", na, axes);
-    }
-    oc_builder_attr_int(g->b, n, "keepdims", keep);
-    main_node(g, n, ops[o]);
+    main_node(g, reduce_node(g, ops[o], na, axes, keep), ops[o]);
     out_f(g, "Y");
 }
 
@@ -1954,16 +1961,7 @@ static void gen_reduce_axes(gen *g)
     cfg_shape(g, "axes", (int)na, axes);
     cfg_i(g, "keepdims", keep);
     in_f(g, "X", rank, d);
-    size_t nd;
-    if (!strcmp(op, "ReduceSum")) { /* opset 13+: axes are an input */
-        oc_builder_ints(g->b, "axes", 1, D((int64_t)na), axes);
-        nd = node(g, op, "X,axes", "Y");
-    } else {
-        nd = node(g, op, "X", "Y");
-        oc_builder_attr_ints(g->b, nd, "axes", na, axes);
-    }
-    oc_builder_attr_int(g->b, nd, "keepdims", keep);
-    main_node(g, nd, op);
+    main_node(g, reduce_node(g, op, na, axes, keep), op);
     out_f(g, "Y");
 }
 
@@ -2307,14 +2305,7 @@ static void gen_small(gen *g)
         break;
     case 4:
         op = chance(r, 0.6) ? "ReduceMean" : "ReduceSum";
-        if (!strcmp(op, "ReduceSum")) { /* opset 13+: axes as an input */
-            oc_builder_ints(g->b, "axes", 1, D(1), D(-1));
-            n = node(g, op, "X,axes", "Y");
-        } else {
-            n = node(g, op, "X", "Y");
-            oc_builder_attr_ints(g->b, n, "axes", 1, D(-1));
-        }
-        oc_builder_attr_int(g->b, n, "keepdims", 1);
+        n = reduce_node(g, op, 1, D(-1), 1);
         break;
     case 5: {
         int64_t perm[4] = {0, 1, 2, 3};
