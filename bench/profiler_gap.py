@@ -36,7 +36,7 @@ def main():
     for t in sorted({r[3] for r in rows}):
         g = sorted((r for r in rows if r[3] == t), key=lambda r: r[7])
         gaps = [r[7] for r in g]
-        q = statistics.quantiles(gaps, n=10) if len(gaps) > 1 else gaps * 9
+        q = statistics.quantiles(gaps, n=10) if len(gaps) > 1 else gaps
         print(f"{t} thread(s): {len(g)} runs; profiled - wall per kernel: median "
               f"{statistics.median(gaps):.2f} us, p10 {q[0]:.2f}, p90 {q[-1]:.2f}")
         for r in g[::max(1, len(g) // 12)]:
