@@ -299,6 +299,53 @@ oc_status oc_node_desc_fused_op(const oc_analysis *a, const char *op, int x, int
     return OC_OK;
 }
 
+oc_status oc_node_desc_split(const oc_analysis *a, int x, int axis, const int *ys, size_t n,
+                             oc_node_desc *out, oc_arena *arena, oc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const oc_graph *g = oc_analysis_graph(a);
+    oc_desc_value *in = oc_arena_calloc(arena, 2, sizeof *in);
+    oc_desc_value *outs = oc_arena_calloc(arena, n ? n : 1, sizeof *outs);
+    oc_desc_attr *at = oc_arena_calloc(arena, 1, sizeof *at);
+    int64_t *parts = oc_arena_alloc(arena, sizeof *parts);
+    if (!in || !outs || !at || !parts || value_from(a, g, x, &in[0], arena))
+        return nomem(err);
+    in[0].weight = false;
+    *parts = (int64_t)n;
+    in[1] = (oc_desc_value){.present = true, .dtype = OC_DT_INT64, .rank = 1, .dims = parts,
+                            .weight = true};
+    uint64_t written = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (value_from(a, g, ys[i], &outs[i], arena))
+            return nomem(err);
+        oc_desc_value *o = &outs[i];
+        if (o->rank >= 0 && o->rank == in[0].rank - 1 && axis >= 0 && axis < in[0].rank) {
+            /* a Gather's part, before the Squeeze that drops its axis */
+            int64_t *d = oc_arena_alloc(arena, (size_t)in[0].rank * sizeof *d);
+            if (!d)
+                return nomem(err);
+            for (int k = 0, j = 0; k < in[0].rank; k++)
+                d[k] = k == axis ? 1 : o->dims[j++];
+            o->dims = d;
+            o->rank = in[0].rank;
+        }
+        written += value_bytes(o);
+    }
+    *at = (oc_desc_attr){.name = "axis", .type = OC_ATTR_INT, .i = axis};
+    out->op = "Split";
+    out->domain = "";
+    out->opset = 13;
+    out->n_attrs = 1;
+    out->attrs = at;
+    out->n_inputs = 2;
+    out->inputs = in;
+    out->n_outputs = n;
+    out->outputs = outs;
+    out->cost = (oc_desc_cost){0, 0, (uint64_t)n, value_bytes(&in[0]) + value_bytes(&in[1]),
+                               written};
+    return OC_OK;
+}
+
 oc_status oc_node_desc_add_fused(oc_node_desc *d, const oc_analysis *a, size_t node,
                                  oc_arena *arena, oc_error *err)
 {

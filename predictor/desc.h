@@ -102,6 +102,14 @@ oc_status oc_node_desc_fused_op(const oc_analysis *a, const char *op, int x, int
                                 uint64_t flops, oc_node_desc *out, oc_arena *arena,
                                 oc_error *err);
 
+/* Describe a Split the runtime made of the n nodes that read value x in
+ * parts along `axis` (Gathers and Slices, GatherSliceToSplitFusion), as
+ * the timing model's samples of Split look: input x and the sizes of the
+ * parts, output the n parts ys (a Gather's with the axis it drops).
+ * Errors: OC_ERR_NOMEM. */
+oc_status oc_node_desc_split(const oc_analysis *a, int x, int axis, const int *ys, size_t n,
+                             oc_node_desc *out, oc_arena *arena, oc_error *err);
+
 /* Append node `node`'s op to d->fused and add its cost to d->cost.
  * Errors: OC_ERR_USAGE (out of range, or more than OC_DESC_MAX_FUSED),
  * OC_ERR_OVERFLOW, OC_ERR_NOMEM. */

@@ -542,6 +542,26 @@ static oc_status kernel_desc(const oc_analysis *a, const oc_kernel *kn, oc_node_
     return kn->in_fp32 ? as_fp32(d, arena, err) : OC_OK;
 }
 
+/* The description of kernel k of plan, a Split made of the Gathers and
+ * Slices that read one tensor (oc_kernel.axis): its parts are the nodes
+ * the kernel holds, in the graph's order. */
+static oc_status split_desc(const oc_analysis *a, const oc_plan *plan, size_t k,
+                            oc_node_desc *d, oc_arena *arena, oc_error *err)
+{
+    const oc_graph *g = oc_analysis_graph(a);
+    const oc_kernel *kn = &plan->kernels[k];
+    int x = g->nodes[kn->main].inputs[0];
+    int *ys = oc_arena_alloc(arena, (g->n_nodes + 1) * sizeof *ys);
+    if (!ys)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < g->n_nodes; i++)
+        if (plan->kernel_of[i] == k && g->nodes[i].n_inputs > 0 && g->nodes[i].inputs[0] == x &&
+            g->nodes[i].n_outputs > 0)
+            ys[n++] = g->nodes[i].outputs[0];
+    return oc_node_desc_split(a, x, kn->axis, ys, n, d, arena, err);
+}
+
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
@@ -555,6 +575,16 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
         const oc_kernel *kn = &out->plan.kernels[k];
         if (kn->kind != OC_KERNEL_RUN)
             continue;
+        if (kn->main == OC_PLAN_INSERTED && kn->kid == OC_OPID_Squeeze && ov &&
+            ov->small_kernel_us > 0) {
+            /* a view the runtime inserts (after a Split it made of
+             * Gathers): what such a kernel takes in a graph */
+            out->kernel_us[k] = out->kernel_low_us[k] = out->kernel_high_us[k] =
+                ov->small_kernel_us;
+            out->small_us += ov->small_kernel_us;
+            out->n_small++;
+            continue;
+        }
         bool is_layout;
         int v = layout_value(a, kn, &is_layout);
         if (is_layout) {
@@ -593,7 +623,8 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
             continue;
         }
         oc_node_desc d;
-        oc_status st = kernel_desc(a, kn, &d, arena, err);
+        oc_status st = kn->axis >= 0 ? split_desc(a, &out->plan, k, &d, arena, err)
+                                     : kernel_desc(a, kn, &d, arena, err);
         if (st)
             return st;
         if ((st = oc_features_from_desc(&d, tgt, x + out->n_run * OC_N_FEATURES, err))) {

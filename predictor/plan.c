@@ -237,22 +237,18 @@ static void drop(pctx *p, size_t i, oc_kernel_kind kind, const char *why)
     p->nk[i].why = why;
 }
 
-/* Node j joins the kernel of node m. */
+/* Node j, with the nodes its kernel holds, joins the kernel of node m
+ * (which lists the first OC_PLAN_MAX_NODES nodes it absorbs). */
 static void absorb(pctx *p, size_t m, size_t j)
 {
-    oc_kernel *k = &p->nk[m];
-    if (k->n_fused < OC_PLAN_MAX_NODES) {
-        k->fused[k->n_fused++] = j;
-        p->owner[j] = (int)m;
-        for (size_t q = 0; q < p->nk[j].n_fused; q++) {
-            size_t f = p->nk[j].fused[q];
-            if (k->n_fused < OC_PLAN_MAX_NODES) {
-                k->fused[k->n_fused++] = f;
-                p->owner[f] = (int)m;
-            }
-        }
-        p->nk[j].n_fused = 0;
+    oc_kernel *k = &p->nk[m], *kj = &p->nk[j];
+    for (size_t q = 0; q <= kj->n_fused; q++) {
+        size_t x = q ? kj->fused[q - 1] : j;
+        p->owner[x] = (int)m;
+        if (k->n_fused < OC_PLAN_MAX_NODES)
+            k->fused[k->n_fused++] = x;
     }
+    kj->n_fused = 0;
 }
 
 /* ---- pass 1: what the runtime never runs ---- */
@@ -1908,6 +1904,51 @@ static bool attention_pair(const pctx *p, size_t m, size_t j)
 
 /* MatMul: + constant bias on 2-D input -> Gemm (+ activation: FusedGemm);
  * transposed inputs and scalar scales -> FusedMatMul. */
+/* MatmulBNFusion (ORT's level 1): a MatMul by a constant matrix whose only
+ * reader is a BatchNormalization of constant statistics over its columns
+ * (a Reshape and a Transpose may stand between them, each read only
+ * there) runs as a Gemm with the normalization folded into its weights.
+ * True when it does: the BatchNormalization joins the kernel. */
+static bool matmul_bn(pctx *p, size_t m)
+{
+    const oc_tinfo *xa = ort_info(p, in(p, m, 0)), *b = sinfo(p, in(p, m, 1));
+    if (!xa || xa->rank != 2 || in(p, m, 1) < 0 || !p->constant[in(p, m, 1)] || !b ||
+        b->rank != 2 || !dims_concrete(b, 1, 2))
+        return false;
+    int j = sole_next(p, m);
+    bool reshape = false, transpose = false;
+    while (j >= 0) {
+        const oc_node *n = &p->g->nodes[j];
+        if (is_op(p, n, OC_OPID_Reshape) && !reshape)
+            reshape = true;
+        else if (is_op(p, n, OC_OPID_Transpose) && !transpose)
+            transpose = true;
+        else
+            break;
+        j = sole_next(p, (size_t)j);
+    }
+    if (j < 0 || !is_op(p, &p->g->nodes[j], OC_OPID_BatchNormalization))
+        return false;
+    const oc_node *bn = &p->g->nodes[j];
+    const oc_attr *eps = oc_node_attr(bn, "epsilon");
+    if (bn->n_inputs < 5 || !eps || eps->type != OC_ATTR_FLOAT)
+        return false;
+    for (size_t o = 1; o < bn->n_outputs; o++)
+        if (bn->outputs[o] >= 0)
+            return false;
+    for (size_t s = 1; s < 5; s++) {
+        int v = in(p, (size_t)j, s);
+        const oc_tinfo *t = sinfo(p, v);
+        if (v < 0 || !p->constant[v] || !t || t->rank != 1 || !dims_concrete(t, 0, 1) ||
+            t->dims[0].v != b->dims[1].v)
+            return false;
+    }
+    absorb(p, m, (size_t)j);
+    set_kernel(&p->nk[m], OC_OPID_Gemm);
+    p->nk[m].as_op = "Gemm";
+    return true;
+}
+
 static void fuse_matmul(pctx *p, size_t m)
 {
     const oc_node *mm = &p->g->nodes[m];
@@ -1955,7 +1996,14 @@ static void fuse_matmul(pctx *p, size_t m)
             return;
         }
     }
-    if (is_op(p, mm, OC_OPID_Gemm)) {
+    bool bn_gemm = is_op(p, mm, OC_OPID_MatMul) && matmul_bn(p, m);
+    if (bn_gemm) {
+        /* then GemmActivationFusion, where the BatchNormalization was all
+         * that read the MatMul */
+        int bn = (int)k->fused[k->n_fused - 1];
+        j = j == bn ? sole_next(p, (size_t)bn) : -1;
+    }
+    if (is_op(p, mm, OC_OPID_Gemm) || bn_gemm) {
         if (j >= 0 && is_activation(p, &p->g->nodes[j]) &&
             !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
             absorb(p, m, (size_t)j);
@@ -2192,71 +2240,124 @@ static void fuse_swish(pctx *p, size_t m)
     set_kernel(&p->nk[m], OC_KID_QuickGelu);
 }
 
-/* Slices of one tensor along one axis that tile it exactly (a channel
- * split written as x[:, :c], x[:, c:]): one Split kernel. */
-static bool slice_range(const pctx *p, size_t i, int64_t *axis, int64_t *lo, int64_t *hi)
+/* GatherSliceToSplitFusion (ORT's level 1, opset 13 and later): the
+ * Gathers of one index and the Slices of one range that read one tensor
+ * along one axis, together covering it once, run as one Split; a Gather
+ * whose index is a scalar (rank 0) then runs a Squeeze of its part.
+ *
+ * A consumer's part of tensor v along its axis (*axis), [*lo, *hi) of
+ * dim, or false when ORT would not fuse it: the index, starts, ends and
+ * axes must be int64 constants of one element (and steps 1). */
+static bool const_one_int64(const pctx *p, int v, int64_t *x, int *rank)
 {
-    const oc_node *n = &p->g->nodes[i];
-    cvals st, en, ax, sp;
-    if (!is_op(p, n, OC_OPID_Slice) || n->n_inputs < 3 || !const_vals(p, in(p, i, 1), &st) ||
-        !st.ints || st.n != 1 || !const_vals(p, in(p, i, 2), &en) || !en.ints || en.n != 1)
+    cvals c;
+    const oc_tinfo *t = sinfo(p, v);
+    if (!t || t->dtype != OC_DT_INT64 || !(t->rank == 0 || t->rank == 1) ||
+        !const_vals(p, v, &c) || !c.ints || c.n != 1)
         return false;
-    *axis = 0;
-    if (n->n_inputs > 3 && in(p, i, 3) >= 0) {
-        if (!const_vals(p, in(p, i, 3), &ax) || !ax.ints || ax.n != 1)
-            return false;
-        *axis = ax.i[0];
-    }
-    if (n->n_inputs > 4 && in(p, i, 4) >= 0 &&
-        (!const_vals(p, in(p, i, 4), &sp) || !sp.ints || sp.n != 1 || sp.i[0] != 1))
-        return false;
-    *lo = st.i[0];
-    *hi = en.i[0];
+    *x = c.i[0];
+    *rank = t->rank;
     return true;
+}
+
+static bool split_part(const pctx *p, size_t c, int rank, int64_t *axis, int64_t dim,
+                       int64_t *lo, int64_t *hi, bool *squeeze)
+{
+    const oc_node *n = &p->g->nodes[c];
+    int r;
+    *squeeze = false;
+    if (is_op(p, n, OC_OPID_Gather)) {
+        const oc_attr *a = oc_node_attr(n, "axis");
+        *axis = a ? a->i : 0;
+        if (!const_one_int64(p, in(p, c, 1), lo, &r))
+            return false;
+        if (*lo < 0)
+            *lo += dim;
+        *hi = *lo + 1;
+        *squeeze = r == 0;
+    } else {
+        int64_t step;
+        if (n->n_inputs < 4 || !const_one_int64(p, in(p, c, 3), axis, &r) ||
+            !const_one_int64(p, in(p, c, 1), lo, &r) || !const_one_int64(p, in(p, c, 2), hi, &r) ||
+            (n->n_inputs > 4 && (!const_one_int64(p, in(p, c, 4), &step, &r) || step != 1)))
+            return false;
+        if (*lo < 0)
+            *lo += dim;
+        if (*hi < 0)
+            *hi += dim;
+        *lo = *lo < 0 ? 0 : *lo > dim ? dim : *lo;
+        *hi = *hi < 0 ? 0 : *hi > dim ? dim : *hi;
+    }
+    if (*axis < 0)
+        *axis += rank;
+    return *lo >= 0 && *lo < *hi && *hi <= dim;
 }
 
 static void fuse_split(pctx *p, int v)
 {
-    const oc_tinfo *t = sinfo(p, v);
-    if (!t || t->rank < 1 || !dims_concrete(t, 0, t->rank) || p->uses[v] < 2)
+    const oc_graph *g = p->g;
+    int pr = g->values[v].producer;
+    int edges = p->cons_start[v + 1] - p->cons_start[v];
+    /* the tensor: a graph input, a weight, or the only output of a node
+     * other than Shape, read by more than one node */
+    if (edges < 2 || (pr >= 0 && (is_op(p, &g->nodes[pr], OC_OPID_Shape) ||
+                                  g->nodes[pr].n_outputs != 1)))
         return;
-    int first = -1, count = 0;
-    int64_t axis = 0, covered = 0, dim = -1;
-    int64_t los[64], his[64];
+    const oc_tinfo *t = ort_info(p, v);
+    if (!t || t->rank < 1)
+        return;
+    size_t parts[64];
+    int64_t los[64], his[64], axis = -1, covered = 0, dim = -1;
+    bool squeeze[64];
+    int count = 0, first = -1;
     for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
         size_t c = (size_t)p->cons[e];
-        int64_t a, lo, hi;
-        if (!live(p, c) || count >= 64 || !slice_range(p, c, &a, &lo, &hi))
+        const oc_node *n = &g->nodes[c];
+        if (!live(p, c) || in(p, c, 0) != v ||
+            !(is_op(p, n, OC_OPID_Gather) || is_op(p, n, OC_OPID_Slice)))
+            continue;
+        if (n->opset < 13 || count == 64)
             return;
-        if (a < 0)
-            a += t->rank;
-        if (a < 0 || a >= t->rank || (count && a != axis))
+        int64_t a = -1, lo, hi;
+        if (axis < 0) {
+            /* the axis the first of them names, whose dim must be known */
+            const oc_attr *at = is_op(p, n, OC_OPID_Gather) ? oc_node_attr(n, "axis") : NULL;
+            cvals ax;
+            if (is_op(p, n, OC_OPID_Gather))
+                a = at ? at->i : 0;
+            else if (n->n_inputs >= 4 && const_vals(p, in(p, c, 3), &ax) && ax.ints && ax.n == 1)
+                a = ax.i[0];
+            else
+                return;
+            if (a < 0)
+                a += t->rank;
+            if (a < 0 || a >= t->rank || !dims_concrete(t, (int)a, (int)a + 1))
+                return;
+            axis = a;
+            dim = t->dims[a].v;
+        }
+        if (!split_part(p, c, t->rank, &a, dim, &lo, &hi, &squeeze[count]) || a != axis)
             return;
-        axis = a;
-        dim = t->dims[a].v;
-        if (hi > dim)
-            hi = dim;
-        if (lo < 0)
-            lo += dim;
-        if (hi < 0)
-            hi += dim;
+        for (int q = 0; q < count; q++)
+            if (lo < his[q] && los[q] < hi)
+                return; /* overlapping */
         los[count] = lo;
         his[count] = hi;
+        parts[count++] = c;
         covered += hi - lo;
         if (first < 0 || g_topo_before(p, c, (size_t)first))
             first = (int)c;
-        count++;
     }
-    if (count != p->uses[v] || covered != dim)
+    if (count < 2 || covered != dim)
         return;
-    for (int q = 0; q < count; q++)
-        for (int r = q + 1; r < count; r++)
-            if (los[q] < his[r] && los[r] < his[q])
-                return; /* overlapping */
-    for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++)
-        if (p->cons[e] != first)
-            absorb(p, (size_t)first, (size_t)p->cons[e]);
+    for (int q = 0; q < count; q++) {
+        if (parts[q] != (size_t)first)
+            absorb(p, (size_t)first, parts[q]);
+        if (squeeze[q])
+            add_inserted(p, OC_OPID_Squeeze, out0(p, parts[q]), (size_t)first, false);
+    }
     set_kernel(&p->nk[first], OC_OPID_Split);
+    p->nk[first].axis = (int)axis;
 }
 
 static int kernel_out(const pctx *p, size_t m);
@@ -2897,7 +2998,7 @@ static void pass_fuse(pctx *p)
             fuse_pad(p, i);
         else if (is_op(p, n, OC_OPID_Pow) && !fuse_rmsnorm(p, i))
             pow_as_products(p, i);
-        else if (is_op(p, n, OC_OPID_Slice) && in(p, i, 0) >= 0)
+        else if ((is_op(p, n, OC_OPID_Slice) || is_op(p, n, OC_OPID_Gather)) && in(p, i, 0) >= 0)
             fuse_split(p, in(p, i, 0));
     }
 }
@@ -2940,6 +3041,7 @@ static bool add_inserted(pctx *p, int kid, int value, size_t at, bool before)
     e->k.main = OC_PLAN_INSERTED;
     set_kernel(&e->k, kid);
     e->k.value = value;
+    e->k.axis = -1;
     e->at = at;
     e->before = before;
     return true;
@@ -3472,6 +3574,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         p.owner[i] = (int)i;
         p.nk[i].main = i;
         p.nk[i].value = -1;
+        p.nk[i].axis = -1;
         p.nk[i].op = g->nodes[i].op;
         p.nk[i].kid = oc_analysis_node_cost(a, i)->op;
     }
@@ -3550,6 +3653,13 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         out->kernel_of[k->main] = q;
         for (size_t f = 0; f < k->n_fused; f++)
             out->kernel_of[k->fused[f]] = q;
+    }
+    /* the nodes a kernel absorbed beyond the ones it lists */
+    for (size_t i = 0; i < p.nn; i++) {
+        size_t o = i;
+        while (p.owner[o] != (int)o)
+            o = (size_t)p.owner[o];
+        out->kernel_of[i] = out->kernel_of[o];
     }
     return OC_OK;
 }

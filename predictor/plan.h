@@ -92,6 +92,10 @@ typedef struct oc_kernel {
                              branch's kernels, oc_analysis_sub) */
     bool in_fp32;         /* a float16 node ORT runs in float32 (no float16
                              kernel: InsertCastTransformer casts around it) */
+    int axis;             /* a Split made of the Gathers and Slices that
+                             read one tensor (GatherSliceToSplitFusion):
+                             the axis it splits that tensor (its main
+                             node's input) on; -1 otherwise */
     size_t n_fused;       /* absorbed nodes, in order */
     size_t fused[OC_PLAN_MAX_NODES];
 } oc_kernel;

@@ -1443,6 +1443,87 @@ static void pow_rules(void)
     built_free(&bt);
 }
 
+/* X [2, 6, 4] read along axis 1 by a Gather of index 0 (a scalar), a
+ * Gather of index [1] and a Slice of `lo`..10 (axes [1]), and by a Relu:
+ * ORT's GatherSliceToSplitFusion makes the parts one Split, with a
+ * Squeeze after the scalar Gather's part, when they cover the axis once
+ * (opset 13 and later); other readers do not matter. */
+static oc_builder *parts_of(int64_t opset, int64_t lo)
+{
+    oc_builder *b = oc_builder_new(opset);
+    int64_t x[] = {2, 6, 4}, one[] = {1};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_ints(b, "i0", 0, NULL, (int64_t[]){0});
+    oc_builder_ints(b, "i1", 1, one, (int64_t[]){1});
+    oc_builder_ints(b, "st", 1, one, &lo);
+    oc_builder_ints(b, "en", 1, one, (int64_t[]){10});
+    oc_builder_ints(b, "ax", 1, one, (int64_t[]){1});
+    oc_builder_attr_int(b, oc_builder_node(b, "Gather", "g0", "X,i0", "A"), "axis", 1);
+    oc_builder_attr_int(b, oc_builder_node(b, "Gather", "g1", "X,i1", "B"), "axis", 1);
+    oc_builder_node(b, "Slice", "s", "X,st,en,ax", "C");
+    oc_builder_node(b, "Relu", "r", "X", "R");
+    const char *outs[] = {"A", "B", "C", "R"};
+    for (size_t i = 0; i < 4; i++)
+        oc_builder_output(b, outs[i], OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* X [4, 16] -> MatMul by W [16, 8] -> BatchNormalization over the 8
+ * columns -> Relu.  `stat`: the mean, a weight or a graph input. */
+static oc_builder *matmul_bn_relu(bool mean_input)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {4, 16}, w[] = {16, 8}, c[] = {8};
+    float wv[128], cv[8];
+    for (size_t i = 0; i < 128; i++)
+        wv[i] = (float)(i % 7) - 3.0f;
+    for (size_t i = 0; i < 8; i++)
+        cv[i] = 1.0f + (float)i;
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_floats(b, "W", 2, w, wv);
+    oc_builder_floats(b, "scale", 1, c, cv);
+    oc_builder_floats(b, "bias", 1, c, cv);
+    oc_builder_floats(b, "var", 1, c, cv);
+    if (mean_input)
+        oc_builder_input(b, "mean", OC_DT_FLOAT, 1, c);
+    else
+        oc_builder_floats(b, "mean", 1, c, cv);
+    oc_builder_node(b, "MatMul", "mm", "X,W", "M");
+    oc_builder_attr_float(b, oc_builder_node(b, "BatchNormalization", "bn",
+                                             "M,scale,bias,mean,var", "N"),
+                          "epsilon", 1e-5f);
+    oc_builder_node(b, "Relu", "act", "N", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* Two rewrites of ORT's level 1 that change how many kernels a graph runs:
+ * GatherSliceToSplitFusion and MatmulBNFusion (then GemmActivationFusion). */
+static void gather_split_rules(void)
+{
+    opcount c = plan_built(parts_of(13, 2), 0, NULL);
+    CHECK_EQ_INT(count_of(&c, "Split"), 1);
+    CHECK_EQ_INT(count_of(&c, "Squeeze"), 1); /* index 0 is a scalar, [1] not */
+    CHECK_EQ_INT(count_of(&c, "Gather") + count_of(&c, "Slice"), 0);
+    CHECK_EQ_INT(count_of(&c, "Relu"), 1);
+    CHECK_EQ_INT(c.run, 3);
+    /* index 2 read by none, or read twice; before opset 13 */
+    const int64_t los[] = {3, 1, 2}, opsets[] = {13, 13, 12};
+    for (size_t t = 0; t < 3; t++) {
+        c = plan_built(parts_of(opsets[t], los[t]), 0, NULL);
+        CHECK_EQ_INT(count_of(&c, "Split") + count_of(&c, "Squeeze"), 0);
+        CHECK_EQ_INT(count_of(&c, "Gather"), 2);
+        CHECK_EQ_INT(count_of(&c, "Slice"), 1);
+    }
+    c = plan_built(matmul_bn_relu(false), 0, NULL);
+    CHECK_EQ_INT(count_of(&c, "FusedGemm"), 1);
+    CHECK_EQ_INT(c.run, 1);
+    c = plan_built(matmul_bn_relu(true), 0, NULL); /* statistics not known */
+    CHECK_EQ_INT(count_of(&c, "MatMul"), 1);
+    CHECK_EQ_INT(count_of(&c, "BatchNormalization"), 1);
+    CHECK_EQ_INT(count_of(&c, "FusedGemm") + count_of(&c, "Gemm"), 0);
+}
+
 /* X [batch, 9216] -> Gemm with W [1024, 9216] (37.7 MB, over glibc's
  * largest mmap threshold) -> Relu: a training step's fresh bytes as the
  * eager plan runs it. */
@@ -1582,6 +1663,7 @@ int main(void)
     shape_rules();
     layout_rules();
     pow_rules();
+    gather_split_rules();
     /* resnet50: 53 convs, 49 followed by Relu (the rest feed the residual
      * Add), 16 residual Adds each followed by Relu. */
     /* kernel ids: ONNX operators' names, then ONNX Runtime's own kernels */
