@@ -636,12 +636,13 @@ int cmd_calibrate(int argc, char **argv)
             if (shown)
                 printf(" at %d thread%s\n", f->threads, f->threads == 1 ? "" : "s");
             if (f->n_chains)
-                printf("a kernel at %d thread%s: %.2f us in a run, %.2f us as profiled (chains "
-                       "of tiny kernels): %s %.2f us per kernel\n",
+                printf("a kernel at %d thread%s: %.2f us in a run, %.2f us as profiled, %.2f us "
+                       "as predicted (chains of tiny kernels): %s %.2f us per kernel, each "
+                       "at least %.2f us\n",
                        f->threads, f->threads == 1 ? "" : "s", f->kernel_floor_us,
-                       f->profiled_kernel_us,
+                       f->profiled_kernel_us, f->predicted_kernel_us,
                        f->per_kernel_us < 0 ? "predicted kernels less" : "predicted kernels plus",
-                       fabs(f->per_kernel_us));
+                       fabs(f->per_kernel_us), f->kernel_floor_us);
             if (f->stream_gbps > 0)
                 printf("weights stream at %d thread%s: %.1f GB/s\n", f->threads,
                        f->threads == 1 ? "" : "s", f->stream_gbps);

@@ -386,10 +386,10 @@ static double slope(const double *x, const double *y, size_t n)
 oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err)
 {
     enum { MAX = 64 };
-    double x[MAX], w[MAX], p[MAX];
+    double x[MAX], w[MAX], p[MAX], q[MAX];
     if (!n || n > MAX)
         return oc_error_set(err, OC_ERR_USAGE, NULL, "%zu kernel chains (2 to %d)", n, MAX);
-    bool lengths = false;
+    bool lengths = false, predicted = true;
     for (size_t i = 0; i < n; i++) {
         if (!c[i].kernels || !(c[i].wall_us > 0) || !(c[i].kernel_us > 0) ||
             !isfinite(c[i].wall_us) || !isfinite(c[i].kernel_us))
@@ -397,15 +397,19 @@ oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
         x[i] = (double)c[i].kernels;
         w[i] = c[i].wall_us;
         p[i] = c[i].kernel_us;
+        q[i] = c[i].predicted_us;
+        predicted &= c[i].predicted_us > 0 && isfinite(c[i].predicted_us);
         lengths |= c[i].kernels != c[0].kernels;
     }
     if (!lengths)
         return oc_error_set(err, OC_ERR_USAGE, NULL,
                             "kernel chains of one length: the fit needs two");
-    double sw = slope(x, w, n), sp = slope(x, p, n);
+    double sw = slope(x, w, n), sp = slope(x, p, n), sq = predicted ? slope(x, q, n) : 0;
     f->kernel_floor_us = sw > 0 ? sw : 0;
     f->profiled_kernel_us = sp > 0 ? sp : 0;
-    f->per_kernel_us = f->kernel_floor_us - f->profiled_kernel_us;
+    f->predicted_kernel_us = sq > 0 ? sq : 0;
+    f->per_kernel_us = f->kernel_floor_us - (f->predicted_kernel_us > 0 ? f->predicted_kernel_us
+                                                                       : f->profiled_kernel_us);
     f->n_chains = (int)n;
     return OC_OK;
 }
@@ -455,11 +459,14 @@ static json_t *overhead_json(const oc_calib_fit *f)
         json_object_set_new(o, "stream_gbps", json_real(f->stream_gbps));
     if (o && f->fault_us_per_mb > 0)
         json_object_set_new(o, "fault_us_per_mb", json_real(f->fault_us_per_mb));
-    if (o && f->n_chains)
-        json_object_set_new(o, "kernel_chain",
-                            json_pack("{s:i, s:f, s:f}", "runs", f->n_chains,
-                                      "wall_us_per_kernel", f->kernel_floor_us,
-                                      "profiled_us_per_kernel", f->profiled_kernel_us));
+    json_t *ch = o && f->n_chains ? json_pack("{s:i, s:f, s:f}", "runs", f->n_chains,
+                                              "wall_us_per_kernel", f->kernel_floor_us,
+                                              "profiled_us_per_kernel", f->profiled_kernel_us)
+                                  : NULL;
+    if (ch && f->predicted_kernel_us > 0)
+        json_object_set_new(ch, "predicted_us_per_kernel", json_real(f->predicted_kernel_us));
+    if (ch)
+        json_object_set_new(o, "kernel_chain", ch);
     json_t *ig = o ? json_object() : NULL;
     for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
         if (f->in_graph[g] > 0)
@@ -597,7 +604,9 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
     double nc = 0;
     if (ch && (!get_num(ch, "runs", 2, 1e6, &nc) ||
                !get_num(ch, "wall_us_per_kernel", 0, 1e6, &f->kernel_floor_us) ||
-               !get_num(ch, "profiled_us_per_kernel", 0, 1e6, &f->profiled_kernel_us)))
+               !get_num(ch, "profiled_us_per_kernel", 0, 1e6, &f->profiled_kernel_us) ||
+               (json_object_get(ch, "predicted_us_per_kernel") &&
+                !get_num(ch, "predicted_us_per_kernel", 0, 1e6, &f->predicted_kernel_us))))
         return BAD("%s: corrupt calibration: bad \"kernel_chain\" in \"overhead\"", label);
     f->n_chains = (int)nc;
     if (json_object_get(ov, "stream_gbps") &&

@@ -107,12 +107,15 @@ typedef struct oc_calib_fit {
     double anchor_err_before, anchor_err_after;
     /* Chains of tiny kernels timed here with and without ONNX Runtime's
      * profiler (calibrate's anchors): what one more kernel adds to a
-     * graph's run (kernel_floor_us) and to its profile (profiled_kernel_us).
-     * The timing model learned profiled kernel times, so per_kernel_us is
-     * then their difference, negative where the profiler's own cost per
-     * kernel exceeds the executor's.  n_chains 0: not measured. */
+     * graph's run (kernel_floor_us) and to its profile (profiled_kernel_us),
+     * and what the calibrated timing model predicts for one of them
+     * (predicted_kernel_us; 0: not predicted).  The timing model learned
+     * profiled kernel times alone, so per_kernel_us is the run's slope less
+     * the predicted one (less the profiled one where none was predicted),
+     * negative where the profiler's own cost per kernel exceeds the
+     * executor's.  n_chains 0: not measured. */
     int n_chains;
-    double kernel_floor_us, profiled_kernel_us;
+    double kernel_floor_us, profiled_kernel_us, predicted_kernel_us;
     /* The machine's copy bandwidth at this thread count (onnxcost hw), GB/s:
      * a graph's weights do not stay in cache from one run to the next, so
      * a kernel takes at least its weights' bytes at this rate; 0 when not
@@ -249,17 +252,21 @@ static inline double oc_calib_small_kernel_us(const oc_calib_fit *f, double base
 }
 
 /* A chain of `kernels` tiny kernels (each runs on a few floats) timed in
- * one session: its wall time and its kernels' profiled time. */
+ * one session: its wall time and its kernels' profiled time; and the sum
+ * of its kernels as the calibrated timing model predicts them (0: not
+ * predicted). */
 typedef struct oc_calib_chain {
     size_t kernels;
-    double wall_us, kernel_us;
+    double wall_us, kernel_us, predicted_us;
 } oc_calib_chain;
 
-/* f's kernel_floor_us, profiled_kernel_us and per_kernel_us from n chains
- * of at least two lengths: the slopes of wall and profiled time over the
- * kernel count (least squares), per_kernel_us their difference.  Fit it
- * before oc_calib_fit_in_graph, which keeps it.  Errors: OC_ERR_USAGE
- * (fewer than two lengths, a non-positive time). */
+/* f's kernel_floor_us, profiled_kernel_us, predicted_kernel_us and
+ * per_kernel_us from n chains of at least two lengths: the slopes of wall,
+ * profiled and predicted time over the kernel count (least squares);
+ * per_kernel_us is the wall's slope less the predicted one (the profiled
+ * one where a chain was not predicted).  Fit it before
+ * oc_calib_fit_in_graph, which keeps it.  Errors: OC_ERR_USAGE (fewer
+ * than two lengths, a non-positive time). */
 oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
                              oc_error *err);
 

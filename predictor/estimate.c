@@ -684,6 +684,25 @@ static void output_bytes(const oc_analysis *a, uint64_t *all, uint64_t *fresh)
     }
 }
 
+/* The profiler's cost held in the profiled times of the kernels that run,
+ * g each (oc_overhead's per_kernel_us, negated), so that what a kernel
+ * adds to a run is its time less g; but no kernel adds less than
+ * floor_us (what one more tiny kernel adds to a run: oc_overhead's
+ * kernel_floor_us), nor, when it is quicker still, less than its own
+ * time.  floor_us 0: g for each. */
+static double profiler_cost(const oc_estimate *out, double g, double floor_us)
+{
+    if (!(floor_us > 0))
+        return g * (double)out->plan.n_run;
+    double sum = 0;
+    for (size_t k = 0; k < out->plan.n_kernels; k++) {
+        const oc_kernel *kn = &out->plan.kernels[k];
+        if (kn->kind == OC_KERNEL_RUN && !kn->inlined)
+            sum += fmin(g, fmax(0, out->kernel_us[k] - floor_us));
+    }
+    return sum;
+}
+
 static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
                     const double *us, const double *lo, const double *hi,
                     const oc_overhead *ov)
@@ -734,7 +753,7 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     /* every kernel that runs, those the runtime inserts included */
     double per = ov ? ov->per_kernel_us : 0, n_run = (double)out->plan.n_run;
     out->overhead_us = (per > 0 ? per * n_run : 0) + out->inner_overhead_us;
-    out->profiler_us += per < 0 ? -per * n_run : 0;
+    out->profiler_us += per < 0 ? profiler_cost(out, -per, ov->kernel_floor_us) : 0;
     output_bytes(a, &out->output_bytes, &out->output_fresh_bytes);
     out->output_us = ov ? ov->output_us_per_mb * (double)out->output_fresh_bytes / 1e6 : 0;
     double fixed = out->overhead_us + out->output_us - out->profiler_us;

@@ -32,8 +32,10 @@
  * A negative per_kernel_us (a calibration's, measured on chains of tiny
  * kernels) takes ONNX Runtime's profiler cost per kernel, which the
  * timing model's profiled samples hold and a graph's run does not, out of
- * the kernels' sum; the total then stays at least kernel_floor_us per
- * kernel run (what one kernel adds to a run, measured the same way). */
+ * the kernels' sum; but each kernel still adds at least kernel_floor_us
+ * (what one more tiny kernel adds to a run, measured the same way; or its
+ * own time where that is less), and the total stays at least
+ * kernel_floor_us per kernel run. */
 typedef struct oc_overhead {
     double kernel_scale, per_kernel_us;
     double kernel_floor_us;

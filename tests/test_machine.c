@@ -285,6 +285,30 @@ static void calibrations(void)
     CHECK(wf->output_us_per_mb == 0);
     op[0].bytes = 0;
     CHECK_EQ_INT(oc_calib_fit_output(wf, op, 1, &e), OC_ERR_USAGE);
+    /* Chains of tiny kernels: per_kernel_us is the run's slope less the
+     * one the calibrated model predicts (less the profiled one where the
+     * chains were not predicted); both saved and read back. */
+    {
+        oc_calib_fit keep = *wf;
+        oc_calib_chain ch[2] = {{8, 30, 20, 24}, {256, 80, 600, 768}};
+        CHECK_EQ_INT(oc_calib_fit_chain(wf, ch, 2, &e), OC_OK);
+        CHECK(fabs(wf->kernel_floor_us - 50.0 / 248) < 1e-9);
+        CHECK(fabs(wf->predicted_kernel_us - 3.0) < 1e-9);
+        CHECK(fabs(wf->per_kernel_us - (50.0 / 248 - 3.0)) < 1e-9);
+        json_t *cj = oc_calib_to_json(&c);
+        char *cs = cj ? json_dumps(cj, 0) : NULL;
+        oc_calib cb;
+        CHECK(cs && strstr(cs, "\"predicted_us_per_kernel\"") &&
+              oc_calib_loadb(cs, strlen(cs), "chains.json", &cb, &e) == OC_OK &&
+              fabs(oc_calib_fit_for(&cb, wf->threads)->predicted_kernel_us - 3.0) < 1e-6);
+        free(cs);
+        json_decref(cj);
+        ch[0].predicted_us = 0;
+        CHECK_EQ_INT(oc_calib_fit_chain(wf, ch, 2, &e), OC_OK);
+        CHECK(wf->predicted_kernel_us == 0 &&
+              fabs(wf->per_kernel_us - (50.0 - 580.0) / 248) < 1e-9);
+        *wf = keep;
+    }
 
     /* A file older than the forms: slopes say "size", else "scale". */
     json_t *j = oc_calib_to_json(&c);

@@ -30,6 +30,7 @@
 
 #include "onnx/build.h"
 #include "onnx/model.h"
+#include "predictor/estimate.h"
 #include "predictor/mlp.h"
 
 #ifndef OC_SOURCE_DIR
@@ -205,13 +206,13 @@ static oc_status output_probe(uint64_t bytes, const char *path, oc_error *err)
 }
 
 /* The kernel chain of length n: Neg and Abs of 16 floats, alternating
- * (nothing for ONNX Runtime to fold or fuse), written to `path`. */
-static oc_status chain_probe(size_t n, const char *path, oc_error *err)
+ * (nothing for ONNX Runtime to fold or fuse); NULL when out of memory. */
+static oc_builder *chain_graph(size_t n)
 {
     oc_builder *b = oc_builder_new(13);
     int64_t d[2] = {1, 16};
     if (!b)
-        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        return NULL;
     oc_builder_input(b, "x", OC_DT_FLOAT, 2, d);
     char in[32] = "x", out[32], name[32];
     for (size_t i = 0; i < n; i++) {
@@ -221,7 +222,40 @@ static oc_status chain_probe(size_t n, const char *path, oc_error *err)
         memcpy(in, out, sizeof in);
     }
     oc_builder_output(b, "y", OC_DT_FLOAT, 2, d);
+    return b;
+}
+
+/* The kernel chain of length n, written to `path`. */
+static oc_status chain_probe(size_t n, const char *path, oc_error *err)
+{
+    oc_builder *b = chain_graph(n);
+    if (!b)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     oc_status st = oc_builder_save(b, path, err);
+    oc_builder_free(b);
+    return st;
+}
+
+oc_status oc_chain_predict(const oc_tmodel *tm, size_t n, double *kernels_us, oc_error *err)
+{
+    oc_builder *b = chain_graph(n);
+    void *buf = NULL;
+    size_t size = 0;
+    oc_model *m = NULL;
+    oc_analysis *a = NULL;
+    oc_arena *ar = oc_arena_new();
+    oc_overhead ov = {.kernel_scale = 1};
+    oc_estimate e;
+    oc_status st = b && ar ? oc_builder_pack(b, &buf, &size, err)
+                           : oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    if (!st && !(st = oc_model_load_buffer(buf, size, oc_chain_probe, &m, err)) &&
+        !(st = oc_analyze(m, &(oc_analyze_opts){0}, &a, err)) &&
+        !(st = oc_estimate_run(a, tm, &ov, &e, ar, err)))
+        *kernels_us = e.kernels_raw_us;
+    oc_analysis_free(a);
+    oc_model_free(m);
+    oc_arena_free(ar);
+    free(buf);
     oc_builder_free(b);
     return st;
 }

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "analyzer/analyzer.h"
+#include "predictor/tmodel.h"
 #include "training/log.h"
 
 enum { OC_N_ANCHORS = 3, OC_N_ANCHOR_BATCHES = 2, OC_N_OUTPUT_PROBES = 2, OC_N_CHAINS = 2,
@@ -45,6 +46,10 @@ typedef struct oc_anchor_run {
      * oc_anchor_runs_free releases it */
     json_t *profiled;
 } oc_anchor_run;
+/* The sum of the kernels of the kernel chain of length n as tm predicts
+ * them (no in-graph fit: each as timed alone), into *kernels_us.  Errors:
+ * OC_ERR_NOMEM, and what predicting the chain fails with. */
+oc_status oc_chain_predict(const oc_tmodel *tm, size_t n, double *kernels_us, oc_error *err);
 /* Release the runs' kernel lists (the runs stay, without them). */
 void oc_anchor_runs_free(oc_anchor_run *r, size_t n);
 /* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */

@@ -145,11 +145,16 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
      * here (the networks' small kernels take it, as predict's do) */
     oc_calib_chain chains[OC_MAX_ANCHOR_RUNS];
     size_t n_chains = 0;
-    for (size_t i = 0; i < as->n; i++)
-        if (as->r[i].threads == threads && as->r[i].name == oc_chain_probe)
-            chains[n_chains++] = (oc_calib_chain){as->r[i].kernels, as->r[i].wall_us,
-                                                  as->r[i].kernel_us};
-    if (n_chains && (st = oc_calib_fit_chain(f, chains, n_chains, err)) != OC_OK) {
+    for (size_t i = 0; i < as->n && !st; i++)
+        if (as->r[i].threads == threads && as->r[i].name == oc_chain_probe) {
+            /* and as this calibration predicts its kernels */
+            chains[n_chains] = (oc_calib_chain){as->r[i].kernels, as->r[i].wall_us,
+                                                as->r[i].kernel_us, 0};
+            st = oc_chain_predict(tm, as->r[i].kernels, &chains[n_chains++].predicted_us, err);
+        }
+    if (!st && n_chains)
+        st = oc_calib_fit_chain(f, chains, n_chains, err);
+    if (st) {
         oc_tmodel_free(tm);
         return st;
     }
