@@ -59,6 +59,12 @@ typedef struct pctx {
      * -1 when the value is not blocked */
     int *nchwc;
     int *nchwc_left;   /* original uses not yet converted */
+    int *bsrc;         /* the value whose dim 0 a blocked value's NCHWc
+                          shape carries (nchwc_transformer.cc's
+                          NchwcArgument::Shape: equal dims by derivation) */
+    bool *dim0_lost;   /* per value: ORT's load-time inference has no dim 0
+                          (a symbolic dim 0 scaled by a Resize, and what
+                          carries it on) */
     int64_t *nchwc_ch; /* logical channels */
     int *reordered;    /* per value: node of its ReorderInput, or -1 */
     bool *blocked;     /* per node: runs in the NCHWc layout */
@@ -3068,20 +3074,43 @@ static int kernel_out(const pctx *p, size_t m)
     return best;
 }
 
-static void make_nchwc(pctx *p, int v, size_t m, int64_t ch)
+/* Value v becomes blocked, made by kernel m, of ch channels, its dim 0
+ * that of value src. */
+static void make_nchwc(pctx *p, int v, size_t m, int64_t ch, int src)
 {
     p->nchwc[v] = (int)m;
     p->nchwc_left[v] = p->uses[v];
     p->nchwc_ch[v] = ch;
+    p->bsrc[v] = src;
+}
+
+/* The value whose dim 0 the output y of a Conv or pool reading x carries:
+ * x's source when x is blocked (ConvPoolShapeInference), else y itself
+ * (a shape of its own output's). */
+static int batch_src(const pctx *p, int x, int y)
+{
+    return p->nchwc[x] >= 0 ? p->bsrc[x] : y;
 }
 
 /* Node i runs on the blocked layout and its output, of ch channels, is
- * blocked (named "<output>_nchwc" as ORT names the node). */
-static void run_blocked(pctx *p, size_t i, int64_t ch)
+ * blocked (named "<output>_nchwc" as ORT names the node), its dim 0
+ * that of src. */
+static void run_blocked(pctx *p, size_t i, int64_t ch, int src)
 {
     p->blocked[i] = true;
     p->nk[i].value = out0(p, i);
-    make_nchwc(p, out0(p, i), i, ch);
+    make_nchwc(p, out0(p, i), i, ch, src);
+}
+
+/* nchwc_transformer.cc's test that the blocked inputs x and v of a binary
+ * op have one shape, less the dims' values (shapes_eq tests them): the
+ * channels are compared as load-time inference has them (x and v have a
+ * rank then), dim 0 by derivation from one value or as known at load time
+ * (not lost to a Resize). */
+static bool same_batch(const pctx *p, int x, int v)
+{
+    return !p->rankless[x] && !p->rankless[v] &&
+           (p->bsrc[x] == p->bsrc[v] || (!p->dim0_lost[x] && !p->dim0_lost[v]));
 }
 
 /* Kernel m reads blocked value v (in as many slots as its nodes do). */
@@ -3174,8 +3203,9 @@ static void nchwc_conv(pctx *p, size_t m)
         return;
     set_kernel(&p->nk[m], OC_OPID_Conv);
     p->blocked[m] = true;
+    int src = reorder_in ? batch_src(p, x, out0(p, m)) : out0(p, m);
     p->nk[m].value = kernel_out(p, m);
-    make_nchwc(p, p->nk[m].value, m, co);
+    make_nchwc(p, p->nk[m].value, m, co, src);
 }
 
 /* Fused one-input activations ORT 1.30 runs on a blocked tensor as they
@@ -3220,7 +3250,7 @@ static void nchwc_add_reshaped(pctx *p, size_t i)
         add_inserted(p, OC_OPID_Reshape, v, i, true);
     }
     add_inserted(p, OC_OPID_Reshape, out0(p, i), i, false);
-    make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+    make_nchwc(p, out0(p, i), i, p->nchwc_ch[x], out0(p, i));
 }
 
 /* String attribute `name` of n is written out and equals s. */
@@ -3300,7 +3330,7 @@ static void nchwc_resize(pctx *p, size_t i)
         return;
     p->nchwc_left[x]--;
     set_kernel(&p->nk[i], OC_OPID_Upsample);
-    run_blocked(p, i, p->nchwc_ch[x]);
+    run_blocked(p, i, p->nchwc_ch[x], out0(p, i));
 }
 
 /* A Mul of a blocked tensor by a constant per-channel scale ([C,1,1] or
@@ -3330,9 +3360,52 @@ static int channel_scaled(const pctx *p, size_t i)
     return -1;
 }
 
+/* dim0_lost: ONNX's Resize inference scales the dims it knows and leaves
+ * a symbolic one (a batch N) unknown; the ops that carry dim 0 over from
+ * their inputs keep it so (a Concat merges in a known one). */
+static void ort_batch_dims(pctx *p)
+{
+    static const oc_op_id carry[] = {
+        OC_OPID_Conv,     OC_OPID_ConvTranspose, OC_OPID_MaxPool,   OC_OPID_AveragePool,
+        OC_OPID_GlobalAveragePool, OC_OPID_GlobalMaxPool, OC_OPID_BatchNormalization,
+        OC_OPID_Relu,     OC_OPID_LeakyRelu,     OC_OPID_Sigmoid,   OC_OPID_Tanh,
+        OC_OPID_Clip,     OC_OPID_HardSigmoid,   OC_OPID_HardSwish, OC_OPID_Add,
+        OC_OPID_Sub,      OC_OPID_Mul,           OC_OPID_Div,       OC_OPID_Sum,
+        OC_OPID_Pad,      OC_OPID_Resize,        OC_OPID_Upsample,  OC_OPID_Concat};
+    const oc_graph *g = p->g;
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        const oc_node *n = &g->nodes[i];
+        if (p->nk[i].kind != OC_KERNEL_RUN || n->n_inputs == 0 || in(p, i, 0) < 0)
+            continue;
+        bool lost = false, all = true, carries = false;
+        for (size_t q = 0; q < sizeof carry / sizeof carry[0]; q++)
+            carries |= is_op(p, n, carry[q]);
+        if (!carries)
+            continue;
+        for (size_t k = 0; k < n->n_inputs; k++) {
+            int v = in(p, i, k);
+            if (v < 0 || p->constant[v])
+                continue;
+            lost |= p->dim0_lost[v];
+            all &= p->dim0_lost[v];
+        }
+        if (is_op(p, n, OC_OPID_Concat))
+            lost = all;
+        if (is_op(p, n, OC_OPID_Resize) || is_op(p, n, OC_OPID_Upsample)) {
+            const oc_tinfo *x = ort_info(p, in(p, i, 0));
+            lost |= x && x->rank > 0 && !dims_concrete(x, 0, 1);
+        }
+        for (size_t o = 0; o < n->n_outputs; o++)
+            if (n->outputs[o] >= 0)
+                p->dim0_lost[n->outputs[o]] = lost;
+    }
+}
+
 static void nchwc_pass(pctx *p)
 {
     const oc_graph *g = p->g;
+    ort_batch_dims(p);
     for (size_t t = 0; t < p->nn; t++) {
         size_t i = (size_t)g->topo[t];
         if (!live(p, i) || (p->flags[i] & F_QUNIT))
@@ -3356,24 +3429,25 @@ static void nchwc_pass(pctx *p)
                             (xt->dtype == OC_DT_FLOAT16 && p->nk[i].in_fp32));
             if (!f || ch < 0 || ch % p->block)
                 continue;
+            int src = batch_src(p, x, out0(p, i));
             if (read_blocked(p, x, i))
-                run_blocked(p, i, ch);
+                run_blocked(p, i, ch, src);
         } else if ((is_op(p, n, OC_OPID_GlobalAveragePool) ||
                     is_op(p, n, OC_OPID_GlobalMaxPool)) && xb &&
                    p->nchwc_ch[x] % p->block == 0 && global_pool_blocked(p, x)) {
             p->nchwc_left[x]--;
-            run_blocked(p, i, p->nchwc_ch[x]);
+            run_blocked(p, i, p->nchwc_ch[x], p->bsrc[x]);
         } else if (scaled >= 0) {
             p->nchwc_left[scaled]--;
             set_kernel(&p->nk[i], OC_OPID_Conv);
-            run_blocked(p, i, p->nchwc_ch[scaled]);
+            run_blocked(p, i, p->nchwc_ch[scaled], p->bsrc[scaled]);
         } else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sum) ||
                     is_op(p, n, OC_OPID_Mul)) && n->n_inputs >= 2) {
             bool all = true;
             for (size_t k = 0; k < n->n_inputs; k++) {
                 int v = in(p, i, k);
                 all &= v >= 0 && p->nchwc[v] >= 0 && p->nchwc_ch[v] == p->nchwc_ch[x] &&
-                       shapes_eq(sinfo(p, v), sinfo(p, x));
+                       shapes_eq(sinfo(p, v), sinfo(p, x)) && same_batch(p, x, v);
             }
             if (!all && !is_op(p, n, OC_OPID_Mul))
                 nchwc_add_reshaped(p, i);
@@ -3389,14 +3463,14 @@ static void nchwc_pass(pctx *p)
                         !(p->flags[c] & (F_ACT | F_SUM))) {
                         p->flags[c] |= F_SUM;
                         absorb(p, c, i);
-                        make_nchwc(p, out0(p, i), c, p->nchwc_ch[v]);
+                        make_nchwc(p, out0(p, i), c, p->nchwc_ch[v], p->bsrc[v]);
                         break;
                     }
                 }
                 if (p->owner[i] != (int)i)
                     continue;
             }
-            make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+            make_nchwc(p, out0(p, i), i, p->nchwc_ch[x], p->bsrc[x]);
         } else if (is_op(p, n, OC_OPID_Concat)) {
             const oc_attr *ax = oc_node_attr(n, "axis");
             bool all = ax && ax->i == 1;
@@ -3411,12 +3485,12 @@ static void nchwc_pass(pctx *p)
                 continue;
             for (size_t k = 0; k < n->n_inputs; k++)
                 p->nchwc_left[in(p, i, k)]--;
-            make_nchwc(p, out0(p, i), i, tot);
+            make_nchwc(p, out0(p, i), i, tot, p->bsrc[x]);
         } else if (elementwise_blocked(p, i) && xb) {
             /* elementwise on the blocked tensor */
             consume(p, i, x);
             p->blocked[i] = true;
-            make_nchwc(p, kernel_out(p, i), i, p->nchwc_ch[x]);
+            make_nchwc(p, kernel_out(p, i), i, p->nchwc_ch[x], p->bsrc[x]);
         } else if ((is_op(p, n, OC_OPID_Relu) || is_op(p, n, OC_OPID_Sigmoid) ||
                     is_op(p, n, OC_OPID_Tanh)) &&
                    !p->nk[i].n_fused && xb) {
@@ -3426,10 +3500,10 @@ static void nchwc_pass(pctx *p)
                 !(p->flags[c] & F_ACT)) {
                 p->flags[c] |= F_ACT;
                 absorb(p, c, i);
-                make_nchwc(p, out0(p, i), c, p->nchwc_ch[x]);
+                make_nchwc(p, out0(p, i), c, p->nchwc_ch[x], p->bsrc[x]);
             } else {
                 p->blocked[i] = true;
-                make_nchwc(p, out0(p, i), i, p->nchwc_ch[x]);
+                make_nchwc(p, out0(p, i), i, p->nchwc_ch[x], p->bsrc[x]);
             }
         } else if (is_op(p, n, OC_OPID_BatchNormalization) && xb && n->n_outputs == 1) {
             bool params = true;
@@ -3439,7 +3513,7 @@ static void nchwc_pass(pctx *p)
                 continue;
             p->nchwc_left[x]--;
             set_kernel(&p->nk[i], OC_OPID_Conv);
-            run_blocked(p, i, p->nchwc_ch[x]);
+            run_blocked(p, i, p->nchwc_ch[x], p->bsrc[x]);
         } else if ((is_op(p, n, OC_OPID_Resize) || is_op(p, n, OC_OPID_Upsample)) && xb) {
             nchwc_resize(p, i);
         } else if (is_op(p, n, OC_OPID_Transpose) && xb) {
@@ -3538,6 +3612,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.nchwc = oc_arena_alloc(arena, nv * sizeof(int));
     p.nchwc_left = oc_arena_calloc(arena, nv, sizeof(int));
     p.nchwc_ch = oc_arena_calloc(arena, nv, sizeof(int64_t));
+    p.bsrc = oc_arena_alloc(arena, nv * sizeof(int));
+    p.dim0_lost = oc_arena_calloc(arena, nv, sizeof(bool));
     p.reordered = oc_arena_alloc(arena, nv * sizeof(int));
     p.nk = oc_arena_calloc(arena, nn, sizeof(oc_kernel));
     p.owner = oc_arena_alloc(arena, nn * sizeof(int));
@@ -3553,7 +3629,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.tk_head = oc_arena_alloc(arena, nv * sizeof(int));
     out->kernel_of = oc_arena_calloc(arena, nn, sizeof *out->kernel_of);
     if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.shape_data || !p.uses ||
-        !p.cons_start || !p.nchwc || !p.nchwc_left || !p.nchwc_ch || !p.reordered || !p.nk ||
+        !p.cons_start || !p.nchwc || !p.nchwc_left || !p.nchwc_ch || !p.bsrc || !p.dim0_lost ||
+        !p.reordered || !p.nk ||
         !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags || !p.tp || !p.buf ||
         !p.lay || !p.tslots || !p.lead || !p.norank || !p.tk_head)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
@@ -3561,6 +3638,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         p.alias[v] = (int)v;
         p.canon[v] = (int)v;
         p.nchwc[v] = -1;
+        p.bsrc[v] = (int)v;
         p.reordered[v] = -1;
         p.buf[v] = (int)v;
         p.tk_head[v] = -1;

@@ -500,6 +500,39 @@ static oc_builder *conv_resize(const char *mode, const char *ctm)
     return b;
 }
 
+/* X [batch, 16, 8, 8] (batch "N" when batch < 0): A = Conv(X), and
+ * U = Resize(Conv(MaxPool(X)), x2); then A + U.  Blocked, with a symbolic
+ * batch, U's dim 0 is unknown at load time (ONNX's Resize inference scales
+ * only known dims) and derived from no value A's is: ORT's NCHWc transformer
+ * reshapes both inputs and the sum (three Reshapes), where with a fixed
+ * batch the Add joins A's Conv. */
+static oc_builder *conv_plus_upsampled(int64_t batch)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {batch, 16, 8, 8}, w3[] = {16, 16, 3, 3}, w1[] = {16, 16, 1, 1}, four[] = {4};
+    if (batch < 0)
+        oc_builder_input_sym(b, "X", OC_DT_FLOAT, 4, x, (const char *[]){"N", NULL, NULL, NULL});
+    else
+        oc_builder_input(b, "X", OC_DT_FLOAT, 4, x);
+    oc_builder_random(b, "Wa", OC_DT_FLOAT, 4, w3, -1, 1, 1);
+    oc_builder_random(b, "Wb", OC_DT_FLOAT, 4, w1, -1, 1, 2);
+    oc_builder_floats(b, "scales", 1, four, (float[]){1, 1, 2, 2});
+    oc_builder_attr_ints(b, oc_builder_node(b, "Conv", "a", "X,Wa", "A"), "pads", 4,
+                         (int64_t[]){1, 1, 1, 1});
+    size_t mp = oc_builder_node(b, "MaxPool", "mp", "X", "P");
+    oc_builder_attr_ints(b, mp, "kernel_shape", 2, (int64_t[]){2, 2});
+    oc_builder_attr_ints(b, mp, "strides", 2, (int64_t[]){2, 2});
+    oc_builder_node(b, "Conv", "b", "P,Wb", "B");
+    size_t r = oc_builder_node(b, "Resize", "up", "B,,scales", "U");
+    oc_builder_attr_string(b, r, "mode", "nearest");
+    oc_builder_attr_string(b, r, "coordinate_transformation_mode", "asymmetric");
+    oc_builder_attr_string(b, r, "nearest_mode", "floor");
+    oc_builder_node(b, "Add", "sum", "A,U", "Y");
+    oc_builder_node(b, "Conv", "c", "Y,Wb", "Z");
+    oc_builder_output(b, "Z", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* An attention block at opset 17 on X [1,8,16]: L = LayerNormalization(X);
  * q, k, v = MatMul(L) + bias, each Reshaped to [1,8,2,8]; their sum
  * Reshaped back to [1,8,16], projected (MatMul + bias), and added to L
@@ -1664,6 +1697,16 @@ int main(void)
     layout_rules();
     pow_rules();
     gather_split_rules();
+    {
+        opcount sym = plan_built(conv_plus_upsampled(-1), 16, NULL);
+        CHECK_EQ_INT(count_of(&sym, "Reshape"), 3);
+        CHECK_EQ_INT(count_of(&sym, "Add"), 1);
+        CHECK_EQ_INT(count_of(&sym, "Upsample"), 1);
+        opcount fixed = plan_built(conv_plus_upsampled(2), 16, NULL);
+        CHECK_EQ_INT(count_of(&fixed, "Reshape"), 0);
+        CHECK_EQ_INT(count_of(&fixed, "Add"), 0);
+        CHECK_EQ_INT(count_of(&fixed, "Upsample"), 1);
+    }
     /* resnet50: 53 convs, 49 followed by Relu (the rest feed the residual
      * Add), 16 residual Adds each followed by Relu. */
     /* kernel ids: ONNX operators' names, then ONNX Runtime's own kernels */
