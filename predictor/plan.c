@@ -1908,8 +1908,6 @@ static bool attention_pair(const pctx *p, size_t m, size_t j)
     return false;
 }
 
-/* MatMul: + constant bias on 2-D input -> Gemm (+ activation: FusedGemm);
- * transposed inputs and scalar scales -> FusedMatMul. */
 /* MatmulBNFusion (ORT's level 1): a MatMul by a constant matrix whose only
  * reader is a BatchNormalization of constant statistics over its columns
  * (a Reshape and a Transpose may stand between them, each read only
@@ -1955,6 +1953,8 @@ static bool matmul_bn(pctx *p, size_t m)
     return true;
 }
 
+/* MatMul: + constant bias on 2-D input -> Gemm (+ activation: FusedGemm);
+ * transposed inputs and scalar scales -> FusedMatMul. */
 static void fuse_matmul(pctx *p, size_t m)
 {
     const oc_node *mm = &p->g->nodes[m];
@@ -2246,14 +2246,8 @@ static void fuse_swish(pctx *p, size_t m)
     set_kernel(&p->nk[m], OC_KID_QuickGelu);
 }
 
-/* GatherSliceToSplitFusion (ORT's level 1, opset 13 and later): the
- * Gathers of one index and the Slices of one range that read one tensor
- * along one axis, together covering it once, run as one Split; a Gather
- * whose index is a scalar (rank 0) then runs a Squeeze of its part.
- *
- * A consumer's part of tensor v along its axis (*axis), [*lo, *hi) of
- * dim, or false when ORT would not fuse it: the index, starts, ends and
- * axes must be int64 constants of one element (and steps 1). */
+/* Value v is an int64 constant of one element, of rank 0 or 1: *x, and
+ * its rank. */
 static bool const_one_int64(const pctx *p, int v, int64_t *x, int *rank)
 {
     cvals c;
@@ -2266,6 +2260,11 @@ static bool const_one_int64(const pctx *p, int v, int64_t *x, int *rank)
     return true;
 }
 
+/* Gather or Slice c's part of its input (of rank `rank`, `dim` long on the
+ * axis it reads): that axis, [*lo, *hi), and whether a Squeeze follows (a
+ * Gather of a scalar); false when ORT would not fuse it: the index,
+ * starts, ends and axes must be int64 constants of one element (and steps
+ * 1), the part within the axis. */
 static bool split_part(const pctx *p, size_t c, int rank, int64_t *axis, int64_t dim,
                        int64_t *lo, int64_t *hi, bool *squeeze)
 {
@@ -2299,6 +2298,10 @@ static bool split_part(const pctx *p, size_t c, int rank, int64_t *axis, int64_t
     return *lo >= 0 && *lo < *hi && *hi <= dim;
 }
 
+/* GatherSliceToSplitFusion (ORT's level 1, opset 13 and later): the
+ * Gathers of one index and the Slices of one range that read tensor v
+ * along one axis, together covering it once, run as one Split; a Gather
+ * whose index is a scalar (rank 0) then runs a Squeeze of its part. */
 static void fuse_split(pctx *p, int v)
 {
     const oc_graph *g = p->g;

@@ -533,6 +533,19 @@ static oc_builder *conv_plus_upsampled(int64_t batch)
     return b;
 }
 
+/* nchwc_transformer.cc's TransformBinary on conv_plus_upsampled. */
+static void upsampled_add_rules(void)
+{
+    opcount sym = plan_built(conv_plus_upsampled(-1), 16, NULL);
+    CHECK_EQ_INT(count_of(&sym, "Reshape"), 3);
+    CHECK_EQ_INT(count_of(&sym, "Add"), 1);
+    CHECK_EQ_INT(count_of(&sym, "Upsample"), 1);
+    opcount fixed = plan_built(conv_plus_upsampled(2), 16, NULL);
+    CHECK_EQ_INT(count_of(&fixed, "Reshape"), 0);
+    CHECK_EQ_INT(count_of(&fixed, "Add"), 0);
+    CHECK_EQ_INT(count_of(&fixed, "Upsample"), 1);
+}
+
 /* An attention block at opset 17 on X [1,8,16]: L = LayerNormalization(X);
  * q, k, v = MatMul(L) + bias, each Reshaped to [1,8,2,8]; their sum
  * Reshaped back to [1,8,16], projected (MatMul + bias), and added to L
@@ -1697,16 +1710,7 @@ int main(void)
     layout_rules();
     pow_rules();
     gather_split_rules();
-    {
-        opcount sym = plan_built(conv_plus_upsampled(-1), 16, NULL);
-        CHECK_EQ_INT(count_of(&sym, "Reshape"), 3);
-        CHECK_EQ_INT(count_of(&sym, "Add"), 1);
-        CHECK_EQ_INT(count_of(&sym, "Upsample"), 1);
-        opcount fixed = plan_built(conv_plus_upsampled(2), 16, NULL);
-        CHECK_EQ_INT(count_of(&fixed, "Reshape"), 0);
-        CHECK_EQ_INT(count_of(&fixed, "Add"), 0);
-        CHECK_EQ_INT(count_of(&fixed, "Upsample"), 1);
-    }
+    upsampled_add_rules();
     /* resnet50: 53 convs, 49 followed by Relu (the rest feed the residual
      * Add), 16 residual Adds each followed by Relu. */
     /* kernel ids: ONNX operators' names, then ONNX Runtime's own kernels */
