@@ -228,5 +228,36 @@ ok '[ $? -ne 0 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]' "train --embed: a missing 
 "$BIN" train --overhead "$TMP/nofit.json" --embed "$TMP/mine.tmodel" "$TMP/x.jsonl" 2>"$TMP/err"
 ok '[ $? -eq 1 ] && grep -q "no dataset" "$TMP/err"' "train --embed takes no dataset"
 
+# GatherSliceToSplitFusion: three Gathers of one index and a Slice reading
+# X [2, 6, 4] along axis 1 run as one Split (described as a Split of X into
+# those parts), with a Squeeze after each Gather whose index is a scalar
+$PY - "$TMP/parts.onnx" <<'E'
+import sys
+from onnx import TensorProto, helper, save
+T = TensorProto
+init = [helper.make_tensor("i0", T.INT64, [], [0]), helper.make_tensor("i1", T.INT64, [1], [1]),
+        helper.make_tensor("i2", T.INT64, [], [2]), helper.make_tensor("st", T.INT64, [1], [3]),
+        helper.make_tensor("en", T.INT64, [1], [6]), helper.make_tensor("ax", T.INT64, [1], [1])]
+nodes = [helper.make_node("Gather", ["X", "i0"], ["A"], axis=1, name="g0"),
+         helper.make_node("Gather", ["X", "i1"], ["B"], axis=1, name="g1"),
+         helper.make_node("Gather", ["X", "i2"], ["C"], axis=1, name="g2"),
+         helper.make_node("Slice", ["X", "st", "en", "ax"], ["D"], name="s")]
+outs = [helper.make_tensor_value_info(n, T.FLOAT, None) for n in "ABCD"]
+g = helper.make_graph(nodes, "parts", [helper.make_tensor_value_info("X", T.FLOAT, [2, 6, 4])],
+                      outs, init)
+save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1])
+E
+"$BIN" predict --format json "$TMP/parts.onnx" >"$TMP/parts.json" 2>"$TMP/parts.err"
+ok "$PY - '$TMP/parts.json' <<'E'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = sorted(k['op'] for k in d['kernels'])
+assert ops == ['Split', 'Squeeze', 'Squeeze'], ops
+assert all(k['time_us'] > 0 for k in d['kernels']), d['kernels']
+split = [k for k in d['kernels'] if k['op'] == 'Split'][0]
+assert sorted(split['nodes']) == ['g0', 'g1', 'g2', 's'], split
+assert d['totals']['kernels'] == 3 and d['totals']['time_ms'] > 0, d['totals']
+E" "Gathers and a Slice covering an axis: one Split and a Squeeze per scalar Gather"
+
 echo "predict_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
