@@ -35,9 +35,13 @@ cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >
 # It also learns both machines' in-graph samples (ort-cpu-ingraph.jsonl.gz:
 # every kernel of their measured whole-model runs, timed inside the graph;
 # `collect --from-runs`, the commands in each machine's README), but no
-# run of samples/blind4.py, the hold-out no fit has seen.
+# run of samples/blind4.py, the hold-out no fit has seen; and, since the
+# fourteenth session, f26's blind5 ... blind9 runs once each was scored
+# (ort-cpu-ingraph-seen.jsonl.gz: one line per network, thread count and
+# kernel, scripts/ingraph_dedup.py).
 ORT=("$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" "$F/ort-cpu-t1.jsonl.gz"
-     "$F/ort-cpu-t2.jsonl.gz" "$L/ort-cpu-ingraph.jsonl.gz" "$F/ort-cpu-ingraph.jsonl.gz")
+     "$F/ort-cpu-t2.jsonl.gz" "$L/ort-cpu-ingraph.jsonl.gz" "$F/ort-cpu-ingraph.jsonl.gz"
+     "$F/ort-cpu-ingraph-seen.jsonl.gz")
 TORCH=("$L"/torch-cpu-t[12].jsonl.gz "$L"/torch-cpu-t[12]-adam.jsonl.gz
        "$F"/torch-cpu-t[12]-ingrad.jsonl.gz)
 "$BUILD/onnxcost" train --hw "$L/hw.json" --hw "$F/hw.json" --seed 1 --ensemble 10 -q \
