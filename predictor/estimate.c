@@ -562,6 +562,19 @@ static oc_status split_desc(const oc_analysis *a, const oc_plan *plan, size_t k,
     return oc_node_desc_split(a, x, kn->axis, ys, n, d, arena, err);
 }
 
+/* Kernel k of out's plan, a shape kernel or a view, takes us (oc_overhead's
+ * small_kernel_us: what such a kernel takes in a graph), as does its main
+ * node when it has one. */
+static void price_small(oc_estimate *out, size_t k, double us)
+{
+    size_t m = out->plan.kernels[k].main;
+    if (m != OC_PLAN_INSERTED)
+        out->node_us[m] = out->node_low_us[m] = out->node_high_us[m] = us;
+    out->kernel_us[k] = out->kernel_low_us[k] = out->kernel_high_us[k] = us;
+    out->small_us += us;
+    out->n_small++;
+}
+
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
@@ -578,11 +591,8 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
         if (kn->main == OC_PLAN_INSERTED && kn->kid == OC_OPID_Squeeze && ov &&
             ov->small_kernel_us > 0) {
             /* a view the runtime inserts (after a Split it made of
-             * Gathers): what such a kernel takes in a graph */
-            out->kernel_us[k] = out->kernel_low_us[k] = out->kernel_high_us[k] =
-                ov->small_kernel_us;
-            out->small_us += ov->small_kernel_us;
-            out->n_small++;
+             * Gathers) */
+            price_small(out, k, ov->small_kernel_us);
             continue;
         }
         bool is_layout;
@@ -614,12 +624,7 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
             /* shape arithmetic and views: their measured time in graph
              * context (the timing model's samples ran them alone, on
              * graph inputs: a copy where a graph runs a view) */
-            out->node_us[kn->main] = out->node_low_us[kn->main] =
-                out->node_high_us[kn->main] = ov->small_kernel_us;
-            out->kernel_us[k] = out->kernel_low_us[k] = out->kernel_high_us[k] =
-                ov->small_kernel_us;
-            out->small_us += ov->small_kernel_us;
-            out->n_small++;
+            price_small(out, k, ov->small_kernel_us);
             continue;
         }
         oc_node_desc d;

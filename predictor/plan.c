@@ -2260,20 +2260,35 @@ static bool const_one_int64(const pctx *p, int v, int64_t *x, int *rank)
     return true;
 }
 
-/* Gather or Slice c's part of its input (of rank `rank`, `dim` long on the
- * axis it reads): that axis, [*lo, *hi), and whether a Squeeze follows (a
- * Gather of a scalar); false when ORT would not fuse it: the index,
- * starts, ends and axes must be int64 constants of one element (and steps
- * 1), the part within the axis. */
-static bool split_part(const pctx *p, size_t c, int rank, int64_t *axis, int64_t dim,
-                       int64_t *lo, int64_t *hi, bool *squeeze)
+/* The axis Gather or Slice c reads its input (of rank `rank`) along, in
+ * [0, rank); false when a Slice's axes are not an int64 constant of one
+ * element. */
+static bool part_axis(const pctx *p, size_t c, int rank, int64_t *axis)
+{
+    const oc_node *n = &p->g->nodes[c];
+    int r;
+    if (is_op(p, n, OC_OPID_Gather)) {
+        const oc_attr *a = oc_node_attr(n, "axis");
+        *axis = a ? a->i : 0;
+    } else if (n->n_inputs < 4 || !const_one_int64(p, in(p, c, 3), axis, &r)) {
+        return false;
+    }
+    if (*axis < 0)
+        *axis += rank;
+    return *axis >= 0 && *axis < rank;
+}
+
+/* Gather or Slice c's part of its input (`dim` long on the axis it reads):
+ * [*lo, *hi), and whether a Squeeze follows (a Gather of a scalar); false
+ * when ORT would not fuse it: the index, starts and ends must be int64
+ * constants of one element (and steps 1), the part within the axis. */
+static bool split_part(const pctx *p, size_t c, int64_t dim, int64_t *lo, int64_t *hi,
+                       bool *squeeze)
 {
     const oc_node *n = &p->g->nodes[c];
     int r;
     *squeeze = false;
     if (is_op(p, n, OC_OPID_Gather)) {
-        const oc_attr *a = oc_node_attr(n, "axis");
-        *axis = a ? a->i : 0;
         if (!const_one_int64(p, in(p, c, 1), lo, &r))
             return false;
         if (*lo < 0)
@@ -2282,8 +2297,7 @@ static bool split_part(const pctx *p, size_t c, int rank, int64_t *axis, int64_t
         *squeeze = r == 0;
     } else {
         int64_t step;
-        if (n->n_inputs < 4 || !const_one_int64(p, in(p, c, 3), axis, &r) ||
-            !const_one_int64(p, in(p, c, 1), lo, &r) || !const_one_int64(p, in(p, c, 2), hi, &r) ||
+        if (!const_one_int64(p, in(p, c, 1), lo, &r) || !const_one_int64(p, in(p, c, 2), hi, &r) ||
             (n->n_inputs > 4 && (!const_one_int64(p, in(p, c, 4), &step, &r) || step != 1)))
             return false;
         if (*lo < 0)
@@ -2293,8 +2307,6 @@ static bool split_part(const pctx *p, size_t c, int rank, int64_t *axis, int64_t
         *lo = *lo < 0 ? 0 : *lo > dim ? dim : *lo;
         *hi = *hi < 0 ? 0 : *hi > dim ? dim : *hi;
     }
-    if (*axis < 0)
-        *axis += rank;
     return *lo >= 0 && *lo < *hi && *hi <= dim;
 }
 
@@ -2327,25 +2339,17 @@ static void fuse_split(pctx *p, int v)
             continue;
         if (n->opset < 13 || count == 64)
             return;
-        int64_t a = -1, lo, hi;
+        int64_t a, lo, hi;
+        if (!part_axis(p, c, t->rank, &a) || (axis >= 0 && a != axis))
+            return;
         if (axis < 0) {
             /* the axis the first of them names, whose dim must be known */
-            const oc_attr *at = is_op(p, n, OC_OPID_Gather) ? oc_node_attr(n, "axis") : NULL;
-            cvals ax;
-            if (is_op(p, n, OC_OPID_Gather))
-                a = at ? at->i : 0;
-            else if (n->n_inputs >= 4 && const_vals(p, in(p, c, 3), &ax) && ax.ints && ax.n == 1)
-                a = ax.i[0];
-            else
-                return;
-            if (a < 0)
-                a += t->rank;
-            if (a < 0 || a >= t->rank || !dims_concrete(t, (int)a, (int)a + 1))
+            if (!dims_concrete(t, (int)a, (int)a + 1))
                 return;
             axis = a;
             dim = t->dims[a].v;
         }
-        if (!split_part(p, c, t->rank, &a, dim, &lo, &hi, &squeeze[count]) || a != axis)
+        if (!split_part(p, c, dim, &lo, &hi, &squeeze[count]))
             return;
         for (int q = 0; q < count; q++)
             if (lo < his[q] && los[q] < hi)
