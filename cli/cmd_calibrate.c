@@ -637,12 +637,22 @@ int cmd_calibrate(int argc, char **argv)
                 printf(" at %d thread%s\n", f->threads, f->threads == 1 ? "" : "s");
             if (f->n_chains)
                 printf("a kernel at %d thread%s: %.2f us in a run, %.2f us as profiled, %.2f us "
-                       "as predicted (chains of tiny kernels): %s %.2f us per kernel, each "
-                       "at least %.2f us\n",
+                       "as predicted (chains of tiny kernels)%s",
                        f->threads, f->threads == 1 ? "" : "s", f->kernel_floor_us,
-                       f->profiled_kernel_us, f->predicted_kernel_us,
+                       f->profiled_kernel_us, f->predicted_kernel_us, f->n_steps ? "\n" : ": ");
+            if (f->n_steps)
+                printf("a recurrent step's kernel at %d thread%s: %.2f us in a run, %.2f us as "
+                       "profiled, %.2f us as predicted (chains of steps): ",
+                       f->threads, f->threads == 1 ? "" : "s", f->step_wall_us,
+                       f->step_profiled_us, f->step_predicted_us);
+            if (f->n_chains || f->n_steps)
+                printf("%s %.2f us per kernel",
                        f->per_kernel_us < 0 ? "predicted kernels less" : "predicted kernels plus",
-                       fabs(f->per_kernel_us), f->kernel_floor_us);
+                       fabs(f->per_kernel_us));
+            if (f->n_chains)
+                printf(", each at least %.2f us", f->kernel_floor_us);
+            if (f->n_chains || f->n_steps)
+                printf("\n");
             if (f->stream_gbps > 0)
                 printf("weights stream at %d thread%s: %.1f GB/s\n", f->threads,
                        f->threads == 1 ? "" : "s", f->stream_gbps);

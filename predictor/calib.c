@@ -383,17 +383,22 @@ static double slope(const double *x, const double *y, size_t n)
     return sxx > 0 ? sxy / sxx : 0;
 }
 
-oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err)
+enum { MAX_CHAINS = 64 };
+
+/* The slopes over the kernel count of n chains' wall (*sw), profiled (*sp)
+ * and predicted (*sq; 0 unless every chain was predicted) times, each
+ * clamped at 0; `what` names the chains in errors. */
+static oc_status chain_slopes(const oc_calib_chain *c, size_t n, const char *what, double *sw,
+                              double *sp, double *sq, oc_error *err)
 {
-    enum { MAX = 64 };
-    double x[MAX], w[MAX], p[MAX], q[MAX];
-    if (!n || n > MAX)
-        return oc_error_set(err, OC_ERR_USAGE, NULL, "%zu kernel chains (2 to %d)", n, MAX);
+    double x[MAX_CHAINS], w[MAX_CHAINS], p[MAX_CHAINS], q[MAX_CHAINS];
+    if (!n || n > MAX_CHAINS)
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "%zu %s (2 to %d)", n, what, MAX_CHAINS);
     bool lengths = false, predicted = true;
     for (size_t i = 0; i < n; i++) {
         if (!c[i].kernels || !(c[i].wall_us > 0) || !(c[i].kernel_us > 0) ||
             !isfinite(c[i].wall_us) || !isfinite(c[i].kernel_us))
-            return oc_error_set(err, OC_ERR_USAGE, NULL, "kernel chain %zu has no time", i);
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "%s: chain %zu has no time", what, i);
         x[i] = (double)c[i].kernels;
         w[i] = c[i].wall_us;
         p[i] = c[i].kernel_us;
@@ -402,15 +407,42 @@ oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
         lengths |= c[i].kernels != c[0].kernels;
     }
     if (!lengths)
-        return oc_error_set(err, OC_ERR_USAGE, NULL,
-                            "kernel chains of one length: the fit needs two");
-    double sw = slope(x, w, n), sp = slope(x, p, n), sq = predicted ? slope(x, q, n) : 0;
-    f->kernel_floor_us = sw > 0 ? sw : 0;
-    f->profiled_kernel_us = sp > 0 ? sp : 0;
-    f->predicted_kernel_us = sq > 0 ? sq : 0;
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "%s of one length: the fit needs two",
+                            what);
+    *sw = fmax(slope(x, w, n), 0);
+    *sp = fmax(slope(x, p, n), 0);
+    *sq = predicted ? fmax(slope(x, q, n), 0) : 0;
+    return OC_OK;
+}
+
+oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err)
+{
+    double sw, sp, sq;
+    oc_status st = chain_slopes(c, n, "kernel chains", &sw, &sp, &sq, err);
+    if (st)
+        return st;
+    f->kernel_floor_us = sw;
+    f->profiled_kernel_us = sp;
+    f->predicted_kernel_us = sq;
     f->per_kernel_us = f->kernel_floor_us - (f->predicted_kernel_us > 0 ? f->predicted_kernel_us
                                                                        : f->profiled_kernel_us);
     f->n_chains = (int)n;
+    return OC_OK;
+}
+
+oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err)
+{
+    double sw, sp, sq;
+    oc_status st = chain_slopes(c, n, "step chains", &sw, &sp, &sq, err);
+    if (st)
+        return st;
+    if (!(sq > 0))
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "step chains not predicted");
+    f->step_wall_us = sw;
+    f->step_profiled_us = sp;
+    f->step_predicted_us = sq;
+    f->per_kernel_us = sw - sq;
+    f->n_steps = (int)n;
     return OC_OK;
 }
 
@@ -467,6 +499,12 @@ static json_t *overhead_json(const oc_calib_fit *f)
         json_object_set_new(ch, "predicted_us_per_kernel", json_real(f->predicted_kernel_us));
     if (ch)
         json_object_set_new(o, "kernel_chain", ch);
+    if (o && f->n_steps)
+        json_object_set_new(o, "step_chain",
+                            json_pack("{s:i, s:f, s:f, s:f}", "runs", f->n_steps,
+                                      "wall_us_per_kernel", f->step_wall_us,
+                                      "profiled_us_per_kernel", f->step_profiled_us,
+                                      "predicted_us_per_kernel", f->step_predicted_us));
     json_t *ig = o ? json_object() : NULL;
     for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
         if (f->in_graph[g] > 0)
@@ -609,15 +647,23 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
                 !get_num(ch, "predicted_us_per_kernel", 0, 1e6, &f->predicted_kernel_us))))
         return BAD("%s: corrupt calibration: bad \"kernel_chain\" in \"overhead\"", label);
     f->n_chains = (int)nc;
+    const json_t *sc = json_object_get(ov, "step_chain");
+    double ns = 0;
+    if (sc && (!get_num(sc, "runs", 2, 1e6, &ns) ||
+               !get_num(sc, "wall_us_per_kernel", 0, 1e6, &f->step_wall_us) ||
+               !get_num(sc, "profiled_us_per_kernel", 0, 1e6, &f->step_profiled_us) ||
+               !get_num(sc, "predicted_us_per_kernel", 1e-9, 1e6, &f->step_predicted_us)))
+        return BAD("%s: corrupt calibration: bad \"step_chain\" in \"overhead\"", label);
+    f->n_steps = (int)ns;
     if (json_object_get(ov, "stream_gbps") &&
         !get_num(ov, "stream_gbps", 0, 1e6, &f->stream_gbps))
         return BAD("%s: corrupt calibration: bad \"stream_gbps\"", label);
     if (json_object_get(ov, "fault_us_per_mb") &&
         !get_num(ov, "fault_us_per_mb", 0, 1e6, &f->fault_us_per_mb))
         return BAD("%s: corrupt calibration: bad \"fault_us_per_mb\"", label);
-    if (!ch && f->per_kernel_us < 0)
+    if (!ch && !sc && f->per_kernel_us < 0)
         return BAD("%s: corrupt calibration: negative \"per_kernel_us\" without its "
-                   "\"kernel_chain\"", label);
+                   "\"kernel_chain\" or \"step_chain\"", label);
     const json_t *an = json_object_get(ov, "anchors");
     double na = 0;
     if (an && (!get_num(an, "runs", 1, 1e6, &na) ||

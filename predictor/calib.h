@@ -116,6 +116,18 @@ typedef struct oc_calib_fit {
      * executor's.  n_chains 0: not measured. */
     int n_chains;
     double kernel_floor_us, profiled_kernel_us, predicted_kernel_us;
+    /* Chains of recurrent steps (calibrate's step probe: a GRU-like update
+     * and an attention read over a small memory, 20 kernels of 15 kinds on
+     * a few dozen floats each) timed the same way: what one of their
+     * kernels adds to a run (step_wall_us) and to its profile
+     * (step_profiled_us), and as the calibrated model predicts it
+     * (step_predicted_us).  Where measured, per_kernel_us is step_wall_us
+     * less step_predicted_us: the small kernels of networks (a Gather, a
+     * Concat, a Gemm of one row) carry more of the profiler's cost in their
+     * predictions than the chains' Neg and Abs do, which still set the
+     * floor.  n_steps 0: not measured. */
+    int n_steps;
+    double step_wall_us, step_profiled_us, step_predicted_us;
     /* The machine's copy bandwidth at this thread count (onnxcost hw), GB/s:
      * a graph's weights do not stay in cache from one run to the next, so
      * a kernel takes at least its weights' bytes at this rate; 0 when not
@@ -268,6 +280,15 @@ typedef struct oc_calib_chain {
  * oc_calib_fit_in_graph, which keeps it.  Errors: OC_ERR_USAGE (fewer
  * than two lengths, a non-positive time). */
 oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
+                             oc_error *err);
+
+/* f's step_wall_us, step_profiled_us, step_predicted_us and per_kernel_us
+ * (step_wall_us - step_predicted_us) from n chains of recurrent steps of at
+ * least two lengths, each chain's `kernels` the kernels the plan runs for
+ * it (the slopes are per kernel), each predicted.  Fit it after
+ * oc_calib_fit_chain, whose per_kernel_us it replaces.  Errors:
+ * OC_ERR_USAGE (fewer than two lengths, a non-positive or missing time). */
+oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
                              oc_error *err);
 
 /* The fit for a thread count, or NULL when the calibration has none. */

@@ -326,6 +326,28 @@ assert abs(t['time_ms'] - (o['kernel_scale'] * t['kernels_raw_ms'] - t['profiler
 assert t['time_ms'] >= t['kernels'] * c / 1e3
 E" "predict takes the profiler's cost per kernel out of the total (JSON totals.profiler_ms), each kernel still adding the chains' cost of a kernel in a run"
 ok 'grep -q "less ONNX Runtime.s profiler cost per kernel" "$TMP/pcht"' "predict says so in its table"
+
+# --- chains of recurrent steps: their kernels set the profiler's cost ---
+cat >"$TMP/steps.jsonl" <<'E'
+{"model":"step_chain","threads":1,"wall_us":{"median":52.0},"spread":0.1,"steps":4,"kernel_us":{"median":330},"ran_kernels":80}
+{"model":"step_chain","threads":1,"wall_us":{"median":276.0},"spread":0.1,"steps":32,"kernel_us":{"median":2850},"ran_kernels":640}
+E
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
+    --anchors "$TMP/chain.jsonl" --anchors "$TMP/steps.jsonl" -o "$TMP/st.json" >"$TMP/st" 2>"$TMP/ste"
+ok "[ \$? -eq 0 ] && [ ! -s '$TMP/ste' ] && $PY - '$TMP/st.json' '$TMP/ch.json' '$TMP/st' <<'E'
+import json, sys
+o = json.load(open(sys.argv[1]))['threads'][0]['overhead']
+c, s = o['kernel_chain'], o['step_chain']
+assert s['runs'] == 2 and abs(s['wall_us_per_kernel'] - 224 / 560) < 1e-6, s
+assert abs(s['profiled_us_per_kernel'] - 2520 / 560) < 1e-6, s
+# 20 kernels a step as planned; the model predicts them above the chains' Neg and Abs
+assert c['predicted_us_per_kernel'] < s['predicted_us_per_kernel'] < 20, (c, s)
+assert abs(o['per_kernel_us'] - (s['wall_us_per_kernel'] - s['predicted_us_per_kernel'])) < 1e-6, o
+# the floor is still the chains' kernel
+assert abs(c['wall_us_per_kernel'] - 51.8 / 248) < 1e-6, c
+line = [l for l in open(sys.argv[3]) if l.startswith(\"a recurrent step's kernel at 1 thread: 0.40 us in a run, 4.50 us as profiled\")]
+assert line and 'predicted kernels less %.2f us per kernel, each at least 0.21 us' % -o['per_kernel_us'] in line[0], line
+E" "step chains: per_kernel_us from their slopes (per planned kernel), the floor from the kernel chains"
 "$BIN" predict --target "$TMP/ch.json" -T 1 --top 100000 "$SRC/samples/tiny_encoder.onnx" >"$TMP/pshare" 2>/dev/null
 ok "awk '/%\$/ && \$1 != \"node\" { s += \$NF } END { exit !(s > 90 && s < 110) }' '$TMP/pshare'" \
     "the table's shares add up to 100% within rounding (of the times as listed, the profiler's cost in them), not 250%"
@@ -467,6 +489,12 @@ chains = [r for r in runs if r['model'] == 'kernel_chain']
 assert sorted(r['kernels'] for r in chains) == [8, 256], chains
 assert all(r['kernel_us']['median'] > 0 for r in chains), chains
 assert f['kernel_chain']['runs'] == 2 and f['kernel_chain']['profiled_us_per_kernel'] > 0, f
+steps = [r for r in runs if r['model'] == 'step_chain']
+assert sorted(r['steps'] for r in steps) == [4, 32], steps
+# the plan of the step probe is what ONNX Runtime ran: 20 kernels a step
+assert all(r['ran_kernels'] == 20 * r['steps'] and r['kernel_us']['median'] > 0 for r in steps), steps
+assert all(r['ran_kernels'] == r['kernels'] for r in chains), chains
+assert f['step_chain']['runs'] == 2 and f['per_kernel_us'] < 0, f
 assert f['stream_gbps'] > 0, f
 # the networks' own kernels kept with each run, and the groups fitted on them
 assert all(r['kernels'] and all({'name', 'op', 'median_us'} <= set(k) for k in r['kernels'])

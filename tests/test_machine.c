@@ -307,6 +307,37 @@ static void calibrations(void)
         CHECK_EQ_INT(oc_calib_fit_chain(wf, ch, 2, &e), OC_OK);
         CHECK(wf->predicted_kernel_us == 0 &&
               fabs(wf->per_kernel_us - (50.0 - 580.0) / 248) < 1e-9);
+        /* Chains of recurrent steps: per_kernel_us becomes their run's
+         * slope less their predicted one; the chains' floor stays. */
+        ch[0].predicted_us = 24;
+        CHECK_EQ_INT(oc_calib_fit_chain(wf, ch, 2, &e), OC_OK);
+        oc_calib_chain st[3] = {{80, 50, 300, 250}, {640, 260, 2800, 2000}, {640, 280, 2900, 2100}};
+        CHECK_EQ_INT(oc_calib_fit_steps(wf, st, 3, &e), OC_OK);
+        CHECK(wf->n_steps == 3 && fabs(wf->kernel_floor_us - 50.0 / 248) < 1e-9);
+        CHECK(fabs(wf->step_wall_us - 220.0 / 560) < 1e-9);
+        CHECK(fabs(wf->step_predicted_us - 1800.0 / 560) < 1e-9);
+        CHECK(fabs(wf->per_kernel_us - (220.0 - 1800.0) / 560) < 1e-9);
+        cj = oc_calib_to_json(&c);
+        cs = cj ? json_dumps(cj, 0) : NULL;
+        CHECK(cs && strstr(cs, "\"step_chain\"") &&
+              oc_calib_loadb(cs, strlen(cs), "steps.json", &cb, &e) == OC_OK &&
+              oc_calib_fit_for(&cb, wf->threads)->n_steps == 3 &&
+              fabs(oc_calib_fit_for(&cb, wf->threads)->step_predicted_us - 1800.0 / 560) <
+                  1e-6 &&
+              fabs(oc_calib_fit_for(&cb, wf->threads)->per_kernel_us - wf->per_kernel_us) < 1e-6);
+        /* a step chain that is not whole is a corrupt file */
+        char *bad = cs ? strstr(cs, "\"step_chain\"") : NULL;
+        char *pk = bad ? strstr(bad, "\"predicted_us_per_kernel\"") : NULL;
+        if (pk)
+            memcpy(pk, "\"predicted_us_per_kernex\"", 25);
+        CHECK(pk && oc_calib_loadb(cs, strlen(cs), "steps.json", &cb, &e) == OC_ERR_INPUT &&
+              strstr(e.msg, "step_chain"));
+        free(cs);
+        json_decref(cj);
+        /* one length, or chains not predicted: no fit */
+        CHECK_EQ_INT(oc_calib_fit_steps(wf, st + 1, 2, &e), OC_ERR_USAGE);
+        st[0].predicted_us = 0;
+        CHECK_EQ_INT(oc_calib_fit_steps(wf, st, 3, &e), OC_ERR_USAGE);
         *wf = keep;
     }
 

@@ -44,6 +44,8 @@ const char oc_output_probe[] = "expand_output";
 const uint64_t oc_output_probe_bytes[OC_N_OUTPUT_PROBES] = {40000000, 64000000};
 const char oc_chain_probe[] = "kernel_chain";
 const size_t oc_chain_lengths[OC_N_CHAINS] = {8, 256};
+const char oc_step_probe[] = "step_chain";
+const size_t oc_step_lengths[OC_N_STEP_CHAINS] = {4, 32};
 
 /* Where the anchors' graphs are: $ONNXCOST_ANCHORS or the source tree's. */
 static const char *anchor_dir(void)
@@ -225,10 +227,85 @@ static oc_builder *chain_graph(size_t n)
     return b;
 }
 
-/* The kernel chain of length n, written to `path`. */
-static oc_status chain_probe(size_t n, const char *path, oc_error *err)
+/* s: tmpl with each '#' replaced by the step's prefix p and each '$' by
+ * the hidden state h it starts from. */
+static void step_names(char *s, size_t n, const char *tmpl, const char *p, const char *h)
 {
-    oc_builder *b = chain_graph(n);
+    size_t k = 0;
+    for (; *tmpl && k + 1 < n; tmpl++) {
+        const char *r = *tmpl == '#' ? p : *tmpl == '$' ? h : NULL;
+        if (!r)
+            s[k++] = *tmpl;
+        while (r && *r && k + 1 < n)
+            s[k++] = *r++;
+    }
+    s[k] = 0;
+}
+
+/* The step chain of `steps` steps: x [1, steps + 1, 16] read a step at a
+ * time (Gathers that do not cover x: ORT keeps them), a GRU-like update of
+ * h [1, 32] (Concat, MatMul and Add, which ORT fuses into a Gemm, Split,
+ * Sigmoid, Tanh, Sub, Mul, Add), then an attention read over a constant
+ * memory of 16 (Unsqueeze, MatMul and its scale, fused into a FusedMatMul,
+ * Softmax, MatMul, Reshape, Add, ReduceMean, Sub): 20 kernels a step, as
+ * ONNX Runtime 1.30 runs them.  NULL when out of memory. */
+static oc_builder *step_graph(size_t steps)
+{
+    enum { IN = 16, HID = 32, MEM = 16 };
+    static const char *const nodes[][3] = {
+        {"Gather", "x,#i", "#x"},       {"Concat", "#x,$", "#c"},
+        {"MatMul", "#c,W", "#m"},       {"Add", "#m,b", "#z"},
+        {"Split", "#z,split", "#r,#u,#n"}, {"Sigmoid", "#r", "#rs"},
+        {"Sigmoid", "#u", "#us"},       {"Mul", "#rs,#n", "#rn"},
+        {"Tanh", "#rn", "#t"},          {"Sub", "one,#us", "#ui"},
+        {"Mul", "#us,$", "#k"},         {"Mul", "#ui,#t", "#a"},
+        {"Add", "#k,#a", "#h1"},        {"Unsqueeze", "#h1,axis1", "#q"},
+        {"MatMul", "#q,K", "#s"},       {"Mul", "#s,scale", "#ss"},
+        {"Softmax", "#ss", "#p"},       {"MatMul", "#p,V", "#o"},
+        {"Reshape", "#o,shape", "#o2"}, {"Add", "#h1,#o2", "#e"},
+        {"ReduceMean", "#e", "#mu"},    {"Sub", "#e,#mu", "#h"}};
+    oc_builder *b = oc_builder_new(13);
+    if (!b)
+        return NULL;
+    const float zeros[HID] = {0};
+    oc_builder_input(b, "x", OC_DT_FLOAT, 3, (int64_t[]){1, (int64_t)steps + 1, IN});
+    oc_builder_random(b, "W", OC_DT_FLOAT, 2, (int64_t[]){IN + HID, 3 * HID}, -0.2, 0.2, 1);
+    oc_builder_random(b, "b", OC_DT_FLOAT, 1, (int64_t[]){3 * HID}, -0.1, 0.1, 1);
+    oc_builder_random(b, "K", OC_DT_FLOAT, 3, (int64_t[]){1, HID, MEM}, -0.2, 0.2, 1);
+    oc_builder_random(b, "V", OC_DT_FLOAT, 3, (int64_t[]){1, MEM, HID}, -0.2, 0.2, 1);
+    oc_builder_floats(b, "one", 1, (int64_t[]){1}, (const float[]){1});
+    oc_builder_floats(b, "scale", 0, NULL, (const float[]){0.17f});
+    oc_builder_floats(b, "h0", 2, (int64_t[]){1, HID}, zeros);
+    oc_builder_ints(b, "split", 1, (int64_t[]){3}, (int64_t[]){HID, HID, HID});
+    oc_builder_ints(b, "axis1", 1, (int64_t[]){1}, (int64_t[]){1});
+    oc_builder_ints(b, "shape", 1, (int64_t[]){2}, (int64_t[]){1, HID});
+    char h[32] = "h0";
+    for (size_t i = 0; i < steps; i++) {
+        char p[24], in[96], out[96], name[48];
+        snprintf(p, sizeof p, "s%zu", i);
+        step_names(name, sizeof name, "#i", p, h);
+        oc_builder_ints(b, name, 0, NULL, (int64_t[]){(int64_t)i});
+        for (size_t k = 0; k < sizeof nodes / sizeof nodes[0]; k++) {
+            step_names(in, sizeof in, nodes[k][1], p, h);
+            step_names(out, sizeof out, nodes[k][2], p, h);
+            snprintf(name, sizeof name, "%s_%zu", p, k);
+            size_t nd = oc_builder_node(b, nodes[k][0], name, in, out);
+            if (!strcmp(nodes[k][0], "Gather") || !strcmp(nodes[k][0], "Concat") ||
+                !strcmp(nodes[k][0], "Split"))
+                oc_builder_attr_int(b, nd, "axis", 1);
+            else if (!strcmp(nodes[k][0], "ReduceMean"))
+                oc_builder_attr_ints(b, nd, "axes", 1, (int64_t[]){1});
+        }
+        step_names(h, sizeof h, "#h", p, h);
+    }
+    oc_builder_output(b, h, OC_DT_FLOAT, 2, (int64_t[]){1, HID});
+    return b;
+}
+
+/* The probe graph b (chain_graph or step_graph), written to `path`, and
+ * freed. */
+static oc_status save_probe(oc_builder *b, const char *path, oc_error *err)
+{
     if (!b)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     oc_status st = oc_builder_save(b, path, err);
@@ -236,9 +313,12 @@ static oc_status chain_probe(size_t n, const char *path, oc_error *err)
     return st;
 }
 
-oc_status oc_chain_predict(const oc_tmodel *tm, size_t n, double *kernels_us, oc_error *err)
+/* The kernels of probe graph b as tm predicts them, each as timed alone:
+ * their sum into *kernels_us, how many the plan runs into *n_kernels; b
+ * freed. */
+static oc_status predict_probe(oc_builder *b, const char *name, const oc_tmodel *tm,
+                               double *kernels_us, size_t *n_kernels, oc_error *err)
 {
-    oc_builder *b = chain_graph(n);
     void *buf = NULL;
     size_t size = 0;
     oc_model *m = NULL;
@@ -248,16 +328,30 @@ oc_status oc_chain_predict(const oc_tmodel *tm, size_t n, double *kernels_us, oc
     oc_estimate e;
     oc_status st = b && ar ? oc_builder_pack(b, &buf, &size, err)
                            : oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
-    if (!st && !(st = oc_model_load_buffer(buf, size, oc_chain_probe, &m, err)) &&
+    if (!st && !(st = oc_model_load_buffer(buf, size, name, &m, err)) &&
         !(st = oc_analyze(m, &(oc_analyze_opts){0}, &a, err)) &&
-        !(st = oc_estimate_run(a, tm, &ov, &e, ar, err)))
+        !(st = oc_estimate_run(a, tm, &ov, &e, ar, err))) {
         *kernels_us = e.kernels_raw_us;
+        *n_kernels = e.plan.n_run;
+    }
     oc_analysis_free(a);
     oc_model_free(m);
     oc_arena_free(ar);
     free(buf);
     oc_builder_free(b);
     return st;
+}
+
+oc_status oc_chain_predict(const oc_tmodel *tm, size_t n, double *kernels_us, oc_error *err)
+{
+    size_t k;
+    return predict_probe(chain_graph(n), oc_chain_probe, tm, kernels_us, &k, err);
+}
+
+oc_status oc_step_predict(const oc_tmodel *tm, size_t steps, double *kernels_us,
+                          size_t *n_kernels, oc_error *err)
+{
+    return predict_probe(step_graph(steps), oc_step_probe, tm, kernels_us, n_kernels, err);
 }
 
 /* The run of `id` in a driver's result lines, or a reason it has none. */
@@ -319,7 +413,8 @@ static oc_status manifest_line(FILE *mf, const char *id, const char *model,
 /* The anchor networks (random weights) and the output probes in `dir`,
  * listed in `manifest` for the driver. */
 /* The runs calibrate measures at `threads`, in manifest order, untimed:
- * each anchor at each anchor batch, the output probes, the kernel chains.
+ * each anchor at each anchor batch, the output probes, the kernel chains,
+ * the step chains.
  * runs has room for OC_N_ANCHOR_RUNS. */
 static size_t planned_runs(int64_t threads, oc_anchor_run *runs)
 {
@@ -334,6 +429,9 @@ static size_t planned_runs(int64_t threads, oc_anchor_run *runs)
     for (int c = 0; c < OC_N_CHAINS; c++)
         runs[n++] = (oc_anchor_run){.name = oc_chain_probe, .threads = threads,
                                     .kernels = oc_chain_lengths[c]};
+    for (int c = 0; c < OC_N_STEP_CHAINS; c++)
+        runs[n++] = (oc_anchor_run){.name = oc_step_probe, .threads = threads,
+                                    .kernels = oc_step_lengths[c]};
     return n;
 }
 
@@ -344,6 +442,8 @@ static void run_id(const oc_anchor_run *r, char *id, size_t n)
         snprintf(id, n, "output/%" PRIu64, r->output_bytes);
     else if (r->name == oc_chain_probe)
         snprintf(id, n, "chain/%zu", r->kernels);
+    else if (r->name == oc_step_probe)
+        snprintf(id, n, "steps/%zu", r->kernels);
     else
         snprintf(id, n, "anchor/%s/b%" PRId64, r->name, r->batch);
 }
@@ -388,8 +488,18 @@ static oc_status write_manifest(const char *dir, const char *manifest, oc_error 
                sizeof id);
         if (snprintf(model, sizeof model, "%s/chain%d.onnx", dir, c) >= (int)sizeof model) {
             rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
-        } else if (!(rc = chain_probe(oc_chain_lengths[c], model, err))) {
+        } else if (!(rc = save_probe(chain_graph(oc_chain_lengths[c]), model, err))) {
             rc = manifest_line(mf, id, model, "x", json_pack("[i, i]", 1, 16), err);
+        }
+    }
+    for (int c = 0; !rc && c < OC_N_STEP_CHAINS; c++) {
+        char model[PATH_MAX], id[64];
+        size_t steps = oc_step_lengths[c];
+        run_id(&(oc_anchor_run){.name = oc_step_probe, .kernels = steps}, id, sizeof id);
+        if (snprintf(model, sizeof model, "%s/steps%d.onnx", dir, c) >= (int)sizeof model) {
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
+        } else if (!(rc = save_probe(step_graph(steps), model, err))) {
+            rc = manifest_line(mf, id, model, "x", json_pack("[i, I, i]", 1, (json_int_t)steps + 1, 16), err);
         }
     }
     if (fclose(mf) != 0 && !rc) {
@@ -448,9 +558,12 @@ oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag 
         run_id(r, id, sizeof id);
         const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us,
                                     &r->profiled);
-        if (!why && r->name == oc_chain_probe && !(r->kernel_us > 0))
+        bool chain = r->name == oc_chain_probe || r->name == oc_step_probe;
+        if (!why && chain && !(r->kernel_us > 0))
             why = "no profiled kernel time";
-        if (!why && (r->name == oc_chain_probe || r->name == oc_output_probe))
+        if (!why && chain)
+            r->ran_kernels = json_array_size(r->profiled);
+        if (!why && (chain || r->name == oc_output_probe))
             oc_anchor_runs_free(r, 1); /* only a network's kernels are kept */
         if (why) {
             oc_anchor_runs_free(runs, *n_runs + 1); /* this run's list too */
@@ -472,6 +585,8 @@ static const char *anchor_name(const char *model)
             return oc_anchor_names[a];
     if (model && !strcmp(model, oc_chain_probe))
         return oc_chain_probe;
+    if (model && !strcmp(model, oc_step_probe))
+        return oc_step_probe;
     return model && !strcmp(model, oc_output_probe) ? oc_output_probe : NULL;
 }
 
@@ -596,8 +711,11 @@ oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *
         json_t *ob = json_object_get(j, "output_bytes");
         double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
         double k = json_number_value(json_object_get(json_object_get(j, "kernel_us"), "median"));
-        bool probe = name == oc_output_probe, chain = name == oc_chain_probe;
-        json_t *nk = json_object_get(j, "kernels");
+        bool probe = name == oc_output_probe, steps = name == oc_step_probe,
+             chain = name == oc_chain_probe || steps;
+        /* a step chain's length is its steps, a kernel chain's its kernels */
+        json_t *nk = json_object_get(j, steps ? "steps" : "kernels");
+        json_t *rk = json_object_get(j, "ran_kernels");
         if (!json_is_object(j) || !json_is_integer(t) || !(w > 0) ||
             (probe ? !json_is_integer(ob) || json_integer_value(ob) <= 0 || !(k >= 0)
              : chain ? !json_is_integer(nk) || json_integer_value(nk) <= 0 || !(k > 0)
@@ -618,7 +736,9 @@ oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *
                     .threads = json_integer_value(t), .wall_us = w, .spread = sp,
                     .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
                     .kernels = chain ? (size_t)json_integer_value(nk) : 0,
-                    .kernel_us = probe || chain ? k : 0};
+                    .kernel_us = probe || chain ? k : 0,
+                    .ran_kernels = chain && json_integer_value(rk) > 0
+                                       ? (size_t)json_integer_value(rk) : 0};
                 /* a network whose inputs cannot be bound is not an anchor */
                 if (probe || chain || run_inputs(s, s->n, json_object_get(j, "inputs"), run)) {
                     if (!probe && !chain && json_array_size(nk))
@@ -647,10 +767,13 @@ oc_status oc_anchors_append(const char *path, const char *machine, const oc_anch
                               (json_int_t)r[i].threads, "machine", machine, "wall_us",
                               "median", r[i].wall_us, "spread", r[i].spread);
         if (j && (r[i].output_bytes || r[i].kernels)) {
-            json_object_set_new(j, r[i].kernels ? "kernels" : "output_bytes",
+            json_object_set_new(j, !r[i].kernels ? "output_bytes"
+                                   : r[i].name == oc_step_probe ? "steps" : "kernels",
                                 json_integer((json_int_t)(r[i].kernels ? r[i].kernels
                                                                        : r[i].output_bytes)));
             json_object_set_new(j, "kernel_us", json_pack("{s:f}", "median", r[i].kernel_us));
+            if (r[i].ran_kernels)
+                json_object_set_new(j, "ran_kernels", json_integer((json_int_t)r[i].ran_kernels));
         } else if (j) {
             json_object_set_new(j, "batch", json_integer((json_int_t)r[i].batch));
             if (r[i].profiled)
@@ -670,11 +793,12 @@ oc_status oc_anchors_append(const char *path, const char *machine, const oc_anch
 
 
 /* A network run whose wall time varied between passes (a busy machine).
- * A kernel chain's run takes tens of microseconds, its wall-time spread is
- * the scheduler's; its fit reads the medians. */
+ * A chain's run takes tens to hundreds of microseconds, its wall-time
+ * spread is the scheduler's; its fit reads the medians. */
 static bool unsteady_run(const oc_anchor_run *r)
 {
-    return r->name != oc_chain_probe && r->spread > OC_MAX_ANCHOR_SPREAD;
+    return r->name != oc_chain_probe && r->name != oc_step_probe &&
+           r->spread > OC_MAX_ANCHOR_SPREAD;
 }
 
 oc_status oc_anchors_measure_steady(int64_t threads, const char *workdir, oc_stop_flag *stop,

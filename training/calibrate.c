@@ -154,6 +154,17 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
         }
     if (!st && n_chains)
         st = oc_calib_fit_chain(f, chains, n_chains, err);
+    /* and chains of recurrent steps, whose kernels are a network's small
+     * ones: the profiler's cost in their predictions sets per_kernel_us */
+    size_t n_steps = 0;
+    for (size_t i = 0; i < as->n && !st; i++)
+        if (as->r[i].threads == threads && as->r[i].name == oc_step_probe) {
+            oc_calib_chain *c = &chains[n_steps++];
+            *c = (oc_calib_chain){0, as->r[i].wall_us, as->r[i].kernel_us, 0};
+            st = oc_step_predict(tm, as->r[i].kernels, &c->predicted_us, &c->kernels, err);
+        }
+    if (!st && n_steps)
+        st = oc_calib_fit_steps(f, chains, n_steps, err);
     if (st) {
         oc_tmodel_free(tm);
         return st;
@@ -187,7 +198,8 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
         const oc_anchor_run *r = &as->r[i];
-        if (r->threads != threads || r->name == oc_output_probe || r->name == oc_chain_probe)
+        if (r->threads != threads || r->name == oc_output_probe || r->name == oc_chain_probe ||
+            r->name == oc_step_probe)
             continue;
         char path[PATH_MAX];
         oc_model *m = NULL;
