@@ -90,7 +90,8 @@ enum {
     F_SUM = 2,
     F_TMERGED = 4,  /* a Transpose the optimizer took over */
     F_AS_RESHAPE = 8, /* merged with the Reshape before it into one Reshape */
-    F_QUNIT = 16    /* a quantized group's kernel (or an op whose QDQ went) */
+    F_QUNIT = 16,   /* a quantized group's kernel (or an op whose QDQ went) */
+    F_MMT = 32      /* a Transpose every reader of which, a MatMul, took in */
 };
 
 /* ---- small helpers ---- */
@@ -1130,7 +1131,8 @@ static bool reads_plain(const pctx *p, int v, size_t c)
 {
     const oc_node *n = &p->g->nodes[c];
     int pr = p->g->values[v].producer;
-    bool kept = pr >= 0 && live(p, (size_t)pr) && is_op(p, &p->g->nodes[pr], OC_OPID_Transpose);
+    bool kept = pr >= 0 && (live(p, (size_t)pr) || (p->flags[pr] & F_MMT)) &&
+                is_op(p, &p->g->nodes[pr], OC_OPID_Transpose);
     for (size_t k = 0; k < n->n_inputs; k++)
         if (in(p, c, k) == v) {
             tperm need = read_layout(p, c, k);
@@ -1698,6 +1700,27 @@ static bool is_activation(const pctx *p, const oc_node *n)
     return false;
 }
 
+/* What GemmActivationFusion fuses into a Gemm (gemm_activation_fusion.cc):
+ * activations of one kernel across their versions, so those of the
+ * versions it names (Elu, HardSigmoid and Selu 6, LeakyRelu 6, Relu 6 to
+ * 14, Sigmoid and Tanh 6 and 13, Softplus and Softsign 1, ThresholdedRelu
+ * 10): not Clip, not an opset-22 Elu. */
+static bool gemm_activation(const pctx *p, const oc_node *n)
+{
+    static const struct {
+        oc_op_id op;
+        int64_t from, below; /* the opsets whose version it fuses */
+    } acts[] = {{OC_OPID_Elu, 6, 22},         {OC_OPID_HardSigmoid, 6, 22},
+                {OC_OPID_Selu, 6, 22},        {OC_OPID_LeakyRelu, 6, 16},
+                {OC_OPID_Relu, 6, INT64_MAX}, {OC_OPID_Sigmoid, 6, INT64_MAX},
+                {OC_OPID_Tanh, 6, INT64_MAX}, {OC_OPID_Softplus, 1, 22},
+                {OC_OPID_Softsign, 1, 22},    {OC_OPID_ThresholdedRelu, 10, 22}};
+    for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
+        if (is_op(p, n, acts[i].op))
+            return n->opset >= acts[i].from && n->opset < acts[i].below;
+    return false;
+}
+
 /* Conv: constant BatchNormalization / Add / Mul folded into its weights,
  * then an activation (FusedConv). */
 static void fuse_conv(pctx *p, size_t m)
@@ -1827,14 +1850,17 @@ static bool transpose_fusable(const pctx *p, size_t t, bool *batch)
     return true;
 }
 
-/* The Transpose producing v, read by node c only, that a MatMul whose
- * other operand is `other` takes in, or -1.  One that moves the batch
- * axes needs both operands' load-time shapes, of one rank. */
-static int matmul_transpose(const pctx *p, int v, int other, size_t c)
+/* The Transpose producing v that MatMul c, whose other operand is
+ * `other`, takes in, or -1; one c alone reads unless `shared`
+ * (MatmulTransposeFusion fuses it into each MatMul reading it, and it
+ * stays for its other readers).  One that moves the batch axes needs both
+ * operands' load-time shapes, of one rank. */
+static int matmul_transpose(const pctx *p, int v, int other, size_t c, bool shared)
 {
     int t = v >= 0 ? p->g->values[v].producer : -1;
     bool batch;
-    if (t < 0 || !live(p, (size_t)t) || p->uses[v] != 1 || p->g->values[v].is_output ||
+    if (t < 0 || !(live(p, (size_t)t) || (shared && (p->flags[t] & F_MMT))) ||
+        (!shared && p->uses[v] != 1) || p->g->values[v].is_output ||
         !transpose_fusable(p, (size_t)t, &batch) || !reads_plain(p, v, c))
         return -1;
     if (batch) {
@@ -1843,6 +1869,25 @@ static int matmul_transpose(const pctx *p, int v, int other, size_t c)
             return -1;
     }
     return t;
+}
+
+/* Every reader of v is a MatMul that takes in the Transpose producing it. */
+static bool all_matmuls_take(const pctx *p, int v)
+{
+    if (p->uses[v] != p->cons_start[v + 1] - p->cons_start[v])
+        return false;
+    for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
+        size_t c = (size_t)p->cons[e];
+        const oc_node *n = &p->g->nodes[c];
+        /* (one MatMulAddFusion made a Gemm is not a MatMul any more) */
+        if (!live(p, c) || !is_op(p, n, OC_OPID_MatMul) || n->n_inputs != 2 ||
+            (p->nk[c].as_op && strcmp(p->nk[c].as_op, "MatMul")))
+            return false;
+        int other = in(p, c, 0) == v ? in(p, c, 1) : in(p, c, 0);
+        if (matmul_transpose(p, v, other, c, true) < 0)
+            return false;
+    }
+    return true;
 }
 
 /* A one-element constant that does not broadcast `other` to a higher rank
@@ -1972,8 +2017,7 @@ static void fuse_matmul(pctx *p, size_t m)
             set_kernel(k, OC_OPID_Gemm);
             k->as_op = "Gemm";
             j = sole_next(p, (size_t)j);
-            if (j >= 0 && is_activation(p, &p->g->nodes[j]) &&
-                !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
+            if (j >= 0 && gemm_activation(p, &p->g->nodes[j])) {
                 absorb(p, m, (size_t)j);
                 set_kernel(k, OC_KID_FusedGemm);
             }
@@ -2010,8 +2054,7 @@ static void fuse_matmul(pctx *p, size_t m)
         j = j == bn ? sole_next(p, (size_t)bn) : -1;
     }
     if (is_op(p, mm, OC_OPID_Gemm) || bn_gemm) {
-        if (j >= 0 && is_activation(p, &p->g->nodes[j]) &&
-            !is_op(p, &p->g->nodes[j], OC_OPID_Clip)) {
+        if (j >= 0 && gemm_activation(p, &p->g->nodes[j])) {
             absorb(p, m, (size_t)j);
             set_kernel(k, OC_KID_FusedGemm);
             k->as_op = "Gemm";
@@ -2021,12 +2064,20 @@ static void fuse_matmul(pctx *p, size_t m)
     if (!is_op(p, mm, OC_OPID_MatMul))
         return;
     bool fused = false;
-    /* transposed inputs (the Transpose only feeding this MatMul) */
+    /* transposed inputs: a Transpose feeding only this MatMul joins its
+     * kernel; one feeding others too stays, unless every one of them is a
+     * MatMul that takes it in */
     for (size_t s = 0; s < 2; s++) {
-        int t = matmul_transpose(p, in(p, m, s), in(p, m, 1 - s), m);
-        if (t >= 0) {
+        int v = in(p, m, s);
+        int t = matmul_transpose(p, v, in(p, m, 1 - s), m, true);
+        if (t < 0)
+            continue;
+        fused = true;
+        if (p->uses[v] == 1)
             absorb(p, m, (size_t)t);
-            fused = true;
+        else if (live(p, (size_t)t) && all_matmuls_take(p, v)) {
+            drop(p, (size_t)t, OC_KERNEL_REMOVED, "taken in by every MatMul that reads it");
+            p->flags[t] |= F_MMT;
         }
     }
     /* scale after: MatMul -> Mul/Div by a scalar constant */
@@ -2057,7 +2108,7 @@ static void fuse_matmul(pctx *p, size_t m)
                 fused = true;
                 /* MatmulTransposeFusion runs again after MatMulScaleFusion:
                  * a Transpose before the scale joins too */
-                int tt = matmul_transpose(p, scale0 ? c0 : c1, in(p, m, 1 - s), (size_t)t);
+                int tt = matmul_transpose(p, scale0 ? c0 : c1, in(p, m, 1 - s), (size_t)t, false);
                 if (tt >= 0)
                     absorb(p, m, (size_t)tt);
             }
@@ -2142,7 +2193,19 @@ static bool reduces_last(const pctx *p, size_t i)
     return d == 0;
 }
 
-/* ReduceMean -> Sub -> Pow -> ReduceMean -> Add -> Sqrt -> Div -> Mul -> Add */
+/* Node j (a Mul or an Add after value v) reads, beside v, a constant
+ * vector: a LayerNormalization's scale or bias. */
+static bool vector_operand(const pctx *p, size_t j, int v)
+{
+    int o = in(p, j, 1 - slot_of(p, v, j));
+    const oc_tinfo *t = sinfo(p, o);
+    return o >= 0 && p->constant[o] && t && t->rank == 1;
+}
+
+/* ReduceMean -> Sub -> Pow -> ReduceMean -> Add -> Sqrt -> Div -> Mul -> Add,
+ * the Mul by a constant scale and the Add of a constant bias (vectors):
+ * LayerNormFusion fuses nothing shorter (a normalisation with neither, as
+ * a masked autoencoder's target, stays seven kernels). */
 static bool fuse_layernorm(pctx *p, size_t m)
 {
     static const oc_op_id ops[] = {OC_OPID_ReduceMean, OC_OPID_Sub, OC_OPID_Pow,
@@ -2150,7 +2213,9 @@ static bool fuse_layernorm(pctx *p, size_t m)
                                    OC_OPID_Div,        OC_OPID_Mul, OC_OPID_Add};
     int nodes[9];
     size_t n = chain(p, m, ops, 9, nodes);
-    if (n < 7 || !reduces_last(p, m) || !reduces_last(p, (size_t)nodes[3]))
+    if (n < 9 || !reduces_last(p, m) || !reduces_last(p, (size_t)nodes[3]) ||
+        !vector_operand(p, (size_t)nodes[7], out0(p, (size_t)nodes[6])) ||
+        !vector_operand(p, (size_t)nodes[8], out0(p, (size_t)nodes[7])))
         return false;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);
@@ -2159,15 +2224,17 @@ static bool fuse_layernorm(pctx *p, size_t m)
     return true;
 }
 
-/* RMS norm: Pow(x, 2) -> ReduceMean -> Add(eps) -> Sqrt -> Div [-> Mul
- * [-> Mul]]: SimplifiedLayerNormalization (true when fused). */
+/* RMS norm: Pow(x, 2) -> ReduceMean -> Add(eps) -> Sqrt -> Div -> Mul
+ * [-> Mul]: SimplifiedLayerNormalization (true when fused).
+ * SimplifiedLayerNormFusion needs the Mul (the scale): a normalisation
+ * without one stays five kernels. */
 static bool fuse_rmsnorm(pctx *p, size_t m)
 {
     static const oc_op_id ops[] = {OC_OPID_Pow, OC_OPID_ReduceMean, OC_OPID_Add, OC_OPID_Sqrt,
                                    OC_OPID_Div, OC_OPID_Mul,        OC_OPID_Mul};
     int nodes[7];
     size_t n = chain(p, m, ops, 7, nodes);
-    if (n < 5 || !const_all(p, in(p, m, 1), 2) || !reduces_last(p, (size_t)nodes[1]))
+    if (n < 6 || !const_all(p, in(p, m, 1), 2) || !reduces_last(p, (size_t)nodes[1]))
         return false;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);

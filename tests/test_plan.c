@@ -1570,6 +1570,112 @@ static void gather_split_rules(void)
     CHECK_EQ_INT(count_of(&c, "FusedGemm") + count_of(&c, "Gemm"), 0);
 }
 
+/* X [4, 16] -> Gemm by a constant -> activation `act` at `opset`. */
+static oc_builder *gemm_act(const char *act, int64_t opset)
+{
+    oc_builder *b = oc_builder_new(opset);
+    int64_t x[] = {4, 16}, w[] = {16, 8};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 2, x);
+    oc_builder_random(b, "W", OC_DT_FLOAT, 2, w, -1, 1, 1);
+    oc_builder_node(b, "Gemm", "g", "X,W", "H");
+    oc_builder_node(b, act, "act", "H", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* X [2, 8, 16], a LayerNorm written out (ReduceMean, Sub, Pow, ReduceMean,
+ * Add, Sqrt, Div) with its scale and bias (scale_bias) or without: */
+static oc_builder *written_layernorm(bool scale_bias)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 8, 16}, c16[] = {16};
+    float v16[16];
+    for (int k = 0; k < 16; k++)
+        v16[k] = 1.0f + 0.01f * (float)k;
+    oc_builder_input(b, "X", OC_DT_FLOAT, 3, x);
+    oc_builder_floats(b, "two", 0, NULL, (const float[]){2});
+    oc_builder_floats(b, "eps", 0, NULL, (const float[]){1e-5f});
+    oc_builder_floats(b, "G", 1, c16, v16);
+    oc_builder_floats(b, "B", 1, c16, v16);
+    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "m", "X", "M"), "axes", 1,
+                         (int64_t[]){-1});
+    oc_builder_node(b, "Sub", "d", "X,M", "D");
+    oc_builder_node(b, "Pow", "p", "D,two", "P");
+    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "v", "P", "V"), "axes", 1,
+                         (int64_t[]){-1});
+    oc_builder_node(b, "Add", "e", "V,eps", "E");
+    oc_builder_node(b, "Sqrt", "s", "E", "S");
+    oc_builder_node(b, "Div", "n", "D,S", scale_bias ? "N" : "Y");
+    if (scale_bias) {
+        oc_builder_node(b, "Mul", "g", "N,G", "NG");
+        oc_builder_node(b, "Add", "b", "NG,B", "Y");
+    }
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
+/* A [2, 8, 16] -> Transpose (perm) read by two MatMuls, T x W (W [2, 8, 4]
+ * after [0, 2, 1], [8, 16, 4] after [1, 0, 2]), and by a Relu as well when
+ * `relu`. */
+static oc_builder *shared_transpose(const int64_t *perm, bool relu)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t a[] = {2, 8, 16}, w[] = {2, 8, 4}, wb[] = {8, 16, 4};
+    bool batch = perm[0] == 1;
+    oc_builder_input(b, "A", OC_DT_FLOAT, 3, a);
+    oc_builder_random(b, "W1", OC_DT_FLOAT, 3, batch ? wb : w, -1, 1, 1);
+    oc_builder_random(b, "W2", OC_DT_FLOAT, 3, batch ? wb : w, -1, 1, 2);
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t", "A", "T"), "perm", 3, perm);
+    oc_builder_node(b, "MatMul", "mm1", "T,W1", "Y1");
+    oc_builder_node(b, "MatMul", "mm2", "T,W2", "Y2");
+    oc_builder_output(b, "Y1", OC_DT_FLOAT, -1, NULL);
+    oc_builder_output(b, "Y2", OC_DT_FLOAT, -1, NULL);
+    if (relu) {
+        oc_builder_node(b, "Relu", "r", "T", "Y3");
+        oc_builder_output(b, "Y3", OC_DT_FLOAT, -1, NULL);
+    }
+    return b;
+}
+
+/* ORT rewrites whose conditions the plan follows from their sources:
+ * GemmActivationFusion's activations (Elu too, not Clip, versions it
+ * names), LayerNormFusion's and SimplifiedLayerNormFusion's scale and bias,
+ * MatmulTransposeFusion into every MatMul reading a Transpose. */
+static void fusion_conditions(void)
+{
+    opcount c = plan_built(gemm_act("Elu", 13), 0, NULL);
+    CHECK_EQ_INT(count_of(&c, "FusedGemm"), 1);
+    CHECK_EQ_INT(c.run, 1);
+    c = plan_built(gemm_act("Clip", 13), 0, NULL);
+    CHECK_EQ_INT(count_of(&c, "FusedGemm"), 0);
+    c = plan_built(gemm_act("LeakyRelu", 16), 0, NULL); /* LeakyRelu-16: not a version it fuses */
+    CHECK_EQ_INT(count_of(&c, "FusedGemm"), 0);
+    CHECK_EQ_INT(c.run, 2);
+    c = plan_built(gemm_act("Softplus", 13), 0, NULL);
+    CHECK_EQ_INT(count_of(&c, "FusedGemm"), 1);
+
+    c = plan_built(written_layernorm(true), 0, NULL);
+    CHECK_EQ_INT(count_of(&c, "LayerNormalization"), 1);
+    CHECK_EQ_INT(c.run, 1);
+    c = plan_built(written_layernorm(false), 0, NULL);
+    CHECK_EQ_INT(count_of(&c, "LayerNormalization"), 0);
+    CHECK_EQ_INT(count_of(&c, "SimplifiedLayerNormalization"), 0);
+    CHECK_EQ_INT(c.run, 7);
+
+    /* [0, 2, 1]: transB-like; [1, 0, 2]: transBatch (operands of one rank) */
+    const int64_t perms[2][3] = {{0, 2, 1}, {1, 0, 2}};
+    for (int q = 0; q < 2; q++) {
+        c = plan_built(shared_transpose(perms[q], false), 0, NULL);
+        CHECK_EQ_INT(count_of(&c, "FusedMatMul"), 2);
+        CHECK_EQ_INT(count_of(&c, "Transpose"), 0);
+        CHECK_EQ_INT(c.run, 2);
+        c = plan_built(shared_transpose(perms[q], true), 0, NULL);
+        CHECK_EQ_INT(count_of(&c, "FusedMatMul"), 2);
+        CHECK_EQ_INT(count_of(&c, "Transpose"), 1); /* the Relu still reads it */
+        CHECK_EQ_INT(c.run, 4);
+    }
+}
+
 /* X [batch, 9216] -> Gemm with W [1024, 9216] (37.7 MB, over glibc's
  * largest mmap threshold) -> Relu: a training step's fresh bytes as the
  * eager plan runs it. */
@@ -1710,6 +1816,7 @@ int main(void)
     layout_rules();
     pow_rules();
     gather_split_rules();
+    fusion_conditions();
     upsampled_add_rules();
     /* resnet50: 53 convs, 49 followed by Relu (the rest feed the residual
      * Add), 16 residual Adds each followed by Relu. */
