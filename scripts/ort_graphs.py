@@ -120,9 +120,14 @@ STATIC17 = ["resnet18", "bert_small"]
 # tensor made one Split (GatherSliceToSplitFusion), MatMul + BatchNorm made
 # a Gemm (MatmulBNFusion), and blocked Adds whose inputs' shapes load-time
 # inference cannot show equal (after a Resize, or a Reshape to a computed
-# shape, with a symbolic batch) run between Reshapes (nchwc_transformer.cc).
+# shape, with a symbolic batch) run between Reshapes (nchwc_transformer.cc);
+# Gemm + Elu made a FusedGemm (GemmActivationFusion's own list), a Transpose
+# taken into every MatMul reading it, its batch axis too (transBatch:
+# MatmulTransposeFusion), a normalisation with no scale left unfused
+# (LayerNormFusion, SimplifiedLayerNormFusion).
 SEEN13 = ["tabnet_lite", "rwkv_like", "ntm_copy", "bilstm_crf", "qrnn_like", "shiftnet_like",
-          "octave_resnet", "stacked_hourglass", "nonlocal_resnet", "retinanet_fpn"]
+          "octave_resnet", "stacked_hourglass", "nonlocal_resnet", "retinanet_fpn",
+          "rssm_world", "pointer_net", "mae_vit", "metasgd_adapt"]
 
 
 def variants():
