@@ -40,6 +40,15 @@ keeps the driver's default (zeros).  Bool inputs are drawn 0/1 by the
 driver (no corpus model has one: if_rank computes its condition).  A model
 ORT cannot load or run is skipped with one line saying why.
 
+--warmup N runs each pass N times untimed first (default 2).  A fresh
+driver process pays a transient the graph does not: onnxruntime-node
+copies each output into a new buffer every run, and until glibc's malloc
+and V8's collector have settled, an output of some hundred KB or more
+costs new pages (the quantized corpus's dq_matmul at batch 8, an output
+of 512 KB, 1 thread: 1.4-1.6 ms a run in a fresh process, 0.17-0.22 ms
+after 30 untimed runs or a few samples; its kernel 0.11-0.15 ms either
+way).  --warmup 30 measures the steady state a serving process sees.
+
 --quick (functional checks only, never for data): 3 runs (the driver's
 least), no warm-up, one pass, into ort-cpu-SET-quick.jsonl.
 
@@ -255,6 +264,9 @@ def main():
     ap.add_argument("--set", help="file ort-cpu-SET.jsonl (default zoo, or quant with --corpus "
                     "quant; 'holdout' for the final hold-out, scored once)")
     ap.add_argument("--corpus", choices=["zoo", "quant", "real"], default="zoo")
+    ap.add_argument("--warmup", type=int, default=2,
+                    help="untimed runs before each pass (default 2; 30 reaches the steady state "
+                    "of a process that has run the model a while; see the top of this file)")
     ap.add_argument("--quick", action="store_true", help="functional check only: 3 runs, no "
                     "warm-up, 1 pass, into ort-cpu-SET-quick.jsonl")
     args = ap.parse_args()
@@ -266,7 +278,7 @@ def main():
     out = os.path.join(ROOT, "data", "machines", fingerprint(args.bin),
                        f"ort-cpu-{args.set or args.corpus}{'-quick' if args.quick else ''}.jsonl")
     runs = (["--warmup", "0", "--repeats", "3", "--passes", "1"] if args.quick else
-            ["--warmup", "2", "--repeats", "7", "--passes", "2"])
+            ["--warmup", str(args.warmup), "--repeats", "7", "--passes", "2"])
     os.makedirs(os.path.dirname(out), exist_ok=True)
     done = set()
     if os.path.exists(out):
@@ -322,6 +334,7 @@ def main():
                 rec = {"model": name, "family": src.family(name),
                        "opset": src.opset(name),
                        "batch": b, "threads": threads, "spin": threads == 1,
+                       "warmup": 0 if args.quick else args.warmup,
                        "inputs": specs, "ort_version": r["ort_version"],
                        "wall_us": r["wall_us"], "kernel_us": r["kernel_us"],
                        "spread": r.get("spread"), "kernels": r["kernels"],
