@@ -635,6 +635,11 @@ int cmd_calibrate(int argc, char **argv)
                            oc_calib_group_name(g), f->in_graph[g]);
             if (shown)
                 printf(" at %d thread%s\n", f->threads, f->threads == 1 ? "" : "s");
+            if (f->steps_ran)
+                printf("the step chains at %d thread%s ran %zu kernels where the plan has %zu "
+                       "(another ONNX Runtime than 1.30?): left out, the chains of tiny kernels "
+                       "set the profiler's cost\n",
+                       f->threads, f->threads == 1 ? "" : "s", f->steps_ran, f->steps_planned);
             if (f->n_chains)
                 printf("a kernel at %d thread%s: %.2f us in a run, %.2f us as profiled, %.2f us "
                        "as predicted (chains of tiny kernels)%s",

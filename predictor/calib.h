@@ -128,6 +128,10 @@ typedef struct oc_calib_fit {
      * floor.  n_steps 0: not measured. */
     int n_steps;
     double step_wall_us, step_profiled_us, step_predicted_us;
+    /* Step chains left out because ONNX Runtime ran another number of
+     * kernels than the plan has (another version's rewrites): the kernels
+     * it ran and the plan's, of the first such run; not saved. */
+    size_t steps_ran, steps_planned;
     /* The machine's copy bandwidth at this thread count (onnxcost hw), GB/s:
      * a graph's weights do not stay in cache from one run to the next, so
      * a kernel takes at least its weights' bytes at this rate; 0 when not

@@ -348,6 +348,17 @@ assert abs(c['wall_us_per_kernel'] - 51.8 / 248) < 1e-6, c
 line = [l for l in open(sys.argv[3]) if l.startswith(\"a recurrent step's kernel at 1 thread: 0.40 us in a run, 4.50 us as profiled\")]
 assert line and 'predicted kernels less %.2f us per kernel, each at least 0.21 us' % -o['per_kernel_us'] in line[0], line
 E" "step chains: per_kernel_us from their slopes (per planned kernel), the floor from the kernel chains"
+sed 's/"ran_kernels":80/"ran_kernels":76/' "$TMP/steps.jsonl" >"$TMP/steps-other.jsonl"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
+    --anchors "$TMP/chain.jsonl" --anchors "$TMP/steps-other.jsonl" -o "$TMP/sto.json" >"$TMP/sto" 2>/dev/null
+ok "[ \$? -eq 0 ] && grep -q 'the step chains at 1 thread ran 76 kernels where the plan has 80 .*: left out' '$TMP/sto' &&
+    $PY - '$TMP/sto.json' <<'E'
+import json, sys
+o = json.load(open(sys.argv[1]))['threads'][0]['overhead']
+c = o['kernel_chain']
+assert 'step_chain' not in o, o
+assert abs(o['per_kernel_us'] - (c['wall_us_per_kernel'] - c['predicted_us_per_kernel'])) < 1e-6, o
+E" "step chains that ORT ran otherwise than planned (another version): said, left out, the kernel chains decide"
 "$BIN" predict --target "$TMP/ch.json" -T 1 --top 100000 "$SRC/samples/tiny_encoder.onnx" >"$TMP/pshare" 2>/dev/null
 ok "awk '/%\$/ && \$1 != \"node\" { s += \$NF } END { exit !(s > 90 && s < 110) }' '$TMP/pshare'" \
     "the table's shares add up to 100% within rounding (of the times as listed, the profiler's cost in them), not 250%"

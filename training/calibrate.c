@@ -157,13 +157,21 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
     /* and chains of recurrent steps, whose kernels are a network's small
      * ones: the profiler's cost in their predictions sets per_kernel_us */
     size_t n_steps = 0;
+    f->steps_ran = f->steps_planned = 0;
     for (size_t i = 0; i < as->n && !st; i++)
         if (as->r[i].threads == threads && as->r[i].name == oc_step_probe) {
             oc_calib_chain *c = &chains[n_steps++];
             *c = (oc_calib_chain){0, as->r[i].wall_us, as->r[i].kernel_us, 0};
             st = oc_step_predict(tm, as->r[i].kernels, &c->predicted_us, &c->kernels, err);
+            /* a runtime that rewrites the steps otherwise: their slopes
+             * are not per planned kernel */
+            if (!st && as->r[i].ran_kernels && as->r[i].ran_kernels != c->kernels &&
+                !f->steps_ran) {
+                f->steps_ran = as->r[i].ran_kernels;
+                f->steps_planned = c->kernels;
+            }
         }
-    if (!st && n_steps)
+    if (!st && n_steps && !f->steps_ran)
         st = oc_calib_fit_steps(f, chains, n_steps, err);
     if (st) {
         oc_tmodel_free(tm);
