@@ -445,6 +445,29 @@ static oc_builder *blocked_tail(int64_t h, int64_t w, char tail)
     return b;
 }
 
+/* A LayerNorm over the last axis of value x written out as exports spell
+ * it (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div), into value y, with
+ * the scale G and bias B (scale_bias) or without; constants "two" and
+ * "eps" (and G, B) are the caller's. */
+static void layernorm_nodes(oc_builder *b, const char *x, const char *y, bool scale_bias)
+{
+    char in[64];
+    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "mean", x, "M"), "axes", 1,
+                         (int64_t[]){-1});
+    snprintf(in, sizeof in, "%s,M", x);
+    oc_builder_node(b, "Sub", "sub", in, "D");
+    oc_builder_node(b, "Pow", "pow", "D,two", "P");
+    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "var", "P", "V"), "axes", 1,
+                         (int64_t[]){-1});
+    oc_builder_node(b, "Add", "addeps", "V,eps", "VE");
+    oc_builder_node(b, "Sqrt", "sqrt", "VE", "S");
+    oc_builder_node(b, "Div", "div", "D,S", scale_bias ? "N" : y);
+    if (scale_bias) {
+        oc_builder_node(b, "Mul", "mul", "N,G", "NG");
+        oc_builder_node(b, "Add", "bias", "NG,B", y);
+    }
+}
+
 /* NHWC LayerNorm written out (opset 13) on Transpose(X [N,16,8,8],
  * 0,2,3,1); back to NCHW by Transpose(0,3,1,2), or on into a MatMul. */
 static oc_builder *nhwc_layernorm(bool back)
@@ -459,17 +482,7 @@ static oc_builder *nhwc_layernorm(bool back)
     oc_builder_random(b, "W", OC_DT_FLOAT, 2, w, -1, 1, 3);
     oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t1", "X", "T"), "perm", 4,
                          (int64_t[]){0, 2, 3, 1});
-    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "mean", "T", "M"), "axes", 1,
-                         (int64_t[]){-1});
-    oc_builder_node(b, "Sub", "sub", "T,M", "D");
-    oc_builder_node(b, "Pow", "pow", "D,two", "P");
-    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "var", "P", "V"), "axes", 1,
-                         (int64_t[]){-1});
-    oc_builder_node(b, "Add", "addeps", "V,eps", "VE");
-    oc_builder_node(b, "Sqrt", "sqrt", "VE", "S");
-    oc_builder_node(b, "Div", "div", "D,S", "N");
-    oc_builder_node(b, "Mul", "mul", "N,G", "NG");
-    oc_builder_node(b, "Add", "bias", "NG,B", "L");
+    layernorm_nodes(b, "T", "L", true);
     if (back)
         oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t2", "L", "Y"), "perm", 4,
                              (int64_t[]){0, 3, 1, 2});
@@ -1583,8 +1596,8 @@ static oc_builder *gemm_act(const char *act, int64_t opset)
     return b;
 }
 
-/* X [2, 8, 16], a LayerNorm written out (ReduceMean, Sub, Pow, ReduceMean,
- * Add, Sqrt, Div) with its scale and bias (scale_bias) or without: */
+/* X [2, 8, 16] -> a LayerNorm written out, with its scale and bias
+ * (scale_bias) or without. */
 static oc_builder *written_layernorm(bool scale_bias)
 {
     oc_builder *b = oc_builder_new(13);
@@ -1597,19 +1610,7 @@ static oc_builder *written_layernorm(bool scale_bias)
     oc_builder_floats(b, "eps", 0, NULL, (const float[]){1e-5f});
     oc_builder_floats(b, "G", 1, c16, v16);
     oc_builder_floats(b, "B", 1, c16, v16);
-    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "m", "X", "M"), "axes", 1,
-                         (int64_t[]){-1});
-    oc_builder_node(b, "Sub", "d", "X,M", "D");
-    oc_builder_node(b, "Pow", "p", "D,two", "P");
-    oc_builder_attr_ints(b, oc_builder_node(b, "ReduceMean", "v", "P", "V"), "axes", 1,
-                         (int64_t[]){-1});
-    oc_builder_node(b, "Add", "e", "V,eps", "E");
-    oc_builder_node(b, "Sqrt", "s", "E", "S");
-    oc_builder_node(b, "Div", "n", "D,S", scale_bias ? "N" : "Y");
-    if (scale_bias) {
-        oc_builder_node(b, "Mul", "g", "N,G", "NG");
-        oc_builder_node(b, "Add", "b", "NG,B", "Y");
-    }
+    layernorm_nodes(b, "X", "Y", scale_bias);
     oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
     return b;
 }
