@@ -2197,25 +2197,29 @@ static bool reduces_last(const pctx *p, size_t i)
  * vector: a LayerNormalization's scale or bias. */
 static bool vector_operand(const pctx *p, size_t j, int v)
 {
-    int o = in(p, j, 1 - slot_of(p, v, j));
+    int s = slot_of(p, v, j);
+    int o = s == 0 || s == 1 ? in(p, j, (size_t)(1 - s)) : -1;
     const oc_tinfo *t = sinfo(p, o);
     return o >= 0 && p->constant[o] && t && t->rank == 1;
 }
 
-/* ReduceMean -> Sub -> Pow -> ReduceMean -> Add -> Sqrt -> Div -> Mul -> Add,
- * the Mul by a constant scale and the Add of a constant bias (vectors):
- * LayerNormFusion fuses nothing shorter (a normalisation with neither, as
- * a masked autoencoder's target, stays seven kernels). */
-static bool fuse_layernorm(pctx *p, size_t m)
+/* ReduceMean -> Sub -> Pow -> ReduceMean -> Add -> Sqrt -> Div [-> Mul [->
+ * Add]]: one LayerNorm kernel.  ORT's LayerNormFusion (`ort`) needs the
+ * Mul by a constant scale and the Add of a constant bias (vectors): a
+ * normalisation with neither, as a masked autoencoder's target, stays
+ * seven kernels; eager PyTorch runs nn.LayerNorm as one kernel, affine or
+ * not. */
+static bool fuse_layernorm(pctx *p, size_t m, bool ort)
 {
     static const oc_op_id ops[] = {OC_OPID_ReduceMean, OC_OPID_Sub, OC_OPID_Pow,
                                    OC_OPID_ReduceMean, OC_OPID_Add, OC_OPID_Sqrt,
                                    OC_OPID_Div,        OC_OPID_Mul, OC_OPID_Add};
     int nodes[9];
     size_t n = chain(p, m, ops, 9, nodes);
-    if (n < 9 || !reduces_last(p, m) || !reduces_last(p, (size_t)nodes[3]) ||
-        !vector_operand(p, (size_t)nodes[7], out0(p, (size_t)nodes[6])) ||
-        !vector_operand(p, (size_t)nodes[8], out0(p, (size_t)nodes[7])))
+    if (n < 7 || !reduces_last(p, m) || !reduces_last(p, (size_t)nodes[3]))
+        return false;
+    if (ort && (n < 9 || !vector_operand(p, (size_t)nodes[7], out0(p, (size_t)nodes[6])) ||
+                !vector_operand(p, (size_t)nodes[8], out0(p, (size_t)nodes[7]))))
         return false;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);
@@ -3066,7 +3070,7 @@ static void pass_fuse(pctx *p)
             fuse_conv(p, i);
         else if (is_op(p, n, OC_OPID_Gemm) || is_op(p, n, OC_OPID_MatMul))
             fuse_matmul(p, i);
-        else if (is_op(p, n, OC_OPID_ReduceMean) && fuse_layernorm(p, i))
+        else if (is_op(p, n, OC_OPID_ReduceMean) && fuse_layernorm(p, i, true))
             fuse_skip(p, i, in(p, i, 0));
         else if (is_op(p, n, OC_OPID_LayerNormalization))
             fuse_skip(p, i, in(p, i, 0));
@@ -3095,7 +3099,7 @@ static void eager_fuse(pctx *p)
             continue;
         const oc_node *n = &g->nodes[i];
         if (is_op(p, n, OC_OPID_ReduceMean))
-            fuse_layernorm(p, i);
+            fuse_layernorm(p, i, false);
         else if (is_op(p, n, OC_OPID_Div))
             gelu_chain(p, i);
     }

@@ -1662,6 +1662,15 @@ static void fusion_conditions(void)
     CHECK_EQ_INT(count_of(&c, "LayerNormalization"), 0);
     CHECK_EQ_INT(count_of(&c, "SimplifiedLayerNormalization"), 0);
     CHECK_EQ_INT(c.run, 7);
+    /* eager PyTorch runs nn.LayerNorm as one kernel, affine or not */
+    built bt;
+    if (build_eager(written_layernorm(false), &(oc_analyze_opts){0}, &bt)) {
+        size_t run = 0;
+        for (size_t k = 0; k < bt.plan.n_kernels; k++)
+            run += bt.plan.kernels[k].kind == OC_KERNEL_RUN;
+        CHECK_EQ_INT(run, 1);
+        built_free(&bt);
+    }
 
     /* [0, 2, 1]: transB-like; [1, 0, 2]: transBatch (operands of one rank) */
     const int64_t perms[2][3] = {{0, 2, 1}, {1, 0, 2}};
