@@ -499,7 +499,8 @@ static oc_status write_manifest(const char *dir, const char *manifest, oc_error 
         if (snprintf(model, sizeof model, "%s/steps%d.onnx", dir, c) >= (int)sizeof model) {
             rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
         } else if (!(rc = save_probe(step_graph(steps), model, err))) {
-            rc = manifest_line(mf, id, model, "x", json_pack("[i, I, i]", 1, (json_int_t)steps + 1, 16), err);
+            json_t *dims = json_pack("[i, I, i]", 1, (json_int_t)steps + 1, 16);
+            rc = manifest_line(mf, id, model, "x", dims, err);
         }
     }
     if (fclose(mf) != 0 && !rc) {
