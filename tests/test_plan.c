@@ -1638,6 +1638,54 @@ static oc_builder *shared_transpose(const int64_t *perm, bool relu)
     return b;
 }
 
+/* X [N, T, 32] through k blocks, each: MatMul to 96, Reshape to [N, T, 3,
+ * 32] by a target made of Shape(x) -> Gather(0 / 1) -> Unsqueeze and
+ * constants, ReduceMean over the 3, Add x.  Each block's Reshape input has
+ * a load-time shape only once the block before it is fused. */
+static oc_builder *reshape_blocks(int k)
+{
+    oc_builder *b = oc_builder_new(13);
+    const char *syms[] = {"N", "T", NULL};
+    oc_builder_input_sym(b, "X", OC_DT_FLOAT, 3, (int64_t[]){-1, -1, 32}, syms);
+    oc_builder_ints(b, "i0", 0, NULL, (int64_t[]){0});
+    oc_builder_ints(b, "i1", 0, NULL, (int64_t[]){1});
+    oc_builder_ints(b, "ax", 1, (int64_t[]){1}, (int64_t[]){0});
+    oc_builder_ints(b, "tail", 1, (int64_t[]){2}, (int64_t[]){3, 32});
+    oc_builder_random(b, "W", OC_DT_FLOAT, 2, (int64_t[]){32, 96}, -0.1, 0.1, 1);
+    char x[24] = "X";
+    for (int q = 0; q < k; q++) {
+        char n[16][24];
+        for (int j = 0; j < 9; j++)
+            snprintf(n[j], sizeof n[j], "b%d_%d", q, j);
+        char in[80];
+        oc_builder_node(b, "Shape", n[0], x, n[0]);
+        snprintf(in, sizeof in, "%s,i0", n[0]);
+        oc_builder_attr_int(b, oc_builder_node(b, "Gather", n[1], in, n[1]), "axis", 0);
+        snprintf(in, sizeof in, "%s,i1", n[0]);
+        oc_builder_attr_int(b, oc_builder_node(b, "Gather", n[2], in, n[2]), "axis", 0);
+        snprintf(in, sizeof in, "%s,ax", n[1]);
+        oc_builder_node(b, "Unsqueeze", n[3], in, n[3]);
+        snprintf(in, sizeof in, "%s,ax", n[2]);
+        oc_builder_node(b, "Unsqueeze", n[4], in, n[4]);
+        snprintf(in, sizeof in, "%s,%s,tail", n[3], n[4]);
+        oc_builder_attr_int(b, oc_builder_node(b, "Concat", n[5], in, n[5]), "axis", 0);
+        snprintf(in, sizeof in, "%s,W", x);
+        oc_builder_node(b, "MatMul", n[6], in, n[6]);
+        snprintf(in, sizeof in, "%s,%s", n[6], n[5]);
+        oc_builder_node(b, "Reshape", n[7], in, n[7]);
+        size_t rm = oc_builder_node(b, "ReduceMean", n[8], n[7], n[8]);
+        oc_builder_attr_ints(b, rm, "axes", 1, (int64_t[]){2});
+        oc_builder_attr_int(b, rm, "keepdims", 0);
+        char out[24];
+        snprintf(out, sizeof out, "b%d_out", q);
+        snprintf(in, sizeof in, "%s,%s", n[8], x);
+        oc_builder_node(b, "Add", out, in, out);
+        snprintf(x, sizeof x, "%s", out);
+    }
+    oc_builder_output(b, x, OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* ORT rewrites whose conditions the plan follows from their sources:
  * GemmActivationFusion's activations (Elu too, not Clip, versions it
  * names), LayerNormFusion's and SimplifiedLayerNormFusion's scale and bias,
@@ -1670,6 +1718,17 @@ static void fusion_conditions(void)
             run += bt.plan.kernels[k].kind == OC_KERNEL_RUN;
         CHECK_EQ_INT(run, 1);
         built_free(&bt);
+    }
+
+    /* ReshapeFusion in ORT's 10 rounds of level-1 rewrites: a chain of 11
+     * such blocks keeps the shape arithmetic of its last (ORT 1.30: 10, 11,
+     * 14 and 20 blocks keep that of 0, 1, 4 and 10) */
+    const int blocks[] = {10, 11, 14};
+    for (int q = 0; q < 3; q++) {
+        c = plan_built(reshape_blocks(blocks[q]), 0, NULL);
+        CHECK_EQ_INT(count_of(&c, "Shape"), blocks[q] - 10);
+        CHECK_EQ_INT(count_of(&c, "Concat"), blocks[q] - 10);
+        CHECK_EQ_INT(count_of(&c, "Reshape"), blocks[q]);
     }
 
     /* [0, 2, 1]: transB-like; [1, 0, 2]: transBatch (operands of one rank) */
