@@ -3766,7 +3766,6 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         ort_shapes(&p);
         for (int round = 0; round < OC_ORT_ROUNDS && pass_reshape(&p); round++)
             ort_shapes(&p);
-        ort_shapes(&p);
         if (fuse_contiguous_reshapes(&p) && !count_uses(&p))
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         pass_transpose(&p);

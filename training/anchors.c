@@ -559,12 +559,12 @@ oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag 
         run_id(r, id, sizeof id);
         const char *why = result_of(results, id, &r->wall_us, &r->spread, &r->kernel_us,
                                     &r->profiled);
-        bool chain = r->name == oc_chain_probe || r->name == oc_step_probe;
+        bool chain = oc_anchor_is_chain(r);
         if (!why && chain && !(r->kernel_us > 0))
             why = "no profiled kernel time";
         if (!why && chain)
             r->ran_kernels = json_array_size(r->profiled);
-        if (!why && (chain || r->name == oc_output_probe))
+        if (!why && oc_anchor_is_probe(r))
             oc_anchor_runs_free(r, 1); /* only a network's kernels are kept */
         if (why) {
             oc_anchor_runs_free(runs, *n_runs + 1); /* this run's list too */
@@ -798,8 +798,7 @@ oc_status oc_anchors_append(const char *path, const char *machine, const oc_anch
  * spread is the scheduler's; its fit reads the medians. */
 static bool unsteady_run(const oc_anchor_run *r)
 {
-    return r->name != oc_chain_probe && r->name != oc_step_probe &&
-           r->spread > OC_MAX_ANCHOR_SPREAD;
+    return !oc_anchor_is_chain(r) && r->spread > OC_MAX_ANCHOR_SPREAD;
 }
 
 oc_status oc_anchors_measure_steady(int64_t threads, const char *workdir, oc_stop_flag *stop,

@@ -5,6 +5,7 @@
 #ifndef OC_TRAINING_ANCHORS_H
 #define OC_TRAINING_ANCHORS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,16 @@ typedef struct oc_anchor_run {
      * oc_anchor_runs_free releases it */
     json_t *profiled;
 } oc_anchor_run;
+/* Run r times a chain (of tiny kernels or of steps); a probe (a chain or
+ * an output probe), not a network. */
+static inline bool oc_anchor_is_chain(const oc_anchor_run *r)
+{
+    return r->name == oc_chain_probe || r->name == oc_step_probe;
+}
+static inline bool oc_anchor_is_probe(const oc_anchor_run *r)
+{
+    return oc_anchor_is_chain(r) || r->name == oc_output_probe;
+}
 /* The sum of the kernels of the kernel chain of length n as tm predicts
  * them (no in-graph fit: each as timed alone), into *kernels_us.  Errors:
  * OC_ERR_NOMEM, and what predicting the chain fails with. */

@@ -206,8 +206,7 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
         const oc_anchor_run *r = &as->r[i];
-        if (r->threads != threads || r->name == oc_output_probe || r->name == oc_chain_probe ||
-            r->name == oc_step_probe)
+        if (r->threads != threads || oc_anchor_is_probe(r))
             continue;
         char path[PATH_MAX];
         oc_model *m = NULL;
