@@ -102,6 +102,14 @@ layout() { # layout THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 small() { # small THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     each "$1" "$2" "${3:-}" "small=600" "${@:4}"
 }
+# Transposed convolutions of 1, 2 and 3 spatial axes (2026-12-06): the
+# convtranspose family draws 2-D ones of four shapes, and a held-out
+# waveform U-Net's 1-D upsamplers (kernel 8, stride 4) ran 1.6-2.4x slower
+# than predicted (blind12's demucs_separator): 200 samples, about 3
+# minutes per thread count.
+upconv() { # upconv THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    each "$1" "$2" "${3:-}" "upconv=200" "${@:4}"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -128,6 +136,8 @@ layout1) layout 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 small1) small 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 small2) small 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 layout2) layout 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+upconv1) upconv 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
+upconv2) upconv 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;

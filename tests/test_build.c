@@ -645,6 +645,33 @@ static void test_layout_family_draws(void)
         CHECK(eq[k] >= 8);
 }
 
+/* upconv: ConvTranspose of 1, 2 and 3 spatial axes, every kernel shape
+ * drawn; with a kernel of twice the stride the output is the input times
+ * the stride, as a decoder's upsampler has it. */
+static void test_upconv_family_draws(void)
+{
+    int ranks[4] = {0}, k_is_s = 0, k_is_2s = 0, stride1 = 0, few_out = 0;
+    for (uint64_t i = 0; i < 200; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_UPCONV, i, &s))
+            continue;
+        CHECK(!strcmp(s.op, "ConvTranspose") && s.n_inputs == 1);
+        int nsp = s.inputs[0].rank - 2;
+        CHECK(nsp >= 1 && nsp <= 3);
+        ranks[nsp]++;
+        int64_t k = cfg_int(&s, "kernel", 0), st = cfg_int(&s, "stride", 0);
+        k_is_s += k == st && st > 1;
+        k_is_2s += k == 2 * st;
+        stride1 += st == 1;
+        few_out += cfg_int(&s, "cout", 0) <= 32;
+        if (k == 2 * st)
+            CHECK(cfg_int(&s, "pads", 0) == st / 2);
+        oc_sample_free(&s);
+    }
+    CHECK(ranks[1] >= 80 && ranks[2] >= 30 && ranks[3] >= 10);
+    CHECK(k_is_s >= 30 && k_is_2s >= 60 && stride1 >= 5 && few_out >= 30);
+}
+
 /* small: every kind drawn, shapes of at most 4096 elements (the matmuls
  * aside), Pow's exponents those ONNX Runtime runs with pow() (never a
  * scalar 2 or 3, which it runs as products: the plan costs them as a Mul),
@@ -816,6 +843,7 @@ int main(void)
     test_context_family_draws();
     test_layout_family_draws();
     test_small_family_draws();
+    test_upconv_family_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

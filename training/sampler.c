@@ -2193,6 +2193,71 @@ static void gen_longconv(gen *g)
     conv_nd_act(g, NULL);
 }
 
+/* ---- transposed convolutions of every rank ----
+ * The convtranspose family draws 2-D ones of four shapes.  Decoders of
+ * audio (vocoders, waveform U-Nets) upsample [N, C, L] by 2..8 with a
+ * kernel of the stride or twice it, and the last layer of an image or
+ * volume decoder maps to a few channels: 1-D 55%, 2-D 30%, 3-D 15%.
+ * Kernel = stride 30%, 2 x stride 45% (pad stride / 2: the output is the
+ * input times the stride), stride + 1 or 3 15%, stride 1 10%; the output
+ * channels half the input's 55%, the same 20%, 1..32 25% (a last layer). */
+static void gen_upconv(gen *g)
+{
+    rng *r = &g->r;
+    static const double rw[] = {0.55, 0.3, 0.15};
+    int nsp = 1 + (int)WPICK(r, rw);
+    static const int64_t s1[] = {2, 2, 4, 4, 5, 8}, s23[] = {2, 2, 2, 4};
+    int64_t s = nsp == 1 ? PICK(r, s1) : PICK(r, s23);
+    static const double kw[] = {0.3, 0.45, 0.15, 0.1};
+    size_t kind = WPICK(r, kw);
+    int64_t k = kind == 0 ? s : kind == 1 ? 2 * s : kind == 2 ? (chance(r, 0.5) ? s + 1 : 3) : 3;
+    if (kind == 3)
+        s = 1;
+    int64_t pad = k > s ? (k - s) / 2 : 0, extra = k > s ? (k - s) % 2 : 0;
+    int64_t cin = nsp == 1 ? channels(r, 16, 1024) : nsp == 2 ? channels(r, 8, 512)
+                                                              : channels(r, 8, 256);
+    double u = unif(r);
+    int64_t cout = u < 0.55   ? snap_channels((double)cin / 2, 8, 1024)
+                   : u < 0.75 ? cin
+                              : logu(r, 1, 32);
+    int64_t in[MAX_SP], kk[MAX_SP], ss[MAX_SP], dd[MAX_SP], pads[2 * MAX_SP];
+    if (nsp == 1)
+        in[0] = logu(r, 16, 8192);
+    else if (nsp == 2)
+        spatial_hw(r, cin, 128, &in[0], &in[1]);
+    else
+        in[0] = logu(r, 2, 16), in[1] = in[2] = logu(r, 2, 32);
+    for (int i = 0; i < nsp; i++) {
+        kk[i] = k, ss[i] = s, dd[i] = 1;
+        pads[i] = pad, pads[nsp + i] = pad + extra;
+    }
+    int64_t n = nsp == 1 ? logu(r, 1, 16) : logu(r, 1, 32);
+    bool bias = chance(r, 0.7);
+    cfg_i(g, "batch", n);
+    cfg_i(g, "cin", cin);
+    cfg_i(g, "cout", cout);
+    cfg_shape(g, "spatial", nsp, in);
+    cfg_shape(g, "kernel", nsp, kk);
+    cfg_shape(g, "stride", nsp, ss);
+    cfg_shape(g, "pads", 2 * nsp, pads);
+    cfg_b(g, "bias", bias);
+    int64_t xd[2 + MAX_SP] = {n, cin}, wd[2 + MAX_SP] = {cin, cout};
+    for (int i = 0; i < nsp; i++)
+        xd[2 + i] = in[i], wd[2 + i] = k;
+    in_f(g, "X", 2 + nsp, xd);
+    weight(g, "W", 2 + nsp, wd, -1, 1);
+    if (bias)
+        weight(g, "B", SHAPE(cout), -1, 1);
+    size_t c = node(g, "ConvTranspose", bias ? "X,W,B" : "X,W", "Y");
+    oc_builder_attr_ints(g->b, c, "dilations", (size_t)nsp, dd);
+    oc_builder_attr_int(g->b, c, "group", 1);
+    oc_builder_attr_ints(g->b, c, "kernel_shape", (size_t)nsp, kk);
+    oc_builder_attr_ints(g->b, c, "pads", (size_t)(2 * nsp), pads);
+    oc_builder_attr_ints(g->b, c, "strides", (size_t)nsp, ss);
+    main_node(g, c, "ConvTranspose");
+    out_f(g, "Y");
+}
+
 /* ---- Small kernels ----
  * Every other family draws kernels of thousands of elements and more: its
  * quickest samples take 3 us.  A decoder step at batch 1, a small MLP or
@@ -2387,6 +2452,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_GATHER_ELEMENTS] = gen_gather_elements,
     [OC_FAM_EINSUM] = gen_einsum,
     [OC_FAM_SMALL] = gen_small,
+    [OC_FAM_UPCONV] = gen_upconv,
 };
 
 /* ---- drawing ---- */
