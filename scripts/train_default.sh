@@ -28,7 +28,7 @@ D=$ROOT/data
 # 18:00 UTC (freed memory kept, every float input's gradient, as inside a
 # network).  f26's older samples (torch-cpu-t[12].jsonl.gz, glibc's
 # defaults) stay out: trained with them too, the model made both machines'
-# whole steps worse (README, "Across machines").
+# whole steps worse (docs/accuracy-history.md, "Across machines").
 L=$D/machines/cpu-AuthenticAMD-unrecorded
 F=$D/machines/cpu-AuthenticAMD-f26-m2
 cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >/dev/null
