@@ -835,6 +835,66 @@ static const binding *find_binding(const bindings *bs, const char *sym)
     return NULL;
 }
 
+/* One operand of a dim named as arithmetic: an integer, or a bound
+ * symbol; *p moves past it and the spaces after it. */
+static bool operand(const char **p, const bindings *bs, int64_t *v)
+{
+    const char *s = *p;
+    size_t l = 0;
+    while (s[l] == '_' || (s[l] >= '0' && s[l] <= '9') || (s[l] >= 'a' && s[l] <= 'z') ||
+           (s[l] >= 'A' && s[l] <= 'Z'))
+        l++;
+    if (!l || l > 127)
+        return false;
+    char name[128];
+    memcpy(name, s, l);
+    name[l] = '\0';
+    *p = s + l;
+    while (**p == ' ')
+        (*p)++;
+    if (name[0] >= '0' && name[0] <= '9') {
+        char *end;
+        long long n = strtoll(name, &end, 10);
+        *v = n;
+        return !*end;
+    }
+    const binding *b = find_binding(bs, name);
+    if (b)
+        *v = b->v;
+    return b != NULL;
+}
+
+/* Dims that exporters name after the dims they are computed from
+ * ("past_sequence_length + sequence_length" in an optimum decoder's
+ * attention mask) take that value once every dim they name is bound:
+ * A + B, A - B or A * B of names and integers, left unbound otherwise. */
+static void derive_bindings(const oc_graph *g, bindings *bs)
+{
+    for (size_t k = 0; k < g->n_values && bs->n < 64; k++)
+        for (int d = 0; d < g->values[k].rank && bs->n < 64; d++) {
+            const oc_dim *dm = &g->values[k].dims[d];
+            if (!dm->sym || dm->v != 1 || find_binding(bs, dm->sym))
+                continue;
+            const char *p = dm->sym;
+            int64_t x, y, r;
+            if (!operand(&p, bs, &x))
+                continue;
+            char op = *p;
+            if (op != '+' && op != '-' && op != '*')
+                continue;
+            p++;
+            while (*p == ' ')
+                p++;
+            if (!operand(&p, bs, &y) || *p)
+                continue;
+            bool ok = op == '+'   ? oc_add_i64(x, y, &r)
+                      : op == '-' ? oc_add_i64(x, -y, &r)
+                                  : oc_mul_i64(x, y, &r);
+            if (ok && r >= 0)
+                bs->b[bs->n++] = (binding){dm->sym, r};
+        }
+}
+
 static oc_status apply_inputs(oc_analysis *a, const oc_analyze_opts *o,
                               bindings *bs, oc_error *err)
 {
@@ -911,6 +971,7 @@ static oc_status apply_inputs(oc_analysis *a, const oc_analyze_opts *o,
                 bs->b[bs->n++] = (binding){v->dims[0].sym, o->batch};
         }
     }
+    derive_bindings(g, bs);
     return OC_OK;
 }
 

@@ -7,18 +7,20 @@
 
 #include <string.h>
 
-/* "H,W" -> "H, W"; "--dim H=... --dim W=..." as the hint. */
+/* "H,W" -> "H, W"; "--dim H=... --dim W=..." as the hint, a name a shell
+ * would split or expand in single quotes ("--dim 'past + seq=...'"). */
 static void unbound_lists(const char *assumed, char *names, size_t nn, char *hint, size_t nh)
 {
     size_t pn = 0, ph = 0;
     names[0] = hint[0] = '\0';
     for (const char *p = assumed; *p;) {
         size_t l = strcspn(p, ",");
+        bool quote = strcspn(p, " \t*?[]$&;|<>()'\"\\`!{}~#,") < l;
         if (pn < nn)
             pn += (size_t)snprintf(names + pn, nn - pn, "%s%.*s", pn ? ", " : "", (int)l, p);
         if (ph < nh)
-            ph += (size_t)snprintf(hint + ph, nh - ph, "%s--dim %.*s=...", ph ? " " : "",
-                                   (int)l, p);
+            ph += (size_t)snprintf(hint + ph, nh - ph, "%s--dim %s%.*s=...%s", ph ? " " : "",
+                                   quote ? "'" : "", (int)l, p, quote ? "'" : "");
         p += l;
         if (*p)
             p++;
@@ -64,10 +66,9 @@ int cli_check_uncounted(const analyze_args *aa, const oc_analysis *a, const oc_e
     const oc_node *n = &g->nodes[e->first_uncounted];
     char msg[1024];
     snprintf(msg, sizeof msg,
-             "%zu of %zu nodes %s not counted in the time: %s shapes are unknown (first: "
-             "node '%s' (%s): %s)",
-             e->n_uncounted_nodes, g->n_nodes, e->n_uncounted_nodes == 1 ? "is" : "are",
-             e->n_uncounted_nodes == 1 ? "its" : "their", n->name, n->op,
+             "%zu of %zu nodes %s not counted in the time (first: node '%s' (%s): %s)",
+             e->n_uncounted_nodes, g->n_nodes, e->n_uncounted_nodes == 1 ? "is" : "are", n->name,
+             n->op,
              e->node_unknown[e->first_uncounted]);
     const char *dd = oc_analysis_unknown_dims(a);
     size_t l = strlen(msg);

@@ -280,7 +280,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
     }
     free(order);
     if (e->n_uncounted_nodes && !p->by_kernel) {
-        printf("not counted (shapes unknown):\n");
+        printf("not counted (shapes unknown, or no kernel to run them):\n");
         size_t shown_u = 0;
         for (size_t k = 0; k < g->n_nodes && shown_u < (size_t)p->top; k++) {
             size_t i = (size_t)g->topo[k];
@@ -326,7 +326,7 @@ static int predict_table(const oc_model *m, const oc_analysis *a, const oc_estim
                    oc_fmt_time(total - e->fault_us, b1, sizeof b1));
     }
     if (e->n_uncounted_nodes)
-        printf("not counted: %zu nodes whose shapes are unknown (%zu kernels): the time is "
+        printf("not counted: %zu nodes (%zu kernels), for the reasons above: the time is "
                "for the rest\n",
                e->n_uncounted_nodes, e->n_uncounted);
     printf("throughput: %.1f samples/s; %s, peak activations %s\n",

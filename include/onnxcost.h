@@ -238,6 +238,9 @@ typedef struct onnxcost_target {
     /* the whole-graph fit the timing model carries ("ort-cpu-overhead.json
      * (fitted on ...)"); NULL: none, the kernels' sum */
     const char *in_graph_fit;
+    /* the timing model learned this thread count (0: every kernel's time
+     * is an extrapolation; onnxcost_predictor_warning says so too) */
+    int threads_measured;
 } onnxcost_target;
 
 /* Open the timing model of `target`, the same choice as the command's

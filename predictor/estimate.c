@@ -151,9 +151,9 @@ static int layout_value(const oc_analysis *a, const oc_kernel *kn, bool *is_layo
 }
 
 static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *const *sessions,
-                               const bool *outer_constant, size_t n, const oc_tmodel *tm,
-                               const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
-                               oc_error *err);
+                               const bool *outer_constant, bool kept, size_t n,
+                               const oc_tmodel *tm, const oc_overhead *ov, oc_estimate *out,
+                               oc_arena *arena, oc_error *err);
 
 /* Per value of subgraph sg of a node of graph g: an outer-scope value
  * that g's plan knows at session creation.  NULL when out of memory. */
@@ -231,7 +231,8 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
                                      arena);
     if (!oc)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
-    oc_status st = estimate_many(&sub, &sess, oc, 1, tm, ov, se, arena, err);
+    oc_status st = estimate_many(&sub, &sess, oc, !out->plan.kernels[k].inlined, 1, tm, ov, se,
+                                 arena, err);
     if (st)
         return st;
     out->kernel_sub[k] = se;
@@ -579,6 +580,57 @@ static void price_small(oc_estimate *out, size_t k, double us)
  * rows of the kernels that run (appended to x at row *rows; run[] gets
  * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
  * room for every kernel. */
+/* Kernel kn is not predicted: its nodes are marked with why, and the rest
+ * is. */
+static void leave_out(oc_estimate *out, const oc_kernel *kn, const char *why)
+{
+    for (size_t f = 0; f <= kn->n_fused; f++)
+        out->node_unknown[kernel_node(kn, f)] = why;
+    if (!out->n_uncounted)
+        out->first_uncounted = kn->main;
+    out->n_uncounted++;
+    out->n_uncounted_nodes += 1 + kn->n_fused;
+}
+
+/* Node m of a computes on bfloat16 where ONNX Runtime's CPU provider has
+ * no kernel for it: of its default-domain operators only casts and data
+ * movement take bfloat16 (ORT 1.30, onnxruntime-node: Cast, Concat,
+ * Expand, Flatten, Gather, Identity, Reshape, Shape, Slice, Split,
+ * Squeeze, Transpose and Unsqueeze load; Add, MatMul, Relu and the other
+ * arithmetic fail with "Could not find an implementation"). */
+static bool no_bf16_kernel(const oc_analysis *a, size_t m)
+{
+    const oc_node *n = &oc_analysis_graph(a)->nodes[m];
+    switch (oc_analysis_node_cost(a, m)->op) {
+    case OC_OPID_Cast:
+    case OC_OPID_Concat:
+    case OC_OPID_Expand:
+    case OC_OPID_Flatten:
+    case OC_OPID_Gather:
+    case OC_OPID_Identity:
+    case OC_OPID_Reshape:
+    case OC_OPID_Shape:
+    case OC_OPID_Slice:
+    case OC_OPID_Split:
+    case OC_OPID_Squeeze:
+    case OC_OPID_Transpose:
+    case OC_OPID_Unsqueeze:
+        return false;
+    default:
+        break;
+    }
+    for (size_t io = 0; io < 2; io++) {
+        size_t cnt = io ? n->n_outputs : n->n_inputs;
+        const int *vs = io ? n->outputs : n->inputs;
+        for (size_t q = 0; q < cnt; q++) {
+            const oc_tinfo *t = vs[q] >= 0 ? oc_analysis_value(a, vs[q]) : NULL;
+            if (t && t->dtype == OC_DT_BFLOAT16)
+                return true;
+        }
+    }
+    return false;
+}
+
 static oc_status gather(const oc_analysis *a, const oc_analysis *session, const oc_tmodel *tm,
                         const oc_target *tgt, const oc_overhead *ov, oc_estimate *out,
                         float *x, size_t *run, size_t *kidx, oc_arena *arena, oc_error *err)
@@ -627,6 +679,18 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
             price_small(out, k, ov->small_kernel_us);
             continue;
         }
+        if (oc_target_plan_rules(tgt->name) == OC_PLAN_RULES_ORT && kn->main != OC_PLAN_INSERTED &&
+            no_bf16_kernel(a, kn->main)) {
+            const oc_node *n = &g->nodes[kn->main];
+            const char *why = oc_arena_printf(arena,
+                                              "ONNX Runtime's CPU provider has no bfloat16 "
+                                              "kernel for %s (it cannot create the session)",
+                                              n->op);
+            if (!why)
+                return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+            leave_out(out, kn, why);
+            continue;
+        }
         oc_node_desc d;
         oc_status st = kn->axis >= 0 ? split_desc(a, &out->plan, k, &d, arena, err)
                                      : kernel_desc(a, kn, &d, arena, err);
@@ -642,12 +706,7 @@ static oc_status gather(const oc_analysis *a, const oc_analysis *session, const 
             const char *why = unknown_reason(a, kn, arena);
             if (!why)
                 return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
-            for (size_t f = 0; f <= kn->n_fused; f++)
-                out->node_unknown[kernel_node(kn, f)] = why;
-            if (!out->n_uncounted)
-                out->first_uncounted = kn->main;
-            out->n_uncounted++;
-            out->n_uncounted_nodes += 1 + kn->n_fused;
+            leave_out(out, kn, why);
             continue;
         }
         double lin = 0, roof = 0;
@@ -851,11 +910,12 @@ static void charge_faults(oc_estimate *e, oc_optimizer o, double us_per_mb)
 
 /* The estimates of n analyses, each planned with what folds in sessions[i]
  * (NULL: the analysis itself); outer_constant: for a subgraph (n == 1),
- * its outer-scope values the enclosing plan folds, or NULL. */
+ * its outer-scope values the enclosing plan folds, or NULL; kept: that
+ * subgraph runs as one (not an inlined If's branch). */
 static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *const *sessions,
-                               const bool *outer_constant, size_t n, const oc_tmodel *tm,
-                               const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
-                               oc_error *err)
+                               const bool *outer_constant, bool kept, size_t n,
+                               const oc_tmodel *tm, const oc_overhead *ov, oc_estimate *out,
+                               oc_arena *arena, oc_error *err)
 {
     oc_target tgt;
     oc_tmodel_target(tm, &tgt);
@@ -865,7 +925,8 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
         out[i].analysis = a[i];
         const oc_graph *g = oc_analysis_graph(a[i]);
         oc_plan_opts po = {.target = tgt.name, .nchwc_block = tgt.nchwc_block,
-                           .session = sessions[i], .outer_constant = outer_constant};
+                           .session = sessions[i], .outer_constant = outer_constant,
+                           .kept_subgraph = kept};
         oc_status st = oc_plan_build(a[i], &po, &out[i].plan, arena, err);
         if (st)
             return st;
@@ -964,7 +1025,7 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
     }
     for (size_t i = 0; i < n; i++)
         sessions[i] = own;
-    oc_status st = estimate_many(a, sessions, NULL, n, tm, ov, out, arena, err);
+    oc_status st = estimate_many(a, sessions, NULL, false, n, tm, ov, out, arena, err);
     oc_analysis_free(own);
     return st;
 }

@@ -47,6 +47,8 @@ typedef struct pctx {
     int *alias;        /* per value: the value it stands for */
     int *canon;        /* per value: one id for equal one-element constants */
     bool *constant;    /* per value: known at session creation */
+    const bool *outer; /* per value of a kept subgraph: an outer scope's
+                          constant (NULL: none) */
     bool *rankless;    /* per value: no shape in ORT's load-time inference */
     bool *shape_data;  /* per value: contents known to its data propagation */
     int *uses;         /* per value: input slots of live nodes, + graph output */
@@ -490,6 +492,25 @@ static size_t cse_slot(const pctx *p, size_t i, const int *table, size_t cap, in
     return slot;
 }
 
+/* Whether ORT removes Identity x -> y (identity_elimination.cc): always
+ * unless y is a graph output; then only when a node of the graph makes x,
+ * x is no graph output itself and the Identity is its one reader.  A Loop
+ * body's condition passed through (an input to an output) stays a kernel
+ * (measured: the corpus' loop_const, ORT 1.30). */
+static bool identity_goes(const pctx *p, int x, int y)
+{
+    const oc_graph *g = p->g;
+    if (y < 0 || !g->values[y].is_output)
+        return true;
+    if (x < 0 || g->values[x].producer < 0 || g->values[x].is_output)
+        return false;
+    int readers = 0;
+    for (size_t j = 0; j < g->n_nodes; j++)
+        for (size_t k = 0; k < g->nodes[j].n_inputs; k++)
+            readers += g->nodes[j].inputs[k] == x;
+    return readers == 1;
+}
+
 /* ORT's level 1 runs CommonSubexpressionElimination before
  * ConstantFolding (graph_transformer_utils.cc), so nodes that are equal
  * before folding are one node, and fold to one initializer: a later node
@@ -562,7 +583,7 @@ static void pass_remove(pctx *p, bool eager)
         }
         int x = in(p, i, 0), y = out0(p, i);
         const char *why = NULL;
-        if (is_op(p, n, OC_OPID_Identity))
+        if (is_op(p, n, OC_OPID_Identity) && identity_goes(p, x, y))
             why = "identity";
         else if (is_op(p, n, OC_OPID_Dropout))
             why = "dropout at inference";
@@ -3259,6 +3280,13 @@ static void nchwc_conv(pctx *p, size_t m)
 {
     int w = in(p, m, 1), b = in(p, m, 2), x = in(p, m, 0);
     const oc_tinfo *wt = sinfo(p, w);
+    /* ORT's NchwcTransformer takes the weights and bias from the graph's
+     * own initializers: in a subgraph whose Conv reads them from the
+     * enclosing graph (an If branch), the Conv stays plain and fuses as
+     * outside NCHWc (measured with ORT 1.30 on the corpus' if_rank, and on
+     * the same model with W moved into the branch, which runs blocked). */
+    if (p->outer && ((w >= 0 && p->outer[w]) || (b >= 0 && p->outer[b])))
+        return;
     if (w < 0 || !p->constant[w] || !wt || wt->rank != 4 ||
         !(wt->dtype == OC_DT_FLOAT || (wt->dtype == OC_DT_FLOAT16 && p->nk[m].in_fp32)) ||
         !dims_concrete(wt, 0, 4))
@@ -3721,6 +3749,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
         !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags || !p.tp || !p.buf ||
         !p.lay || !p.tslots || !p.lead || !p.norank || !p.tk_head)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    p.outer = opts && opts->kept_subgraph ? opts->outer_constant : NULL;
     for (size_t v = 0; v < p.nv; v++) {
         p.alias[v] = (int)v;
         p.canon[v] = (int)v;

@@ -123,6 +123,11 @@ typedef struct oc_plan_opts {
      * the nodes before an If or Loop before it optimises its subgraphs,
      * constant_folding.cc), or NULL. */
     const bool *outer_constant;
+    /* ... and whether that subgraph runs as one (a kept If's branch, a
+     * Loop's or Scan's body) rather than inlined into the enclosing graph:
+     * ORT's NchwcTransformer then blocks no Conv whose weights or bias are
+     * the enclosing graph's. */
+    bool kept_subgraph;
 } oc_plan_opts;
 
 /* Plan the main graph of `a`.  "ort-*": the rules above; "torch-*" (eager

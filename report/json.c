@@ -222,6 +222,14 @@ json_t *oc_json_target(const oc_tmodel *tm, const oc_target_sel *tgt, oc_optimiz
     json_object_set_new(o, "label", json_string(tgt->label));
     const char *fit = oc_tmodel_fit_source(tm);
     json_object_set_new(o, "in_graph_fit", fit ? json_string(fit) : json_null());
+    /* whether the timing model learned this thread count (else every
+     * kernel's time is an extrapolation), and what was said on stderr */
+    json_object_set_new(o, "threads_measured",
+                        json_boolean(oc_tmodel_has_threads(tm, info->threads)));
+    json_t *w = json_array();
+    for (size_t k = 0; k < tgt->n_warnings; k++)
+        json_array_append_new(w, json_string(tgt->warnings[k]));
+    json_object_set_new(o, "warnings", w);
     return o;
 }
 

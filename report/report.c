@@ -243,8 +243,8 @@ static void header(FILE *f, const oc_report *r)
         fputs("</code> (bind them with --dim NAME=VALUE)</span>", f);
     }
     if (e->n_uncounted_nodes)
-        fprintf(f, " &#183; <span class=\"warn\">%zu node%s not counted: shapes unknown "
-                   "(marked in the table of nodes)</span>",
+        fprintf(f, " &#183; <span class=\"warn\">%zu node%s not counted: shapes unknown or "
+                   "no kernel (marked in the table of nodes)</span>",
                 e->n_uncounted_nodes, e->n_uncounted_nodes == 1 ? "" : "s");
     fputs("</p>\n", f);
 

@@ -122,6 +122,12 @@ ONNXCOST_MACHINE=$FP "$BIN" report "$M" -o "$TMP/r.html" 2>"$TMP/re"
 ok 'grep -q "calibrated on this machine" "$TMP/r.html"' "report names the calibration"
 ONNXCOST_MACHINE=$FP "$BIN" predict --threads 4 "$M" >/dev/null 2>"$TMP/e4"
 ok 'grep -q "no fit at 4 threads" "$TMP/e4"' "a thread count without a fit is said"
+ONNXCOST_MACHINE=$FP "$BIN" predict --format json --threads 4 "$M" >"$TMP/j4" 2>/dev/null
+ok "$PY -c \"import json; t = json.load(open('$TMP/j4'))['target']
+assert t['threads'] == 4 and t['threads_measured'] is False, t
+assert any('not trained at 4 threads' in w for w in t['warnings']) and \\
+    any('no fit at 4 threads' in w for w in t['warnings']), t\"" \
+    "predict JSON: an unmeasured thread count marked, with what stderr said"
 
 # --- another machine: the cache of this one is not used ---
 ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >/dev/null 2>"$TMP/e5"

@@ -50,9 +50,15 @@ r, b = L('if_rank'), L('branch2')
 ks = r['kernels']
 assert [k['op'] for k in ks] == ['Shape', 'Size', 'Equal', 'If'], ks
 inner = ks[3]
-assert inner['times'] == 1 and [k['nodes'] for k in inner['kernels']] == [['else_conv', 'else_relu'], []]
+# a kept branch whose Conv reads the enclosing graph's weights runs it
+# unblocked, fused with its Relu (ORT 1.30: NchwcTransformer takes only the
+# subgraph's own initializers): no ReorderOutput, and the Conv costed as
+# the branch alone as a model costs its (blocked) Conv
+assert inner['times'] == 1 and [(k['name'], k['op'], k['nodes']) for k in inner['kernels']] == \
+    [('else_conv', 'FusedConv', ['else_conv', 'else_relu'])], inner['kernels']
 assert all(k['subgraph_of'] == 'if' for k in inner['kernels'])
-bt = sum(k['time_us'] for k in b['kernels'])
+assert [k['op'] for k in b['kernels']] == ['Conv', 'ReorderOutput'], b['kernels']
+bt = b['kernels'][0]['time_us']
 assert abs(inner['time_us'] - bt) < 1e-9 and bt > 0, (inner['time_us'], bt)
 assert {n['name']: n for n in r['nodes']}['if']['time_us'] == inner['time_us']
 E" "If on the input's rank: kept, the else branch at batch 2 runs inside it"
@@ -63,16 +69,25 @@ L = lambda n: json.load(open(d + '/' + n))
 lp, b, s = L('loop'), L('body'), L('scan')
 (k,) = lp['kernels']
 assert k['op'] == 'Loop' and k['times'] == 5
-assert lp['totals']['kernels'] == 1 + 5 * 2
+assert lp['totals']['kernels'] == 1 + 5 * 3
 assert lp['nodes'][0]['subgraph_runs'] == 5 and lp['nodes'][0]['time_us'] == k['time_us']
-assert [i['nodes'] for i in k['kernels']] == [['body_matmul'], ['body_relu']], k['kernels']
-bt = sum(i['time_us'] for i in b['kernels'])
-assert abs(k['time_us'] - 5 * bt) < 1e-9 and bt > 0, (k['time_us'], bt)
-assert abs(sum(i['time_us'] for i in k['kernels']) - bt) < 1e-9
+# the condition's Identity, a body input passed to a body output, runs
+# (ORT 1.30 keeps it: identity_elimination.cc)
+assert [i['nodes'] for i in k['kernels']] == [['body_matmul'], ['body_cond'], ['body_relu']], \\
+    k['kernels']
+# MatMul and Relu costed as the body alone as a model (no Identity there)
+inner = {i['nodes'][0]: i['time_us'] for i in k['kernels']}
+assert [inner['body_matmul'], inner['body_relu']] == [i['time_us'] for i in b['kernels']]
+bt = sum(inner.values())
+assert abs(k['time_us'] - 5 * bt) < 1e-9 and inner['body_cond'] > 0, (k['time_us'], bt)
 (k,) = s['kernels']
 assert k['op'] == 'Scan' and k['times'] == 7 and k['kernels'][0]['nodes'] == ['scan_matmul']
 assert abs(k['time_us'] - 7 * sum(i['time_us'] for i in k['kernels'])) < 1e-9
-assert 'extrapolated' not in k
+# the Identity copying the state (a body output) to the scan output runs
+# (ORT keeps one whose input is a graph output too); no Identity was ever
+# measured, so it alone is marked as outside the data, and the Scan with it
+ex = [i['nodes'][0] for i in k['kernels'] if 'extrapolated' in i]
+assert ex == ['scan_copy'] and 'extrapolated' in k, k
 E" "Loop x5 and Scan x7: the body's kernels once per trip"
 j "$M/if_shape.onnx" --batch 2 >"$TMP/if_shape"
 ok "$PY -c \"import json; k = json.load(open('$TMP/if_shape'))['kernels'][-1]
@@ -99,7 +114,7 @@ loop = m.graph.node[0]
 assert 'time_us=' in loop.doc_string
 body = {n.name: n.doc_string for n in loop.attribute[0].g.node}
 assert \"time_us=\" in body['body_matmul'] and \"(per run of 'loop', 5 runs)\" in body['body_matmul'], body
-assert '(removed)' in body['body_cond'], body
+assert \"time_us=\" in body['body_cond'], body
 E" "annotate: the Loop and the nodes of its body"
 "$BIN" predict --by kernel "$M/loop_const.onnx" >"$TMP/t" 2>/dev/null
 "$BIN" predict --by kernel "$M/if_const.onnx" >"$TMP/t2" 2>/dev/null
@@ -108,7 +123,7 @@ ok "$PY -c \"import json; k = json.load(open('$TMP/n0'))['kernels']
 assert [(x['name'], x['op']) for x in k] == [('ifthen_branch_then_conv', 'FusedConv')], k\"" \
     "inlined If without NCHWc: the FusedConv named '<If>then_branch_<node>'"
 ok "grep -q '^loop  *Loop x5 ' '$TMP/t' && grep -q '^Y_nchwc  *Conv ' '$TMP/t2' &&
-    ! grep -q '^if ' '$TMP/t2' && grep -q ', 11 kernels for 1 nodes' '$TMP/t'" \
+    ! grep -q '^if ' '$TMP/t2' && grep -q ', 16 kernels for 1 nodes' '$TMP/t'" \
     "predict --by kernel: the Loop's row; the inlined If's branch kernels"
 echo "control_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

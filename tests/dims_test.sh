@@ -165,5 +165,18 @@ E" "compare --dim: the dims bound, the predicted kernel time grows with them"
 "$BIN" compare --dim Q=4 "$DET" "$TMP/prof.json" >/dev/null 2>"$TMP/e"
 ok '[ $? -eq 1 ] && grep -q "dim Q: the model has no symbolic dim of that name (it has: N, H, W)" "$TMP/e"' \
     "compare --dim naming nothing: exit 1, the dims listed"
+# a dim named as arithmetic of others (optimum's decoders name the
+# attention mask's "past_sequence_length + sequence_length") follows from
+# them once they are bound; unbound, the hint quotes it for the shell
+C="$SRC/tests/data/corpus/decoder.onnx"
+"$BIN" analyze --format json --batch 2 --dim sequence_length=3 --dim past_sequence_length=16 \
+    "$C" >"$TMP/c" 2>"$TMP/e"
+ok "[ \$? -eq 0 ] && [ ! -s '$TMP/e' ] && $PY -c \"import json; j = json.load(open('$TMP/c'))
+assert {i['name']: i['shape'] for i in j['inputs']}['attention_mask'] == [2, 19], j['inputs']
+assert j['unbound_dims'] == [], j['unbound_dims']\"" \
+    "past_sequence_length + sequence_length: derived from the two bound dims"
+"$BIN" predict --batch 2 "$C" >/dev/null 2>"$TMP/e"
+ok "grep -qF -e \"--dim 'past_sequence_length + sequence_length=...' \" '$TMP/e'" \
+    "the unbound-dim hint quotes a name with spaces"
 echo "dims_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

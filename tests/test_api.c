@@ -459,7 +459,7 @@ static void test_control(void)
         CHECK_EQ_INT(onnxcost_prediction_kernel(lr, 0, &kt), ONNXCOST_OK);
         CHECK_EQ_STR(kt.op, "Loop");
         onnxcost_prediction_summary(lr, &s);
-        CHECK_EQ_INT(s.kernels, 1 + 5 * 2);
+        CHECK_EQ_INT(s.kernels, 1 + 5 * 3); /* MatMul, Relu and the condition's Identity */
     } else {
         t_failed++;
     }

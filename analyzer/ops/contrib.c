@@ -480,7 +480,13 @@ oc_status oc_mha_cost(oc_op_ctx *c, oc_cost *out)
                           dimc(y, 2) / heads, out);
 }
 
-/* GroupQueryAttention's head size and total key length. */
+/* GroupQueryAttention's head size and total key length: the present
+ * key/value's length, max(total_sequence_length, past length) in ORT.
+ * total_sequence_length is a value the caller feeds (onnxruntime-genai
+ * exports make it a graph input); when it is not a constant, the past's
+ * length plus the new tokens', as a decoder step without a shared
+ * past/present buffer has it (ORT 1.30 returns present [2,2,17,16] for a
+ * past of 16 and one new token). */
 static void gqa_dims(oc_op_ctx *c, int64_t n, int64_t nkv, oc_dim *h, oc_dim *t)
 {
     const oc_tinfo *q = oc_ctx_in(c, 0), *k = oc_ctx_in(c, 1), *past = oc_ctx_in(c, 3);
@@ -489,10 +495,12 @@ static void gqa_dims(oc_op_ctx *c, int64_t n, int64_t nkv, oc_dim *h, oc_dim *t)
     if (q && q->rank == 3)
         *h = oc_dim_div(c, q->dims[2], oc_dim_of(k ? n : n + 2 * nkv));
     int64_t total;
-    if (oc_in_scalar(c, 6, &total) && total > 0)
-        *t = oc_dim_of(total);
-    else if (past && past->rank == 4)
-        *t = past->dims[2];
+    if (oc_in_scalar(c, 6, &total) && total > 0) {
+        int64_t pl = past && past->rank == 4 ? oc_dim_cost(past->dims[2]) : -1;
+        *t = oc_dim_of(pl > total ? pl : total);
+    } else if (past && past->rank == 4 && q && q->rank == 3) {
+        *t = oc_dim_add(c, past->dims[2], q->dims[1]);
+    }
 }
 
 oc_status oc_gqa_infer(oc_op_ctx *c)

@@ -67,7 +67,8 @@ class _Target(ctypes.Structure):
     _fields_ = [(n, _c_str) for n in (
         "name", "runtime", "cpu", "mode", "optimizer", "machine", "model_machine",
         "calibration", "label")] + [("threads", _int), ("calibrated", _int),
-                                     ("this_machine", _int), ("in_graph_fit", _c_str)]
+                                     ("this_machine", _int), ("in_graph_fit", _c_str),
+                                     ("threads_measured", _int)]
 
 
 class _Summary(ctypes.Structure):
@@ -366,6 +367,9 @@ def _target_dict(lib, p):
     d["this_machine"] = bool(t.this_machine)
     d["label"] = _s(t.label)
     d["in_graph_fit"] = _s(t.in_graph_fit)
+    d["threads_measured"] = bool(t.threads_measured)
+    d["warnings"] = [_s(lib.onnxcost_predictor_warning(p, i))
+                     for i in range(lib.onnxcost_predictor_n_warnings(p))]
     return d
 
 

@@ -697,6 +697,13 @@ def gen_contrib():
             m.inp([1, 2, 10, 8]), m.inp([1], I32), m.const([13], I32, [])],
            macs, 2 * macs + 5 * 1 * 4 * 3 * 13, [1, 3, 32], n_out=3, domain=ms, num_heads=4,
            kv_num_heads=2)
+    # the same with total_sequence_length fed (as onnxruntime-genai exports
+    # have it): past 10 + 3 new tokens, as ORT computes the present length
+    m.node("GroupQueryAttention",
+           [m.inp([1, 3, 32]), m.inp([1, 3, 16]), m.inp([1, 3, 16]), m.inp([1, 2, 10, 8]),
+            m.inp([1, 2, 10, 8]), m.inp([1], I32), m.inp([], I32)],
+           macs, 2 * macs + 5 * 1 * 4 * 3 * 13, [1, 3, 32], n_out=3, domain=ms, num_heads=4,
+           kv_num_heads=2)
     m.node("RotaryEmbedding", [m.inp([1, 4, 3, 8]), m.inp([1, 3], I64), m.inp([16, 4]),
                                m.inp([16, 4])], 0, 3 * 96, [1, 4, 3, 8], domain=ms)
     # 4-bit weights: rows x N x K MACs, N x K FLOPs to dequantise
