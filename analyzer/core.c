@@ -599,6 +599,9 @@ static oc_status count_node(oc_analysis *a, const grun *r, const oc_node *n,
             return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
                                 "%s: node '%s' (%s): byte count overflows 64 bits",
                                 oc_model_source(a->model), n->name, n->op);
+        int64_t packed = oc_node_packed_weights(n, i);
+        if (packed > 0 && (uint64_t)packed > e)
+            e = (uint64_t)packed;
         if (r->weight[n->inputs[i]] != OC_NOT_WEIGHT &&
             !oc_add_u64(nc->params, e, &nc->params))
             return oc_error_set(err, OC_ERR_OVERFLOW, n->name,

@@ -1045,6 +1045,20 @@ static void add_weight(uint64_t n, oc_dtype dt, uint64_t *e, uint64_t *b)
         *b = UINT64_MAX;
 }
 
+/* The weights packed into input `slot` of node n, when n packs several
+ * into one stored element: MatMulNBits' B holds K x N weights of `bits`
+ * bits in bytes (ORT's contrib op).  -1: as stored. */
+int64_t oc_node_packed_weights(const oc_node *n, size_t slot)
+{
+    if (slot != 1 || strcmp(n->op, "MatMulNBits") || strcmp(n->domain, "com.microsoft"))
+        return -1;
+    const oc_attr *k = oc_node_attr(n, "K"), *nn = oc_node_attr(n, "N");
+    int64_t r;
+    if (!k || !nn || k->i < 1 || nn->i < 1 || !oc_mul_i64(k->i, nn->i, &r))
+        return -1;
+    return r;
+}
+
 /* Add the elements and bytes of g's stored weights and those of its
  * subgraphs (an If's branches, a Loop's body), saturating: a hostile count
  * never wraps.  The nesting is bounded by the loader (OC_WIRE_MAX_DEPTH). */
@@ -1059,6 +1073,14 @@ static void stored_weights(const oc_graph *g, uint64_t *e, uint64_t *b)
         oc_dtype dt;
         if (oc_node_constant_size(n, &numel, &dt))
             add_weight(numel, dt, e, b);
+        /* packed weights count as the weights they hold (their bytes as
+         * stored) */
+        int64_t packed = oc_node_packed_weights(n, 1);
+        int w = n->n_inputs > 1 ? n->inputs[1] : -1;
+        if (packed > 0 && w >= 0 && g->values[w].is_initializer &&
+            (uint64_t)packed > g->values[w].constant->numel &&
+            !oc_add_u64(*e, (uint64_t)packed - g->values[w].constant->numel, e))
+            *e = UINT64_MAX;
         for (size_t a = 0; a < n->n_attrs; a++) {
             const oc_attr *at = &n->attrs[a];
             if (at->type == OC_ATTR_GRAPH)

@@ -221,6 +221,9 @@ int oc_graph_find(const oc_graph *g, const char *name);
 /* Number of elements; false if unknown, symbolic or overflowing. */
 bool oc_value_numel(const oc_value *v, uint64_t *out);
 const oc_attr *oc_node_attr(const oc_node *n, const char *name);
+/* The weights packed into input `slot` of n when one stored element holds
+ * several (MatMulNBits' B: K x N), else -1. */
+int64_t oc_node_packed_weights(const oc_node *n, size_t slot);
 
 /* The tensor a Constant node (default domain) holds, whichever attribute
  * stores it (value, value_float(s), value_int(s)): its element count and

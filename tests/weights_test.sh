@@ -89,5 +89,28 @@ assert j['totals']['params'] == 1233288
 out = {o['name'] for n in ids for o in n['outputs']}
 assert any(i['name'] in out for n in j['nodes'] if n['op'] == 'Conv' for i in n['inputs'])
 E" "Identity copies of weights: counted in their readers' params"
+# 4-bit weights packed two to a byte (MatMulNBits, K 256, N 512, blocks
+# of 32): params count the 131,072 weights and 4,096 scales they hold,
+# weight bytes what is stored (65,536 + 16,384)
+"$PY" - "$TMP/nbits.onnx" <<'E'
+import sys
+import numpy as np
+from onnx import helper as h, TensorProto as T, numpy_helper as nh, save
+b = nh.from_array(np.zeros((512, 8, 16), np.uint8), "B")
+sc = nh.from_array(np.ones(4096, np.float32), "scales")
+n = h.make_node("MatMulNBits", ["x", "B", "scales"], ["y"], domain="com.microsoft",
+                K=256, N=512, bits=4, block_size=32)
+g = h.make_graph([n], "g", [h.make_tensor_value_info("x", T.FLOAT, ["N", 256])],
+                 [h.make_tensor_value_info("y", T.FLOAT, ["N", 512])], [b, sc])
+save(h.make_model(g, opset_imports=[h.make_opsetid("", 17),
+                                    h.make_opsetid("com.microsoft", 1)]), sys.argv[1])
+E
+"$BIN" info --format json "$TMP/nbits.onnx" >"$TMP/nb.info" 2>/dev/null &&
+    "$BIN" analyze --format json --batch 2 "$TMP/nbits.onnx" >"$TMP/nb.an" 2>/dev/null
+ok "[ \$? -eq 0 ] && $PY -c \"import json
+i = json.load(open('$TMP/nb.info')); a = json.load(open('$TMP/nb.an'))
+assert i['params'] == 135168 and i['weight_bytes'] == 81920, i
+assert a['totals']['params'] == 135168 and a['nodes'][0]['params'] == 135168, a['totals']\"" \
+    "MatMulNBits: params count the packed 4-bit weights, bytes as stored"
 echo "weights_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
