@@ -51,6 +51,9 @@ struct oc_analysis {
     const oc_analyze_opts *opts;  /* only while the graph runs */
     bool *assume_used;            /* per opts->assumes, while the graph runs */
     char unknown_dims[512];       /* oc_analysis_unknown_dims() */
+    const oc_node *unsized;       /* the first main-graph node of an operator
+                                     with no shape rule and no declared
+                                     output shapes, or NULL */
 };
 
 struct oc_op_ctx {
@@ -697,10 +700,9 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
         memset(nc, 0, sizeof *nc);
         nc->op = d ? d->id : OC_OPID_UNKNOWN;
         if (!d) {
-            char msg[200];
-            snprintf(msg, sizeof msg, "unsupported operator %s%s%s: its outputs are "
-                     "unknown", n->domain, n->domain[0] ? "." : "", n->op);
-            add_warning(a, n->name, msg);
+            /* no shape rule: the outputs are what the model declares
+             * (value_info), if it does */
+            bool declared = true;
             for (size_t i = 0; i < n->n_outputs; i++)
                 if (n->outputs[i] >= 0) {
                     oc_status st = tinfo_from_decl(a, &g->values[n->outputs[i]],
@@ -708,7 +710,17 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
                                                    &r->info[n->outputs[i]], err);
                     if (st)
                         return st;
+                    declared &= info_complete(&r->info[n->outputs[i]]);
                 }
+            char msg[240];
+            snprintf(msg, sizeof msg, "unsupported operator %s%s%s: %s", n->domain,
+                     n->domain[0] ? "." : "", n->op,
+                     declared ? "its outputs' shapes are those the model declares"
+                              : "its outputs are unknown (declare their shapes in the "
+                                "model's value_info to size what reads them)");
+            add_warning(a, n->name, msg);
+            if (!declared && r == &a->main && !a->unsized)
+                a->unsized = n;
             nc->supported = false;
         } else {
             nc->supported = true;
@@ -1128,14 +1140,25 @@ oc_status oc_analyze(const oc_model *m, const oc_analyze_opts *opts,
     a->assume_used = NULL;
     /* An assumption must name a dim left unknown (checked on the model's
      * own view: a runtime's session view knows less and names more). */
-    for (size_t k = 0; !st && !a->session_view && opts && k < opts->n_assumes; k++)
-        if (!used[k])
+    for (size_t k = 0; !st && !a->session_view && opts && k < opts->n_assumes; k++) {
+        if (used[k])
+            continue;
+        if (!a->unknown_dims[0] && a->unsized)
+            st = oc_error_set(err, OC_ERR_USAGE, NULL,
+                              "%s: --assume %s: no data-dependent dim is left unknown; node "
+                              "'%s' (%s%s%s) has no shape rule, and --assume cannot size it: "
+                              "declare its outputs' shapes in the model's value_info",
+                              oc_model_source(m), opts->assumes[k].name, a->unsized->name,
+                              a->unsized->domain, a->unsized->domain[0] ? "." : "",
+                              a->unsized->op);
+        else
             st = oc_error_set(err, OC_ERR_USAGE, NULL,
                               "%s: --assume %s: no dim of that name is left unknown (%s%s)",
                               oc_model_source(m), opts->assumes[k].name,
                               a->unknown_dims[0] ? "unknown: " : "",
                               a->unknown_dims[0] ? a->unknown_dims
                                                  : "every dim is known from shapes");
+    }
     if (!st)
         st = totals(a, err);
     if (st) {

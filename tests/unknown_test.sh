@@ -132,5 +132,29 @@ unk = {n['name'] for n in j['nodes'] if 'unknown' in n}
 assert unk == {'mm', 'relu'} and j['totals']['uncounted_nodes'] == 2, j['nodes']
 assert all(n['time_us'] > 0 for n in j['nodes'] if n['name'].startswith('to_'))\"" \
     "bfloat16 arithmetic: not counted (no ORT CPU kernel), the casts predicted"
+# an operator with no shape rule: its outputs are what value_info declares;
+# when it declares nothing, the warning says how to size them, and an
+# --assume (which names data-dependent dims) says it cannot
+"$PY" - "$TMP/custom.onnx" "$TMP/custom_vi.onnx" <<'E'
+import sys
+from onnx import helper as h, TensorProto as T, save
+nodes = [h.make_node("Relu", ["x"], ["r"], name="relu"),
+         h.make_node("MyOp", ["r"], ["c"], name="myop", domain="my.domain"),
+         h.make_node("Relu", ["c"], ["z"], name="relu2")]
+for path, vi in ((sys.argv[1], []), (sys.argv[2], [h.make_tensor_value_info("c", T.FLOAT, ["N", 64])])):
+    g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, ["N", 64])],
+                     [h.make_tensor_value_info("z", T.FLOAT, None)], value_info=vi)
+    save(h.make_model(g, opset_imports=[h.make_opsetid("", 17), h.make_opsetid("my.domain", 1)]),
+         path)
+E
+"$BIN" predict --batch 2 "$TMP/custom.onnx" >/dev/null 2>"$TMP/e"
+ok 'grep -q "unsupported operator my.domain.MyOp: its outputs are unknown (declare their shapes in the model.s value_info" "$TMP/e"' \
+    "no shape rule, nothing declared: the warning says how to size it"
+"$BIN" predict --batch 2 --assume c:0=64 "$TMP/custom.onnx" >/dev/null 2>"$TMP/e"
+ok '[ $? -eq 1 ] && grep -q "node .myop. (my.domain.MyOp) has no shape rule, and --assume cannot size it" "$TMP/e"' \
+    "--assume on an op with no shape rule: exit 1, says why and what to do"
+"$BIN" predict --batch 2 "$TMP/custom_vi.onnx" >/dev/null 2>"$TMP/e"
+ok 'grep -q "MyOp: its outputs. shapes are those the model declares" "$TMP/e" && ! grep -q "not counted" "$TMP/e"' \
+    "no shape rule, shapes declared: said so, and what reads them is counted"
 echo "unknown_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
