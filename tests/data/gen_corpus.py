@@ -32,8 +32,10 @@ onnx.helper:
                  present.L.key/value [batch,4,past+seq,8].  RMSNorm,
                  a causal mask built from shapes (Shape, Gather, Sub,
                  ConstantOfShape, Trilu), SiLU MLP.
-  if_rank        gen_control's: If(Equal(Size(Shape(X)), 3)) folds to its
-                 else branch (Conv + Relu): Y[N,8,16,16]
+  if_rank        gen_control's: If(Equal(Size(Shape(X)), 3)), decided by
+                 the shapes: analysed as its else branch (Conv + Relu),
+                 Y[N,8,16,16]; ORT keeps the If (X's dim 0 is symbolic)
+                 and runs the branch inside it
   loop_const     gen_control's: Loop of 5 trips (an initializer): hy[1,32]
   loop_constant_body  loop_const with the body's weight a Constant node
                  inside the body
