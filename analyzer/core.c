@@ -499,19 +499,24 @@ static const oc_tinfo *outer_info(const grun *r, const char *name, unsigned char
     return NULL;
 }
 
-/* Ops that the runtime folds when every input is a weight (at load, or as
- * a view): their output is a weight too, derived from the stored ones. */
+/* Ops that the runtime folds when every input is a weight (ORT's constant
+ * folding, at load): their output is a weight too, derived from the stored
+ * ones (a weight's transpose, its square root, a mask built from
+ * constants).  Not the random ops, nor control flow. */
 static bool folds_weights(const oc_node *n)
 {
-    static const char *const ops[] = {"Identity", "Cast", "CastLike", "Reshape",
-                                      "Transpose", "Squeeze", "Unsqueeze", "Flatten",
-                                      "DequantizeLinear"};
+    static const char *const random[] = {"RandomNormal",     "RandomUniform", "Multinomial",
+                                         "RandomNormalLike", "RandomUniformLike",
+                                         "Bernoulli"};
     if (n->domain[0])
         return false;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (!strcmp(n->op, ops[i]))
-            return true;
-    return false;
+    for (size_t i = 0; i < sizeof random / sizeof random[0]; i++)
+        if (!strcmp(n->op, random[i]))
+            return false;
+    for (size_t i = 0; i < n->n_attrs; i++)
+        if (n->attrs[i].type == OC_ATTR_GRAPH || n->attrs[i].type == OC_ATTR_GRAPHS)
+            return false;
+    return true;
 }
 
 /* Which of a node's outputs are weights: a Constant node's value is stored

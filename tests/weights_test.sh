@@ -112,5 +112,25 @@ i = json.load(open('$TMP/nb.info')); a = json.load(open('$TMP/nb.an'))
 assert i['params'] == 135168 and i['weight_bytes'] == 81920, i
 assert a['totals']['params'] == 135168 and a['nodes'][0]['params'] == 135168, a['totals']\"" \
     "MatMulNBits: params count the packed 4-bit weights, bytes as stored"
+# a constant subgraph of any op (the square root of a scaled weight, as a
+# weight-normalised layer computes it) is a weight, not an activation: ORT
+# folds it at load
+"$PY" - "$TMP/constsub.onnx" <<'E'
+import sys
+import numpy as np
+from onnx import helper as h, TensorProto as T, numpy_helper as nh, save
+w = nh.from_array(np.ones((512, 512), np.float32), "W")
+two = nh.from_array(np.array([2.0], np.float32), "two")
+nodes = [h.make_node("Mul", ["W", "two"], ["w2"]), h.make_node("Sqrt", ["w2"], ["ws"]),
+         h.make_node("MatMul", ["x", "ws"], ["y"])]
+g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, ["N", 512])],
+                 [h.make_tensor_value_info("y", T.FLOAT, ["N", 512])], [w, two])
+save(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]), sys.argv[1])
+E
+"$BIN" analyze --format json --batch 1 "$TMP/constsub.onnx" >"$TMP/cs.an" 2>/dev/null
+ok "[ \$? -eq 0 ] && $PY -c \"import json
+t = json.load(open('$TMP/cs.an'))['totals']
+assert t['peak_activation_bytes'] == 4096 and t['params'] == 262145, t\"" \
+    "a constant subgraph (Mul, Sqrt of a weight): a weight, not 2 MB of activations"
 echo "weights_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
