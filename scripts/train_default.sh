@@ -36,8 +36,7 @@ cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >
 # every kernel of their measured whole-model runs, timed inside the graph;
 # `collect --from-runs`, the commands in each machine's README), but no
 # run of samples/blind4.py, the hold-out no fit has seen; and, since the
-# fourteenth session, f26's blind5 ... blind9 runs once each was scored, and
-# since the sixteenth blind10 ... blind12's
+# fourteenth session, f26's blind5 ... blind9 runs once each was scored
 # (ort-cpu-ingraph-seen.jsonl.gz: one line per network, thread count and
 # kernel, scripts/ingraph_dedup.py).
 ORT=("$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" "$F/ort-cpu-t1.jsonl.gz"
