@@ -576,10 +576,6 @@ static void price_small(oc_estimate *out, size_t k, double us)
     out->n_small++;
 }
 
-/* Phase 1 for one analysis: the plan, the baselines, and the feature
- * rows of the kernels that run (appended to x at row *rows; run[] gets
- * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
- * room for every kernel. */
 /* Kernel kn is not predicted: its nodes are marked with why, and the rest
  * is. */
 static void leave_out(oc_estimate *out, const oc_kernel *kn, const char *why)
@@ -631,6 +627,10 @@ static bool no_bf16_kernel(const oc_analysis *a, size_t m)
     return false;
 }
 
+/* Phase 1 for one analysis: the plan, the baselines, and the feature
+ * rows of the kernels that run (appended to x at row *rows; run[] gets
+ * their main nodes, SIZE_MAX for a kernel the plan inserted).  x and run have
+ * room for every kernel. */
 static oc_status gather(const oc_analysis *a, const oc_analysis *session, const oc_tmodel *tm,
                         const oc_target *tgt, const oc_overhead *ov, oc_estimate *out,
                         float *x, size_t *run, size_t *kidx, oc_arena *arena, oc_error *err)
