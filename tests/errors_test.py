@@ -25,7 +25,6 @@ and the exit status must be the documented class: 1 usage, 2 bad input,
 node marked unknown): then only warning lines may be on stderr.  Prints
 one line per failure and a summary; exit 1 on any failure."""
 import gzip
-import json
 import os
 import random
 import re

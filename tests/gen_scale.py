@@ -10,8 +10,7 @@
   cse      100,000 LeakyRelu nodes of one input that differ only in alpha,
            summed (a CSE keyed without attribute values is quadratic).
 """
-import os, sys
-import onnx
+import sys
 from onnx import TensorProto, helper
 
 
