@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""quant_manifest.py [OUT] - the expected parameter counts and output shapes
+of the quantized and reduced-precision corpus (tests/data/gen_quant.py), in
+the manifest form tests/corpus_test.sh reads (default
+tests/data/quant-corpus.tsv).
+
+The models are generated afresh into a temporary folder (they are
+deterministic).  Parameters are counted here with python3-onnx, apart from
+onnxcost: every stored element of the initializers and Constant nodes,
+except that MatMulNBits' packed B counts as the K x N weights it holds.
+Output shapes are what ONNX Runtime gives at batch 2
+(collector/ort_shapes.js).  Run with /usr/bin/python3 after setup."""
+import json, os, subprocess, sys, tempfile
+
+import onnx
+from onnx import numpy_helper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def params(m):
+    packed = {}
+    for n in m.graph.node:
+        if n.op_type == "MatMulNBits" and n.domain == "com.microsoft" and len(n.input) > 1:
+            a = {x.name: x.i for x in n.attribute}
+            packed[n.input[1]] = a["K"] * a["N"]
+    total = 0
+    for t in m.graph.initializer:
+        size = 1
+        for d in t.dims:
+            size *= d
+        total += max(size, packed.get(t.name, 0))
+    for n in m.graph.node:
+        if n.op_type == "Constant" and not n.domain:
+            for a in n.attribute:
+                if a.name == "value":
+                    total += numpy_helper.to_array(a.t).size
+                elif a.name in ("value_floats", "value_ints"):
+                    total += len(a.floats) + len(a.ints)
+                elif a.name in ("value_float", "value_int"):
+                    total += 1
+    return total
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "tests", "data",
+                                                             "quant-corpus.tsv")
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "data", "gen_quant.py"), d],
+                       check=True, stdout=subprocess.DEVNULL)
+        names = sorted(f[:-5] for f in os.listdir(d) if f.endswith(".onnx"))
+        shapes = subprocess.run(["node", os.path.join(ROOT, "collector", "ort_shapes.js"), d]
+                                + names, check=True, capture_output=True, text=True).stdout
+        outs = dict(line.split("\t") for line in shapes.splitlines())
+        rows = []
+        for nm in names:
+            m = onnx.load(os.path.join(d, nm + ".onnx"))
+            spec = {i["name"]: i["shape"] for i in json.load(open(os.path.join(d, nm + ".inputs.json")))}
+            dims = {}
+            for i in m.graph.input:
+                for k, dm in enumerate(i.type.tensor_type.shape.dim):
+                    if dm.dim_param and i.name in spec:
+                        dims[dm.dim_param] = 2 if k == 0 else spec[i.name][k]
+            b = ",".join("%s=%d" % kv for kv in sorted(dims.items())) or "-"
+            rows.append("%s.onnx\t%s\t%d\t%s" % (nm, b, params(m), outs[nm]))
+    with open(out + ".tmp", "w") as f:
+        f.write("# written by scripts/quant_manifest.py: model, dims, params, output shapes "
+                "(ONNX Runtime 1.30 at batch 2)\nmodel\tdims\tparams\toutputs\n")
+        f.write("\n".join(rows) + "\n")
+    os.replace(out + ".tmp", out)
+    print("%s: %d models" % (out, len(rows)))
+
+
+if __name__ == "__main__":
+    main()
