@@ -70,16 +70,12 @@ json_t *oc_json_model(const oc_model *m)
     return mo;
 }
 
-json_t *oc_json_analysis(const oc_model *m, const oc_analysis *a)
+/* The nodes of graph g as analysis a has them, in run order; a control-flow
+ * node whose subgraph the analysis ran (an If's branch, a Loop's or Scan's
+ * body) carries it: "subgraph": {"runs": how many times one run of the
+ * node runs it, "nodes": [...] for one of those runs}. */
+static json_t *nodes_json(const oc_analysis *a, const oc_graph *g)
 {
-    const oc_graph *g = oc_model_graph(m);
-    const oc_totals *t = oc_analysis_totals(a);
-    json_t *j = json_object();
-    json_object_set_new(j, "model", oc_json_model(m));
-    json_object_set_new(j, "unbound_dims", oc_json_list(oc_analysis_assumed(a)));
-    json_object_set_new(j, "data_dims", oc_json_list(oc_analysis_unknown_dims(a)));
-    json_object_set_new(j, "inputs", values_json(a, g, g->inputs, g->n_inputs));
-    json_object_set_new(j, "outputs", values_json(a, g, g->outputs, g->n_outputs));
     json_t *nodes = json_array();
     for (size_t k = 0; k < g->n_nodes; k++) {
         size_t i = (size_t)g->topo[k];
@@ -98,9 +94,30 @@ json_t *oc_json_analysis(const oc_model *m, const oc_analysis *a)
         json_object_set_new(o, "bytes_written", U(c->bytes_written));
         json_object_set_new(o, "shapes_known", json_boolean(c->shapes_known));
         json_object_set_new(o, "supported", json_boolean(c->supported));
+        int64_t times;
+        const oc_analysis *sub = oc_analysis_sub(a, i, &times);
+        if (sub) {
+            json_t *so = json_object();
+            json_object_set_new(so, "runs", json_integer(times));
+            json_object_set_new(so, "nodes", nodes_json(sub, oc_analysis_graph(sub)));
+            json_object_set_new(o, "subgraph", so);
+        }
         json_array_append_new(nodes, o);
     }
-    json_object_set_new(j, "nodes", nodes);
+    return nodes;
+}
+
+json_t *oc_json_analysis(const oc_model *m, const oc_analysis *a)
+{
+    const oc_graph *g = oc_model_graph(m);
+    const oc_totals *t = oc_analysis_totals(a);
+    json_t *j = json_object();
+    json_object_set_new(j, "model", oc_json_model(m));
+    json_object_set_new(j, "unbound_dims", oc_json_list(oc_analysis_assumed(a)));
+    json_object_set_new(j, "data_dims", oc_json_list(oc_analysis_unknown_dims(a)));
+    json_object_set_new(j, "inputs", values_json(a, g, g->inputs, g->n_inputs));
+    json_object_set_new(j, "outputs", values_json(a, g, g->outputs, g->n_outputs));
+    json_object_set_new(j, "nodes", nodes_json(a, g));
     json_t *to = json_object();
     json_object_set_new(to, "nodes", U(t->nodes));
     json_object_set_new(to, "macs", U(t->macs));

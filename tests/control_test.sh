@@ -125,5 +125,22 @@ assert [(x['name'], x['op']) for x in k] == [('ifthen_branch_then_conv', 'FusedC
 ok "grep -q '^loop  *Loop x5 ' '$TMP/t' && grep -q '^Y_nchwc  *Conv ' '$TMP/t2' &&
     ! grep -q '^if ' '$TMP/t2' && grep -q ', 16 kernels for 1 nodes' '$TMP/t'" \
     "predict --by kernel: the Loop's row; the inlined If's branch kernels"
+# analyze JSON: a node with a subgraph it runs lists that subgraph's nodes
+# and their costs, with how many times it runs them
+"$BIN" analyze --format json "$M/loop_const.onnx" >"$TMP/al" 2>/dev/null
+"$BIN" analyze --format json --batch 2 "$M/if_rank.onnx" >"$TMP/ai" 2>/dev/null
+ok "$PY - '$TMP' <<'E'
+import json, sys
+d = sys.argv[1]
+lp = json.load(open(d + '/al'))['nodes'][0]
+assert lp['op'] == 'Loop' and lp['subgraph']['runs'] == 5, lp.get('subgraph')
+body = {n['name']: n for n in lp['subgraph']['nodes']}
+assert set(body) == {'body_matmul', 'body_relu', 'body_cond'} and body['body_matmul']['macs'] > 0
+assert lp['macs'] == 5 * sum(n['macs'] for n in body.values()), (lp['macs'], body)
+ifn = [n for n in json.load(open(d + '/ai'))['nodes'] if n['op'] == 'If'][0]
+assert ifn['subgraph']['runs'] == 1 and [n['name'] for n in ifn['subgraph']['nodes']] == \
+    ['else_conv', 'else_relu'], ifn.get('subgraph')
+assert ifn['subgraph']['nodes'][0]['outputs'][0]['shape'] == [2, 8, 16, 16]
+E" "analyze JSON: the nodes of a Loop's body and of the If's branch it runs, with their costs"
 echo "control_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
