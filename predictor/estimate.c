@@ -36,6 +36,33 @@ static int kernel_exit(const oc_graph *g, const oc_kernel *k)
     return exit;
 }
 
+/* Whether pred holds for an input or output of node n of a (its info,
+ * NULL when the analysis has none). */
+static bool any_io(const oc_analysis *a, const oc_node *n, bool (*pred)(const oc_tinfo *))
+{
+    for (size_t io = 0; io < 2; io++) {
+        size_t cnt = io ? n->n_outputs : n->n_inputs;
+        const int *vs = io ? n->outputs : n->inputs;
+        for (size_t q = 0; q < cnt; q++)
+            if (vs[q] >= 0 && pred(oc_analysis_value(a, vs[q])))
+                return true;
+    }
+    return false;
+}
+
+/* Not shape data: unknown, more than 64 elements, or not integers. */
+static bool not_shape_data(const oc_tinfo *t)
+{
+    uint64_t ne = 0;
+    return !t || !oc_tinfo_numel(t, &ne) || ne > 64 ||
+           (t->dtype != OC_DT_INT64 && t->dtype != OC_DT_INT32 && t->dtype != OC_DT_BOOL);
+}
+
+static bool is_bf16(const oc_tinfo *t)
+{
+    return t && t->dtype == OC_DT_BFLOAT16;
+}
+
 /* A kernel of shape arithmetic (every input and output at most 64
  * integer elements) or a view (Reshape, Squeeze, Unsqueeze, Flatten of a
  * tensor that is not a graph input), with nothing fused into it. */
@@ -56,21 +83,7 @@ static bool is_small(const oc_analysis *a, const oc_kernel *k)
     default:
         break;
     }
-    for (size_t io = 0; io < 2; io++) {
-        size_t cnt = io ? n->n_outputs : n->n_inputs;
-        const int *vs = io ? n->outputs : n->inputs;
-        for (size_t q = 0; q < cnt; q++) {
-            if (vs[q] < 0)
-                continue;
-            const oc_tinfo *t = oc_analysis_value(a, vs[q]);
-            uint64_t ne = 0;
-            if (!t || !oc_tinfo_numel(t, &ne) || ne > 64)
-                return false;
-            if (t->dtype != OC_DT_INT64 && t->dtype != OC_DT_INT32 && t->dtype != OC_DT_BOOL)
-                return false;
-        }
-    }
-    return true;
+    return !any_io(a, n, not_shape_data);
 }
 
 /* Why a kernel's time cannot be predicted: the first node of it (main,
@@ -615,16 +628,7 @@ static bool no_bf16_kernel(const oc_analysis *a, size_t m)
     default:
         break;
     }
-    for (size_t io = 0; io < 2; io++) {
-        size_t cnt = io ? n->n_outputs : n->n_inputs;
-        const int *vs = io ? n->outputs : n->inputs;
-        for (size_t q = 0; q < cnt; q++) {
-            const oc_tinfo *t = vs[q] >= 0 ? oc_analysis_value(a, vs[q]) : NULL;
-            if (t && t->dtype == OC_DT_BFLOAT16)
-                return true;
-        }
-    }
-    return false;
+    return any_io(a, n, is_bf16);
 }
 
 /* Phase 1 for one analysis: the plan, the baselines, and the feature
