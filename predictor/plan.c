@@ -2028,8 +2028,38 @@ static bool matmul_bn(pctx *p, size_t m)
     return true;
 }
 
-/* MatMul: + constant bias on 2-D input -> Gemm (+ activation: FusedGemm);
- * transposed inputs and scalar scales -> FusedMatMul. */
+/* The bias C that MatMulAddFusion takes for 2-D A [M, K] times B [K, N]
+ * (matmul_add_fusion.cc): [N], [1, N], [M, 1] or [M, N] in the load-time
+ * shapes, a constant or not (x W + h U of a recurrent cell fuses). */
+static bool gemm_bias_2d(const pctx *p, const oc_tinfo *a, const oc_tinfo *b, int c)
+{
+    const oc_tinfo *t = ort_info(p, c);
+    if (!t || t->rank < 1 || t->rank > 2)
+        return false;
+    oc_dim n = b->dims[1], one = oc_dim_of(1);
+    if (t->rank == 1)
+        return dim_eq(t->dims[0], n);
+    return (dim_eq(t->dims[0], one) && dim_eq(t->dims[1], n)) ||
+           (dim_eq(t->dims[0], a->dims[0]) &&
+            (dim_eq(t->dims[1], one) || dim_eq(t->dims[1], n)));
+}
+
+/* Whether MatMul m (2-D, its sole reader an Add) is one MatMulAddFusion
+ * would make a Gemm of. */
+static bool matmul_add_2d(const pctx *p, size_t m)
+{
+    const oc_node *mm = &p->g->nodes[m];
+    int j = sole_next(p, m);
+    const oc_tinfo *xa = ort_info(p, in(p, m, 0)), *xb = ort_info(p, in(p, m, 1));
+    if (!is_op(p, mm, OC_OPID_MatMul) || j < 0 || !is_op(p, &p->g->nodes[j], OC_OPID_Add) ||
+        !xa || xa->rank != 2 || !xb || xb->rank != 2 || p->g->values[out0(p, m)].is_output)
+        return false;
+    return gemm_bias_2d(p, xa, xb, in(p, (size_t)j, 1 - slot_of(p, out0(p, m), (size_t)j)));
+}
+
+/* MatMul: + bias on 2-D input -> Gemm (+ activation: FusedGemm); on N-D
+ * input + constant bias -> Reshape, Gemm, Reshape; transposed inputs and
+ * scalar scales -> FusedMatMul. */
 static void fuse_matmul(pctx *p, size_t m)
 {
     const oc_node *mm = &p->g->nodes[m];
@@ -2037,12 +2067,13 @@ static void fuse_matmul(pctx *p, size_t m)
     int j = sole_next(p, m);
     /* MatMulAddFusion reads the inputs' load-time shapes */
     const oc_tinfo *xa = ort_info(p, in(p, m, 0)), *xb = ort_info(p, in(p, m, 1));
-    if (is_op(p, mm, OC_OPID_MatMul) && j >= 0 && is_op(p, &p->g->nodes[j], OC_OPID_Add) && xa &&
-        xa->rank == 2 &&
-        xb && xb->rank == 2) {
+    if (matmul_add_2d(p, m)) {
+        /* when the Add adds two such MatMuls, ORT 1.30 fused the later one
+         * (measured: x W + h U -> MatMul, then FusedGemm of h U) */
         int other = in(p, (size_t)j, 1 - slot_of(p, out0(p, m), (size_t)j));
-        const oc_tinfo *ot = sinfo(p, other);
-        if (other >= 0 && p->constant[other] && ot && ot->rank >= 1 && ot->rank <= 2) {
+        int op = p->g->values[other].producer;
+        if (!(op >= 0 && live(p, (size_t)op) && p->rank[op] > p->rank[m] &&
+              matmul_add_2d(p, (size_t)op))) {
             absorb(p, m, (size_t)j);
             set_kernel(k, OC_OPID_Gemm);
             k->as_op = "Gemm";
