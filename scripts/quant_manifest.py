@@ -5,9 +5,10 @@ the manifest form tests/corpus_test.sh reads (default
 tests/data/quant-corpus.tsv).
 
 The models are generated afresh into a temporary folder (they are
-deterministic).  Parameters are counted here with python3-onnx, apart from
-onnxcost: every stored element of the initializers and Constant nodes,
-except that MatMulNBits' packed B counts as the K x N weights it holds.
+deterministic).  Parameters are counted with python3-onnx, apart from
+onnxcost, as tests/data/gen_corpus.py counts them (every stored element of
+the initializers and Constant nodes), except that MatMulNBits' packed B
+counts as the K x N weights it holds.
 Output shapes are what ONNX Runtime gives at batch 2
 (collector/ort_shapes.js).  Run with /usr/bin/python3 after setup."""
 import json, os, subprocess, sys, tempfile
@@ -16,29 +17,20 @@ import onnx
 from onnx import numpy_helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "data"))
+from gen_corpus import stored_params  # noqa: E402
 
 
 def params(m):
-    packed = {}
+    """gen_corpus.py's count of stored elements, MatMulNBits' packed B
+    counted as the K x N weights it holds."""
+    total = stored_params(m)
+    inits = {t.name: t for t in m.graph.initializer}
     for n in m.graph.node:
-        if n.op_type == "MatMulNBits" and n.domain == "com.microsoft" and len(n.input) > 1:
+        if n.op_type == "MatMulNBits" and n.domain == "com.microsoft" and len(n.input) > 1 \
+                and n.input[1] in inits:
             a = {x.name: x.i for x in n.attribute}
-            packed[n.input[1]] = a["K"] * a["N"]
-    total = 0
-    for t in m.graph.initializer:
-        size = 1
-        for d in t.dims:
-            size *= d
-        total += max(size, packed.get(t.name, 0))
-    for n in m.graph.node:
-        if n.op_type == "Constant" and not n.domain:
-            for a in n.attribute:
-                if a.name == "value":
-                    total += numpy_helper.to_array(a.t).size
-                elif a.name in ("value_floats", "value_ints"):
-                    total += len(a.floats) + len(a.ints)
-                elif a.name in ("value_float", "value_int"):
-                    total += 1
+            total += max(0, a["K"] * a["N"] - numpy_helper.to_array(inits[n.input[1]]).size)
     return total
 
 
