@@ -7,7 +7,8 @@
 // profiling and writes a JSON summary to --out:
 //
 //   {"ort_version", "input_names", "output_names",
-//    "inputs": {name: dims}, "profile": [[node_name, op_name, provider], ...]}
+//    "inputs": {name: dims}, "outputs": {name: dims of that run},
+//    "profile": [[node_name, op_name, provider], ...]}
 //
 // "profile" holds the kernel events (cat "Node", name "<node>_kernel_time")
 // of that run in start-time order; a node whose kernel event repeats is kept
@@ -131,7 +132,9 @@ async function main() {
   }
   for (const name of session.inputNames)
     if (!(name in feeds)) throw new Error(`no value given for model input '${name}'`);
-  await session.run(feeds);
+  const fetched = await session.run(feeds);
+  const outputs = {};
+  for (const name of session.outputNames) outputs[name] = fetched[name].dims;
   session.endProfiling();
   const file = findProfile(prefix);
   const events = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -148,7 +151,7 @@ async function main() {
     profile.push([node, (e.args && e.args.op_name) || '?', (e.args && e.args.provider) || '?']);
   }
   const result = { ort_version: ortVersion, input_names: session.inputNames,
-                   output_names: session.outputNames, inputs, profile,
+                   output_names: session.outputNames, inputs, outputs, profile,
                    kernel_events: kernels.length };
   fs.writeFileSync(o.out, JSON.stringify(result));
   if (session.release) await session.release();

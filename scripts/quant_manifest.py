@@ -10,7 +10,8 @@ onnxcost, as tests/data/gen_corpus.py counts them (every stored element of
 the initializers and Constant nodes), except that MatMulNBits' packed B
 counts as the K x N weights it holds.
 Output shapes are what ONNX Runtime gives at batch 2
-(collector/ort_shapes.js).  Run with /usr/bin/python3 after setup."""
+(collector/ort_graph.js, its "outputs").  Run with /usr/bin/python3 after
+setup."""
 import json, os, subprocess, sys, tempfile
 
 import onnx
@@ -41,20 +42,29 @@ def main():
         subprocess.run([sys.executable, os.path.join(ROOT, "tests", "data", "gen_quant.py"), d],
                        check=True, stdout=subprocess.DEVNULL)
         names = sorted(f[:-5] for f in os.listdir(d) if f.endswith(".onnx"))
-        shapes = subprocess.run(["node", os.path.join(ROOT, "collector", "ort_shapes.js"), d]
-                                + names, check=True, capture_output=True, text=True).stdout
-        outs = dict(line.split("\t") for line in shapes.splitlines())
         rows = []
         for nm in names:
             m = onnx.load(os.path.join(d, nm + ".onnx"))
-            spec = {i["name"]: i["shape"] for i in json.load(open(os.path.join(d, nm + ".inputs.json")))}
+            specs = json.load(open(os.path.join(d, nm + ".inputs.json")))
+            for sp in specs:
+                sp["shape"][0] = 2
+            run = os.path.join(d, nm + ".run")
+            with open(run + ".inputs.json", "w") as f:
+                json.dump(specs, f)
+            subprocess.run(["node", os.path.join(ROOT, "collector", "ort_graph.js"), "--model",
+                            os.path.join(d, nm + ".onnx"), "--inputs", run + ".inputs.json",
+                            "--optimized", run + ".opt.onnx", "--out", run + ".json"], check=True)
+            got = json.load(open(run + ".json"))
+            outs = ";".join("%s=%s" % (o, "x".join(map(str, got["outputs"][o])))
+                            for o in got["output_names"])
+            spec = {i["name"]: i["shape"] for i in specs}
             dims = {}
             for i in m.graph.input:
                 for k, dm in enumerate(i.type.tensor_type.shape.dim):
                     if dm.dim_param and i.name in spec:
-                        dims[dm.dim_param] = 2 if k == 0 else spec[i.name][k]
+                        dims[dm.dim_param] = spec[i.name][k]
             b = ",".join("%s=%d" % kv for kv in sorted(dims.items())) or "-"
-            rows.append("%s.onnx\t%s\t%d\t%s" % (nm, b, params(m), outs[nm]))
+            rows.append("%s.onnx\t%s\t%d\t%s" % (nm, b, params(m), outs))
     with open(out + ".tmp", "w") as f:
         f.write("# written by scripts/quant_manifest.py: model, dims, params, output shapes "
                 "(ONNX Runtime 1.30 at batch 2)\nmodel\tdims\tparams\toutputs\n")
