@@ -658,6 +658,11 @@ int cmd_calibrate(int argc, char **argv)
                 printf(", each at least %.2f us", f->kernel_floor_us);
             if (f->n_chains || f->n_steps)
                 printf("\n");
+            if (f->n_loops)
+                printf("a Loop trip at %d thread%s: %.2f us in a run, %.2f us its body as "
+                       "predicted: %.2f us per trip beyond its body (chains of trips)\n",
+                       f->threads, f->threads == 1 ? "" : "s", f->loop_wall_us,
+                       f->loop_predicted_us, f->loop_trip_us);
             if (f->stream_gbps > 0)
                 printf("weights stream at %d thread%s: %.1f GB/s\n", f->threads,
                        f->threads == 1 ? "" : "s", f->stream_gbps);

@@ -581,12 +581,9 @@ oc_status oc_builder_attr_tensor_ints(oc_builder *b, size_t node, const char *na
     return OC_OK;
 }
 
-oc_status oc_builder_pack(oc_builder *b, void **data, size_t *size, oc_error *err)
+/* b's graph message pointed at what was added to b. */
+static void finish_graph(oc_builder *b)
 {
-    *data = NULL;
-    *size = 0;
-    if (b->err.status)
-        return oc_builder_status(b, err);
     Onnx__GraphProto *g = &b->graph;
     g->n_node = b->nodes.n;
     g->node = (Onnx__NodeProto **)b->nodes.v;
@@ -601,6 +598,32 @@ oc_status oc_builder_pack(oc_builder *b, void **data, size_t *size, oc_error *er
     g->output = (Onnx__ValueInfoProto **)b->outputs.v;
     g->n_initializer = b->inits.n;
     g->initializer = (Onnx__TensorProto **)b->inits.v;
+}
+
+oc_status oc_builder_attr_graph(oc_builder *b, size_t node, const char *name,
+                                oc_builder *body)
+{
+    if (!b->err.status && body->err.status)
+        return fail(b, body->err.status, "attribute '%s': %s", name, body->err.msg);
+    Onnx__AttributeProto *a =
+        new_attr(b, node, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH);
+    if (!a)
+        return b->err.status;
+    body->graph.name = dup(body, name);
+    if (!body->graph.name)
+        return nomem(b);
+    finish_graph(body);
+    a->g = &body->graph;
+    return OC_OK;
+}
+
+oc_status oc_builder_pack(oc_builder *b, void **data, size_t *size, oc_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    if (b->err.status)
+        return oc_builder_status(b, err);
+    finish_graph(b);
     b->model.n_opset_import = b->opsets.n;
     b->model.opset_import = (Onnx__OperatorSetIdProto **)b->opsets.v;
     size_t n = protobuf_c_message_get_packed_size(&b->model.base);

@@ -89,6 +89,13 @@ oc_status oc_builder_attr_floats(oc_builder *b, size_t node, const char *name,
 oc_status oc_builder_attr_tensor_ints(oc_builder *b, size_t node, const char *name,
                                       int rank, const int64_t *dims, const int64_t *vals);
 
+/* A GRAPH attribute (If's branches, Loop's and Scan's body): the graph
+ * built in `body` (its inputs, outputs, initializers and nodes; names it
+ * does not define are the enclosing graph's).  body is not copied: keep
+ * it, unchanged, until b is packed or saved, then free it. */
+oc_status oc_builder_attr_graph(oc_builder *b, size_t node, const char *name,
+                                oc_builder *body);
+
 /* The first error so far (OC_OK if none), its record copied to err. */
 oc_status oc_builder_status(const oc_builder *b, oc_error *err);
 

@@ -446,6 +446,21 @@ oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
     return OC_OK;
 }
 
+oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err)
+{
+    double sw, sp, sq;
+    oc_status st = chain_slopes(c, n, "loop chains", &sw, &sp, &sq, err);
+    if (st)
+        return st;
+    if (!(sq > 0))
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "loop chains not predicted");
+    f->loop_wall_us = sw;
+    f->loop_predicted_us = sq;
+    f->loop_trip_us = fmax(0, sw - sq);
+    f->n_loops = (int)n;
+    return OC_OK;
+}
+
 oc_status oc_calib_fit_output(oc_calib_fit *f, const oc_calib_output *p, size_t n,
                               oc_error *err)
 {
@@ -505,6 +520,12 @@ static json_t *overhead_json(const oc_calib_fit *f)
                                       "wall_us_per_kernel", f->step_wall_us,
                                       "profiled_us_per_kernel", f->step_profiled_us,
                                       "predicted_us_per_kernel", f->step_predicted_us));
+    if (o && f->n_loops)
+        json_object_set_new(o, "loop_chain",
+                            json_pack("{s:i, s:f, s:f, s:f}", "runs", f->n_loops,
+                                      "wall_us_per_trip", f->loop_wall_us,
+                                      "predicted_us_per_trip", f->loop_predicted_us,
+                                      "trip_us", f->loop_trip_us));
     json_t *ig = o ? json_object() : NULL;
     for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
         if (f->in_graph[g] > 0)
@@ -655,6 +676,14 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
                !get_num(sc, "predicted_us_per_kernel", 1e-9, 1e6, &f->step_predicted_us)))
         return BAD("%s: corrupt calibration: bad \"step_chain\" in \"overhead\"", label);
     f->n_steps = (int)ns;
+    const json_t *lc = json_object_get(ov, "loop_chain");
+    double nl = 0;
+    if (lc && (!get_num(lc, "runs", 2, 1e6, &nl) ||
+               !get_num(lc, "wall_us_per_trip", 0, 1e6, &f->loop_wall_us) ||
+               !get_num(lc, "predicted_us_per_trip", 0, 1e6, &f->loop_predicted_us) ||
+               !get_num(lc, "trip_us", 0, 1e6, &f->loop_trip_us)))
+        return BAD("%s: corrupt calibration: bad \"loop_chain\" in \"overhead\"", label);
+    f->n_loops = (int)nl;
     if (json_object_get(ov, "stream_gbps") &&
         !get_num(ov, "stream_gbps", 0, 1e6, &f->stream_gbps))
         return BAD("%s: corrupt calibration: bad \"stream_gbps\"", label);

@@ -128,6 +128,15 @@ typedef struct oc_calib_fit {
      * floor.  n_steps 0: not measured. */
     int n_steps;
     double step_wall_us, step_profiled_us, step_predicted_us;
+    /* Chains of Loop trips (calibrate's loop probe: a Loop with a constant
+     * trip count whose body adds one to 16 floats) timed in a run: what a
+     * trip adds to the run (loop_wall_us), what the calibrated estimate
+     * gives a trip (loop_predicted_us: its body's kernels), and what a trip
+     * costs beyond that (loop_trip_us, at least 0): ONNX Runtime's Loop
+     * kernel makes a frame for the body and hands its state over each trip.
+     * n_loops 0: not measured (a trip then costs its body alone). */
+    int n_loops;
+    double loop_wall_us, loop_predicted_us, loop_trip_us;
     /* Step chains left out because ONNX Runtime ran another number of
      * kernels than the plan has (another version's rewrites): the kernels
      * it ran and the plan's, of the first such run; not saved. */
@@ -294,6 +303,14 @@ oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
  * OC_ERR_USAGE (fewer than two lengths, a non-positive or missing time). */
 oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
                              oc_error *err);
+
+/* f's loop_wall_us, loop_predicted_us and loop_trip_us from n runs of
+ * loop chains of at least two trip counts (each chain's `kernels` its
+ * trips, `predicted_us` the estimate of the whole run with no trip cost):
+ * the slopes over the trips of the wall and predicted times, the trip cost
+ * their difference (at least 0).  Errors: OC_ERR_USAGE (fewer than two
+ * trip counts, a non-positive or missing time). */
+oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err);
 
 /* The fit for a thread count, or NULL when the calibration has none. */
 const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads);

@@ -274,6 +274,10 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     out->inner_low_us += out->kernel_low_us[k];
     out->inner_high_us += out->kernel_high_us[k];
     out->inner_overhead_us += t * se->overhead_us;
+    /* ONNX Runtime's Loop kernel: a frame for the body and its state
+     * handed over, each trip */
+    if (ov && oc_analysis_node_cost(a, m)->op == OC_OPID_Loop)
+        out->inner_overhead_us += t * ov->loop_trip_us;
     out->profiler_us += t * se->profiler_us;
     out->outside_us += t * se->outside_us / scale; /* scaled with the rest */
     if (se->n_outside) {
@@ -1091,6 +1095,24 @@ void oc_tmodel_overhead(const oc_tmodel *tm, int threads, oc_overhead *ov)
                             .output_us_per_mb = f.output_us_per_mb,
                             .range_low = f.range_low,
                             .range_high = f.range_high};
+}
+
+void oc_overhead_calibrated(const oc_tmodel *tm, int threads, const oc_calib_fit *cf,
+                            oc_overhead *ov)
+{
+    oc_tmodel_overhead(tm, threads, ov);
+    if (!cf)
+        return;
+    ov->kernel_scale = cf->kernel_scale;
+    ov->per_kernel_us = cf->per_kernel_us;
+    ov->kernel_floor_us = cf->n_chains ? cf->kernel_floor_us : 0;
+    ov->small_kernel_us = oc_calib_small_kernel_us(cf, ov->small_kernel_us);
+    ov->stream_gbps = cf->stream_gbps;
+    ov->fault_us_per_mb = cf->fault_us_per_mb;
+    ov->loop_trip_us = cf->loop_trip_us;
+    ov->in_graph = cf;
+    if (cf->output_us_per_mb > 0)
+        ov->output_us_per_mb = cf->output_us_per_mb;
 }
 
 oc_status oc_estimate_row_desc(const oc_estimate *e, size_t r, oc_node_desc *d,

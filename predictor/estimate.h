@@ -55,6 +55,10 @@ typedef struct oc_overhead {
      * bytes at this rate (its samples ran with their weights in cache; a
      * graph's weights are not, run after run); 0: no such floor */
     double stream_gbps;
+    /* what each trip of a Loop costs beyond its body's kernels (a
+     * calibration's loop_trip_us, measured on loop chains); 0: not
+     * measured, a trip costs its body alone */
+    double loop_trip_us;
     /* a calibration's per-group in-graph factors (calib.h's in_graph),
      * applied to each kernel the timing model predicts; NULL: none */
     const struct oc_calib_fit *in_graph;
@@ -91,7 +95,8 @@ typedef struct oc_estimate {
     int64_t *kernel_times;
     double inner_us, inner_low_us, inner_high_us; /* those kernels' time
                                                      (as timed alone) */
-    double inner_overhead_us;   /* their per-kernel overhead */
+    double inner_overhead_us;   /* their per-kernel overhead, and each
+                                   Loop trip's (oc_overhead's loop_trip_us) */
     uint64_t n_inner_run;       /* how many kernels run inside them per
                                    inference (plan.n_run + this: all); an
                                    inlined If whose branch is unknown is
@@ -169,5 +174,9 @@ oc_status oc_builtin_calib_get(size_t i, oc_calib *out, const char **path, oc_er
  * model's; else the nearest one fitted) as an overhead; the identity
  * {1, 0, 0, 0} when the model carries none. */
 void oc_tmodel_overhead(const oc_tmodel *tm, int threads, oc_overhead *ov);
+/* The model's overhead at a thread count (oc_tmodel_overhead) with the
+ * calibration fit cf (NULL: none) over it, as predict takes it. */
+void oc_overhead_calibrated(const oc_tmodel *tm, int threads, const struct oc_calib_fit *cf,
+                            oc_overhead *ov);
 
 #endif

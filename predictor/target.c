@@ -219,19 +219,8 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
             return fail(tm, st);
     }
     /* The in-graph fit is per thread count: take it after set_threads. */
-    oc_tmodel_overhead(*tm, 0, ov);
     const oc_calib_fit *cf = oc_tmodel_calib_fit(*tm);
-    if (cf) {
-        ov->kernel_scale = cf->kernel_scale;
-        ov->per_kernel_us = cf->per_kernel_us;
-        ov->kernel_floor_us = cf->n_chains ? cf->kernel_floor_us : 0;
-        ov->small_kernel_us = oc_calib_small_kernel_us(cf, ov->small_kernel_us);
-        ov->stream_gbps = cf->stream_gbps;
-        ov->fault_us_per_mb = cf->fault_us_per_mb;
-        ov->in_graph = cf;
-        if (cf->output_us_per_mb > 0)
-            ov->output_us_per_mb = cf->output_us_per_mb;
-    }
+    oc_overhead_calibrated(*tm, 0, cf, ov);
     if (threads && !oc_tmodel_has_threads(*tm, threads))
         warn(sel, "the timing model was not trained at %d threads; this is an extrapolation",
              threads);

@@ -365,6 +365,43 @@ c = o['kernel_chain']
 assert 'step_chain' not in o, o
 assert abs(o['per_kernel_us'] - (c['wall_us_per_kernel'] - c['predicted_us_per_kernel'])) < 1e-6, o
 E" "step chains that ORT ran otherwise than planned (another version): said, left out, the kernel chains decide"
+# --- chains of Loop trips: what a trip costs beyond its body ---
+cat >"$TMP/loops.jsonl" <<'E'
+{"model":"loop_chain","threads":1,"wall_us":{"median":30.0},"spread":0.1,"trips":4,"kernel_us":{"median":40}}
+{"model":"loop_chain","threads":1,"wall_us":{"median":270.0},"spread":0.1,"trips":64,"kernel_us":{"median":700}}
+E
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
+    --anchors "$TMP/chain.jsonl" --anchors "$TMP/steps.jsonl" --anchors "$TMP/loops.jsonl" \
+    -o "$TMP/lp.json" >"$TMP/lp" 2>"$TMP/lpe"
+LOOP=$SRC/tests/data/corpus/loop_const.onnx
+"$BIN" predict --target "$TMP/st.json" -T 1 -f json "$LOOP" >"$TMP/plst" 2>/dev/null
+"$BIN" predict --target "$TMP/lp.json" -T 1 -f json "$LOOP" >"$TMP/plp" 2>/dev/null
+ok "[ \$? -eq 0 ] && [ ! -s '$TMP/lpe' ] && $PY - '$TMP/lp.json' '$TMP/st.json' '$TMP/plp' '$TMP/plst' '$TMP/lp' <<'E'
+import json, sys
+o = json.load(open(sys.argv[1]))['threads'][0]['overhead']
+o0 = json.load(open(sys.argv[2]))['threads'][0]['overhead']
+l = o['loop_chain']
+assert l['runs'] == 2 and abs(l['wall_us_per_trip'] - 240 / 60) < 1e-6, l
+# the body (Identity of a bool, an Add of 16 floats) as the calibration prices it
+assert 0 < l['predicted_us_per_trip'] < 4, l
+assert abs(l['trip_us'] - (l['wall_us_per_trip'] - l['predicted_us_per_trip'])) < 1e-6, l
+assert 'loop_chain' not in o0 and o['per_kernel_us'] == o0['per_kernel_us'], (o, o0)
+# loop_const: a Loop of 5 trips; each costs the trip's price more
+t, t0 = json.load(open(sys.argv[3]))['totals'], json.load(open(sys.argv[4]))['totals']
+assert t['uncounted_nodes'] == 0 and abs(t['overhead_ms'] - t0['overhead_ms'] - 5 * l['trip_us'] / 1e3) < 1e-9, (t, t0)
+assert abs(t['time_ms'] - t0['time_ms'] - 5 * l['trip_us'] / 1e3) < 1e-9, (t, t0)
+line = [x for x in open(sys.argv[5]) if x.startswith('a Loop trip at 1 thread: 4.00 us in a run')]
+assert line and '%.2f us per trip beyond its body' % l['trip_us'] in line[0], line
+E" "loop chains: a Loop trip's cost beyond its body (slopes over the trips), charged per trip of a Loop"
+$PY - "$TMP/lp.json" "$TMP/lpbad.json" <<'E'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c['threads'][0]['overhead']['loop_chain']['trip_us'] = -1
+json.dump(c, open(sys.argv[2], 'w'))
+E
+"$BIN" predict --target "$TMP/lpbad.json" -T 1 "$LOOP" >/dev/null 2>"$TMP/lpbe"
+ok "[ \$? -ne 0 ] && [ \$(wc -l <'$TMP/lpbe') -eq 1 ] && grep -q 'bad \"loop_chain\"' '$TMP/lpbe'" \
+    "a calibration with a negative trip cost: refused in one line"
 "$BIN" predict --target "$TMP/ch.json" -T 1 --top 100000 "$SRC/samples/tiny_encoder.onnx" >"$TMP/pshare" 2>/dev/null
 ok "awk '/%\$/ && \$1 != \"node\" { s += \$NF } END { exit !(s > 90 && s < 110) }' '$TMP/pshare'" \
     "the table's shares add up to 100% within rounding (of the times as listed, the profiler's cost in them), not 250%"
@@ -512,6 +549,10 @@ assert sorted(r['steps'] for r in steps) == [4, 32], steps
 assert all(r['ran_kernels'] == 20 * r['steps'] and r['kernel_us']['median'] > 0 for r in steps), steps
 assert all(r['ran_kernels'] == r['kernels'] for r in chains), chains
 assert f['step_chain']['runs'] == 2 and f['per_kernel_us'] < 0, f
+loops = [r for r in runs if r['model'] == 'loop_chain']
+assert sorted(r['trips'] for r in loops) == [4, 64], loops
+assert all(r['kernel_us']['median'] > 0 for r in loops), loops
+assert f['loop_chain']['runs'] == 2 and f['loop_chain']['trip_us'] >= 0, f
 assert f['stream_gbps'] > 0, f
 # the networks' own kernels kept with each run, and the groups fitted on them
 assert all(r['kernels'] and all({'name', 'op', 'median_us'} <= set(k) for k in r['kernels'])

@@ -162,6 +162,50 @@ static void test_gemm_and_ints(void)
     oc_model_free(m);
 }
 
+/* A graph attribute: a Loop's body, built with a builder of its own,
+ * loads back as the node's subgraph, its trip count folded. */
+static void test_loop_body(void)
+{
+    int64_t d[2] = {1, 4};
+    oc_builder *b = oc_builder_new(13), *body = oc_builder_new(13);
+    oc_builder_input(body, "i", OC_DT_INT64, 0, NULL);
+    oc_builder_input(body, "c", OC_DT_BOOL, 0, NULL);
+    oc_builder_input(body, "s", OC_DT_FLOAT, 2, d);
+    oc_builder_node(body, "Identity", "cond", "c", "c_out");
+    oc_builder_node(body, "Add", "step", "s,one", "s_out");
+    oc_builder_output(body, "c_out", OC_DT_BOOL, 0, NULL);
+    oc_builder_output(body, "s_out", OC_DT_FLOAT, 2, d);
+    oc_builder_input(b, "x", OC_DT_FLOAT, 2, d);
+    oc_builder_ints(b, "M", 0, NULL, (int64_t[]){7});
+    oc_builder_floats(b, "one", 1, (int64_t[]){1}, (const float[]){1});
+    size_t n = oc_builder_node(b, "Loop", "loop", "M,,x", "y");
+    CHECK_EQ_INT(oc_builder_attr_graph(b, n, "body", body), OC_OK);
+    oc_builder_output(b, "y", OC_DT_FLOAT, 2, d);
+    oc_model *m = load(b, NULL);
+    oc_builder_free(b);
+    oc_builder_free(body);
+    oc_analysis *an = NULL;
+    oc_error err;
+    if (m && oc_analyze(m, NULL, &an, &err) == OC_OK) {
+        int64_t times = 0;
+        const oc_analysis *sub = oc_analysis_sub(an, 0, &times);
+        CHECK(sub && times == 7);
+        CHECK(sub && oc_analysis_graph(sub)->n_nodes == 2);
+        CHECK(shape_is(oc_analysis_value(an, oc_graph_find(oc_model_graph(m), "y")), 2, d));
+    }
+    oc_analysis_free(an);
+    oc_model_free(m);
+    /* a body that failed to build fails the node that takes it */
+    b = oc_builder_new(13);
+    body = oc_builder_new(13);
+    oc_builder_attr_int(body, 5, "no_such_node", 1);
+    n = oc_builder_node(b, "Loop", "loop", "M,,x", "y");
+    CHECK(oc_builder_attr_graph(b, n, "body", body) == OC_ERR_USAGE);
+    CHECK(oc_builder_status(b, &err) == OC_ERR_USAGE && strstr(err.msg, "body"));
+    oc_builder_free(b);
+    oc_builder_free(body);
+}
+
 static void test_errors_and_determinism(void)
 {
     oc_error err;
@@ -830,6 +874,7 @@ int main(void)
     }
     test_conv_model();
     test_gemm_and_ints();
+    test_loop_body();
     test_errors_and_determinism();
     test_desc_json_errors();
     test_dataset();

@@ -46,6 +46,8 @@ const char oc_chain_probe[] = "kernel_chain";
 const size_t oc_chain_lengths[OC_N_CHAINS] = {8, 256};
 const char oc_step_probe[] = "step_chain";
 const size_t oc_step_lengths[OC_N_STEP_CHAINS] = {4, 32};
+const char oc_loop_probe[] = "loop_chain";
+const size_t oc_loop_trips[OC_N_LOOP_CHAINS] = {4, 64};
 
 /* Where the anchors' graphs are: $ONNXCOST_ANCHORS or the source tree's. */
 static const char *anchor_dir(void)
@@ -302,8 +304,37 @@ static oc_builder *step_graph(size_t steps)
     return b;
 }
 
-/* The probe graph b (chain_graph or step_graph), written to `path`, and
- * freed. */
+/* The loop chain of `trips` trips: a Loop whose trip count is an
+ * initializer (no condition) and whose body adds one, from the enclosing
+ * graph, to a state of 16 floats and hands its condition back (Identity of
+ * a bool, Add: 2 kernels a trip).  *body gets the body's builder, to free
+ * after b.  NULL when out of memory. */
+static oc_builder *loop_graph(size_t trips, oc_builder **body)
+{
+    int64_t d[2] = {1, 16};
+    oc_builder *b = oc_builder_new(13), *g = oc_builder_new(13);
+    *body = g;
+    if (!b || !g) {
+        oc_builder_free(b);
+        return NULL;
+    }
+    oc_builder_input(g, "i", OC_DT_INT64, 0, NULL);
+    oc_builder_input(g, "c", OC_DT_BOOL, 0, NULL);
+    oc_builder_input(g, "s", OC_DT_FLOAT, 2, d);
+    oc_builder_node(g, "Identity", "cond", "c", "c_out");
+    oc_builder_node(g, "Add", "step", "s,one", "s_out");
+    oc_builder_output(g, "c_out", OC_DT_BOOL, 0, NULL);
+    oc_builder_output(g, "s_out", OC_DT_FLOAT, 2, d);
+    oc_builder_input(b, "x", OC_DT_FLOAT, 2, d);
+    oc_builder_ints(b, "M", 0, NULL, (int64_t[]){(int64_t)trips});
+    oc_builder_floats(b, "one", 1, (int64_t[]){1}, (const float[]){1});
+    oc_builder_attr_graph(b, oc_builder_node(b, "Loop", "loop", "M,,x", "y"), "body", g);
+    oc_builder_output(b, "y", OC_DT_FLOAT, 2, d);
+    return b;
+}
+
+/* The probe graph b (chain_graph, step_graph or loop_graph), written to
+ * `path`, and freed. */
 static oc_status save_probe(oc_builder *b, const char *path, oc_error *err)
 {
     if (!b)
@@ -352,6 +383,35 @@ oc_status oc_step_predict(const oc_tmodel *tm, size_t steps, double *kernels_us,
                           size_t *n_kernels, oc_error *err)
 {
     return predict_probe(step_graph(steps), oc_step_probe, tm, kernels_us, n_kernels, err);
+}
+
+oc_status oc_loop_predict(const oc_tmodel *tm, const oc_overhead *ov, size_t trips,
+                          double *total_us, oc_error *err)
+{
+    oc_builder *body;
+    oc_builder *b = loop_graph(trips, &body);
+    void *buf = NULL;
+    size_t size = 0;
+    oc_model *m = NULL;
+    oc_analysis *a = NULL;
+    oc_arena *ar = oc_arena_new();
+    oc_estimate e;
+    oc_status st = b && ar ? oc_builder_pack(b, &buf, &size, err)
+                           : oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    if (!st && !(st = oc_model_load_buffer(buf, size, oc_loop_probe, &m, err)) &&
+        !(st = oc_analyze(m, &(oc_analyze_opts){0}, &a, err)) &&
+        !(st = oc_estimate_run(a, tm, ov, &e, ar, err))) {
+        if (e.n_uncounted)
+            st = oc_error_set(err, OC_ERR_INTERNAL, NULL, "the loop probe's Loop is not counted");
+        *total_us = e.total_us;
+    }
+    oc_analysis_free(a);
+    oc_model_free(m);
+    oc_arena_free(ar);
+    free(buf);
+    oc_builder_free(b);
+    oc_builder_free(body);
+    return st;
 }
 
 /* The run of `id` in a driver's result lines, or a reason it has none. */
@@ -432,6 +492,9 @@ static size_t planned_runs(int64_t threads, oc_anchor_run *runs)
     for (int c = 0; c < OC_N_STEP_CHAINS; c++)
         runs[n++] = (oc_anchor_run){.name = oc_step_probe, .threads = threads,
                                     .kernels = oc_step_lengths[c]};
+    for (int c = 0; c < OC_N_LOOP_CHAINS; c++)
+        runs[n++] = (oc_anchor_run){.name = oc_loop_probe, .threads = threads,
+                                    .kernels = oc_loop_trips[c]};
     return n;
 }
 
@@ -444,6 +507,8 @@ static void run_id(const oc_anchor_run *r, char *id, size_t n)
         snprintf(id, n, "chain/%zu", r->kernels);
     else if (r->name == oc_step_probe)
         snprintf(id, n, "steps/%zu", r->kernels);
+    else if (r->name == oc_loop_probe)
+        snprintf(id, n, "loop/%zu", r->kernels);
     else
         snprintf(id, n, "anchor/%s/b%" PRId64, r->name, r->batch);
 }
@@ -501,6 +566,20 @@ static oc_status write_manifest(const char *dir, const char *manifest, oc_error 
         } else if (!(rc = save_probe(step_graph(steps), model, err))) {
             json_t *dims = json_pack("[i, I, i]", 1, (json_int_t)steps + 1, 16);
             rc = manifest_line(mf, id, model, "x", dims, err);
+        }
+    }
+    for (int c = 0; !rc && c < OC_N_LOOP_CHAINS; c++) {
+        char model[PATH_MAX], id[64];
+        oc_builder *body;
+        run_id(&(oc_anchor_run){.name = oc_loop_probe, .kernels = oc_loop_trips[c]}, id,
+               sizeof id);
+        if (snprintf(model, sizeof model, "%s/loop%d.onnx", dir, c) >= (int)sizeof model) {
+            rc = oc_error_set(err, OC_ERR_IO, NULL, "calibrate: %s: path too long", dir);
+        } else {
+            rc = save_probe(loop_graph(oc_loop_trips[c], &body), model, err);
+            oc_builder_free(body);
+            if (!rc)
+                rc = manifest_line(mf, id, model, "x", json_pack("[i, i]", 1, 16), err);
         }
     }
     if (fclose(mf) != 0 && !rc) {
@@ -588,6 +667,8 @@ static const char *anchor_name(const char *model)
         return oc_chain_probe;
     if (model && !strcmp(model, oc_step_probe))
         return oc_step_probe;
+    if (model && !strcmp(model, oc_loop_probe))
+        return oc_loop_probe;
     return model && !strcmp(model, oc_output_probe) ? oc_output_probe : NULL;
 }
 
@@ -713,9 +794,10 @@ oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *
         double w = json_number_value(json_object_get(json_object_get(j, "wall_us"), "median"));
         double k = json_number_value(json_object_get(json_object_get(j, "kernel_us"), "median"));
         bool probe = name == oc_output_probe, steps = name == oc_step_probe,
-             chain = name == oc_chain_probe || steps;
-        /* a step chain's length is its steps, a kernel chain's its kernels */
-        json_t *nk = json_object_get(j, steps ? "steps" : "kernels");
+             loop = name == oc_loop_probe, chain = name == oc_chain_probe || steps || loop;
+        /* a step chain's length is its steps, a loop chain's its trips, a
+         * kernel chain's its kernels */
+        json_t *nk = json_object_get(j, steps ? "steps" : loop ? "trips" : "kernels");
         json_t *rk = json_object_get(j, "ran_kernels");
         if (!json_is_object(j) || !json_is_integer(t) || !(w > 0) ||
             (probe ? !json_is_integer(ob) || json_integer_value(ob) <= 0 || !(k >= 0)
@@ -769,7 +851,8 @@ oc_status oc_anchors_append(const char *path, const char *machine, const oc_anch
                               "median", r[i].wall_us, "spread", r[i].spread);
         if (j && (r[i].output_bytes || r[i].kernels)) {
             json_object_set_new(j, !r[i].kernels ? "output_bytes"
-                                   : r[i].name == oc_step_probe ? "steps" : "kernels",
+                                   : r[i].name == oc_step_probe ? "steps"
+                                   : r[i].name == oc_loop_probe ? "trips" : "kernels",
                                 json_integer((json_int_t)(r[i].kernels ? r[i].kernels
                                                                        : r[i].output_bytes)));
             json_object_set_new(j, "kernel_us", json_pack("{s:f}", "median", r[i].kernel_us));

@@ -12,13 +12,14 @@
 #include <jansson.h>
 
 #include "analyzer/analyzer.h"
+#include "predictor/estimate.h"
 #include "predictor/tmodel.h"
 #include "training/log.h"
 
 enum { OC_N_ANCHORS = 3, OC_N_ANCHOR_BATCHES = 2, OC_N_OUTPUT_PROBES = 2, OC_N_CHAINS = 2,
-       OC_N_STEP_CHAINS = 2,
+       OC_N_STEP_CHAINS = 2, OC_N_LOOP_CHAINS = 2,
        OC_N_ANCHOR_RUNS = OC_N_ANCHORS * OC_N_ANCHOR_BATCHES + OC_N_OUTPUT_PROBES +
-                          OC_N_CHAINS + OC_N_STEP_CHAINS };
+                          OC_N_CHAINS + OC_N_STEP_CHAINS + OC_N_LOOP_CHAINS };
 /* The network that measures handing outputs back: Expand of one float to
  * output_bytes / 4 of them. */
 extern const char oc_output_probe[];
@@ -33,16 +34,22 @@ extern const size_t oc_chain_lengths[OC_N_CHAINS];
  * attention read over a memory of 16 (20 kernels a step, hidden size 32). */
 extern const char oc_step_probe[];
 extern const size_t oc_step_lengths[OC_N_STEP_CHAINS];
+/* The networks that measure what a trip of an ONNX Loop costs beyond its
+ * body's kernels: a Loop of oc_loop_trips trips (a constant trip count)
+ * whose body adds one to 16 floats. */
+extern const char oc_loop_probe[];
+extern const size_t oc_loop_trips[OC_N_LOOP_CHAINS];
 extern const char *const oc_anchor_names[OC_N_ANCHORS];
 extern const int64_t oc_anchor_batches[OC_N_ANCHOR_BATCHES];
 typedef struct oc_anchor_run {
     const char *name; /* one of oc_anchor_names, another network of their
-                         folder, oc_output_probe, oc_chain_probe or
-                         oc_step_probe */
+                         folder, oc_output_probe, oc_chain_probe,
+                         oc_step_probe or oc_loop_probe */
     int64_t batch, threads;
     double wall_us, spread;
     uint64_t output_bytes; /* oc_output_probe: its output's size */
-    size_t kernels;        /* oc_chain_probe: its length; oc_step_probe: its steps */
+    size_t kernels;        /* oc_chain_probe: its length; oc_step_probe: its steps;
+                              oc_loop_probe: its trips */
     double kernel_us;      /* the probes: their kernels' profiled time */
     size_t ran_kernels;    /* the chains: the kernels ORT ran (0: not known) */
     /* the inputs' shapes when the run gives them (a reference network's
@@ -59,7 +66,7 @@ typedef struct oc_anchor_run {
  * an output probe), not a network. */
 static inline bool oc_anchor_is_chain(const oc_anchor_run *r)
 {
-    return r->name == oc_chain_probe || r->name == oc_step_probe;
+    return r->name == oc_chain_probe || r->name == oc_step_probe || r->name == oc_loop_probe;
 }
 static inline bool oc_anchor_is_probe(const oc_anchor_run *r)
 {
@@ -73,12 +80,17 @@ oc_status oc_chain_predict(const oc_tmodel *tm, size_t n, double *kernels_us, oc
  * runs into *n_kernels. */
 oc_status oc_step_predict(const oc_tmodel *tm, size_t steps, double *kernels_us,
                           size_t *n_kernels, oc_error *err);
+/* The loop chain of `trips` trips as tm predicts it whole, with the
+ * overhead ov (its trip cost included), into *total_us.  Errors as
+ * oc_step_predict's. */
+oc_status oc_loop_predict(const oc_tmodel *tm, const oc_overhead *ov, size_t trips,
+                          double *total_us, oc_error *err);
 /* Release the runs' kernel lists (the runs stay, without them). */
 void oc_anchor_runs_free(oc_anchor_run *r, size_t n);
 /* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */
 int oc_anchor_path(const char *name, char *buf, size_t n);
 /* Time every anchor at every anchor batch, the output probes, the kernel
- * chains and the step chains, with
+ * chains, the step chains and the loop chains, with
  * ONNX Runtime at `threads` (models with random weights made under
  * workdir/anchors); runs needs room for OC_N_ANCHOR_RUNS.  Errors: OC_ERR_IO (the
  * driver failed, its log's tail logged as DETAIL; or *abandoned: stopped),
@@ -115,7 +127,7 @@ bool oc_run_inputs_parse(const json_t *in, oc_input_override *ov, size_t cap, si
 /* How many runs of s are at `threads`. */
 size_t oc_anchor_count(const oc_anchor_set *s, int64_t threads);
 /* Whether s has every run calibrate measures at `threads`: each anchor at
- * each anchor batch, each output probe, each kernel and step chain. */
+ * each anchor batch, each output probe, each kernel, step and loop chain. */
 bool oc_anchors_complete(const oc_anchor_set *s, int64_t threads);
 /* The anchor runs of a file (calibrate --anchors, or whole-model runs of
  * scripts/measure_models.py: lines {"model", "batch", "threads",

@@ -122,6 +122,29 @@ static oc_status group_sums(const char *path, const oc_graph *g, const oc_estima
     return st;
 }
 
+/* Last, with the rest of f fitted: the loop chains at `threads`, each run
+ * predicted whole as predict would (f's overhead, no trip cost yet), give
+ * what a Loop's trip costs beyond its body (f->loop_trip_us). */
+static oc_status loop_pass(const oc_tmodel *tm, oc_calib_fit *f, int64_t threads,
+                           const oc_anchor_set *as, oc_error *err)
+{
+    oc_calib_chain loops[OC_MAX_ANCHOR_RUNS];
+    size_t n = 0;
+    oc_overhead ov;
+    oc_overhead_calibrated(tm, (int)threads, f, &ov);
+    ov.loop_trip_us = 0;
+    for (size_t i = 0; i < as->n; i++) {
+        const oc_anchor_run *r = &as->r[i];
+        if (r->threads != threads || r->name != oc_loop_probe)
+            continue;
+        loops[n] = (oc_calib_chain){r->kernels, r->wall_us, r->kernel_us, 0};
+        oc_status st = oc_loop_predict(tm, &ov, r->kernels, &loops[n++].predicted_us, err);
+        if (st)
+            return st;
+    }
+    return n ? oc_calib_fit_loop(f, loops, n, err) : OC_OK;
+}
+
 /* The in-graph scale at `threads` from the anchor runs there: each network
  * predicted by the base model with the calibration just fitted; first,
  * from the runs that list their kernels, each group's in-graph factor
@@ -240,7 +263,6 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
         oc_analysis_free(an);
         oc_model_free(m);
     }
-    oc_tmodel_free(tm);
     if (!rc) {
         oc_calib_fit_in_graph_groups(f, sums);
         for (size_t j = 0; j < k; j++)
@@ -250,6 +272,9 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
     free(raw);
     if (!rc && k)
         rc = oc_calib_fit_in_graph(f, a, k, err);
+    if (!rc)
+        rc = loop_pass(tm, f, threads, as, err);
+    oc_tmodel_free(tm);
     return rc;
 }
 
