@@ -430,14 +430,22 @@ oc_status oc_calib_fit_chain(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
     return OC_OK;
 }
 
+/* chain_slopes of chains that must all have been predicted. */
+static oc_status predicted_slopes(const oc_calib_chain *c, size_t n, const char *what,
+                                  double *sw, double *sp, double *sq, oc_error *err)
+{
+    oc_status st = chain_slopes(c, n, what, sw, sp, sq, err);
+    if (!st && !(*sq > 0))
+        st = oc_error_set(err, OC_ERR_USAGE, NULL, "%s not predicted", what);
+    return st;
+}
+
 oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err)
 {
     double sw, sp, sq;
-    oc_status st = chain_slopes(c, n, "step chains", &sw, &sp, &sq, err);
+    oc_status st = predicted_slopes(c, n, "step chains", &sw, &sp, &sq, err);
     if (st)
         return st;
-    if (!(sq > 0))
-        return oc_error_set(err, OC_ERR_USAGE, NULL, "step chains not predicted");
     f->step_wall_us = sw;
     f->step_profiled_us = sp;
     f->step_predicted_us = sq;
@@ -449,11 +457,9 @@ oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
 oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err)
 {
     double sw, sp, sq;
-    oc_status st = chain_slopes(c, n, "loop chains", &sw, &sp, &sq, err);
+    oc_status st = predicted_slopes(c, n, "loop chains", &sw, &sp, &sq, err);
     if (st)
         return st;
-    if (!(sq > 0))
-        return oc_error_set(err, OC_ERR_USAGE, NULL, "loop chains not predicted");
     f->loop_wall_us = sw;
     f->loop_predicted_us = sq;
     f->loop_trip_us = fmax(0, sw - sq);

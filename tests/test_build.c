@@ -162,23 +162,24 @@ static void test_gemm_and_ints(void)
     oc_model_free(m);
 }
 
-/* A graph attribute: a Loop's body, built with a builder of its own,
- * loads back as the node's subgraph, its trip count folded. */
+/* A graph attribute: a Loop's body, built with a builder of its own (with
+ * an initializer of its own), loads back as the node's subgraph, its trip
+ * count folded. */
 static void test_loop_body(void)
 {
-    int64_t d[2] = {1, 4};
+    int64_t d[2] = {2, 3};
     oc_builder *b = oc_builder_new(13), *body = oc_builder_new(13);
-    oc_builder_input(body, "i", OC_DT_INT64, 0, NULL);
-    oc_builder_input(body, "c", OC_DT_BOOL, 0, NULL);
-    oc_builder_input(body, "s", OC_DT_FLOAT, 2, d);
-    oc_builder_node(body, "Identity", "cond", "c", "c_out");
-    oc_builder_node(body, "Add", "step", "s,one", "s_out");
-    oc_builder_output(body, "c_out", OC_DT_BOOL, 0, NULL);
-    oc_builder_output(body, "s_out", OC_DT_FLOAT, 2, d);
+    oc_builder_input(body, "iter", OC_DT_INT64, 0, NULL);
+    oc_builder_input(body, "keep", OC_DT_BOOL, 0, NULL);
+    oc_builder_input(body, "h", OC_DT_FLOAT, 2, d);
+    oc_builder_floats(body, "half", 0, NULL, (const float[]){0.5f});
+    oc_builder_node(body, "Mul", "scale", "h,half", "h_next");
+    oc_builder_node(body, "Identity", "go_on", "keep", "keep_next");
+    oc_builder_output(body, "keep_next", OC_DT_BOOL, 0, NULL);
+    oc_builder_output(body, "h_next", OC_DT_FLOAT, 2, d);
     oc_builder_input(b, "x", OC_DT_FLOAT, 2, d);
-    oc_builder_ints(b, "M", 0, NULL, (int64_t[]){7});
-    oc_builder_floats(b, "one", 1, (int64_t[]){1}, (const float[]){1});
-    size_t n = oc_builder_node(b, "Loop", "loop", "M,,x", "y");
+    oc_builder_ints(b, "trips", 0, NULL, (int64_t[]){7});
+    size_t n = oc_builder_node(b, "Loop", "loop", "trips,,x", "y");
     CHECK_EQ_INT(oc_builder_attr_graph(b, n, "body", body), OC_OK);
     oc_builder_output(b, "y", OC_DT_FLOAT, 2, d);
     oc_model *m = load(b, NULL);
