@@ -110,6 +110,13 @@ small() { # small THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 upconv() { # upconv THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     each "$1" "$2" "${3:-}" "upconv=200" "${@:4}"
 }
+# MaxPool on uint8 and int8 (2026-12-06): ORT runs a QDQ model's MaxPool
+# on the quantized values (its QDQ transformer drops the DequantizeLinear
+# and QuantizeLinear around it), and no family drew one: they were
+# predicted from float MaxPools.  200 samples per thread count.
+qmaxpool() { # qmaxpool THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    each "$1" "$2" "${3:-}" "qmaxpool=200" "${@:4}"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -138,6 +145,8 @@ small2) small 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 layout2) layout 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 upconv1) upconv 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 upconv2) upconv 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+qmaxpool1) qmaxpool 1 "$MD/ort-cpu-qmaxpool-t1.jsonl.gz" ;;
+qmaxpool2) qmaxpool 2 "$MD/ort-cpu-qmaxpool-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;

@@ -717,6 +717,31 @@ static void test_upconv_family_draws(void)
     CHECK(k_is_s >= 30 && k_is_2s >= 60 && stride1 >= 5 && few_out >= 30);
 }
 
+/* qmaxpool: MaxPool on uint8 and int8 inputs (the dtype in the config and
+ * the input), each window of the pool family's MaxPools drawn. */
+static void test_qmaxpool_family_draws(void)
+{
+    int u8 = 0, i8 = 0, spp = 0, k2 = 0, k3s2 = 0, k3s1 = 0;
+    for (uint64_t i = 0; i < 200; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_QMAXPOOL, i, &s))
+            continue;
+        CHECK(!strcmp(s.op, "MaxPool") && s.n_inputs == 1 && s.inputs[0].rank == 4);
+        bool is_u8 = !strcmp(cfg_str(&s, "dtype"), "uint8");
+        CHECK(s.inputs[0].dtype == (is_u8 ? OC_DT_UINT8 : OC_DT_INT8));
+        u8 += is_u8;
+        i8 += !is_u8;
+        int64_t k = cfg_int(&s, "kernel", 0), st = cfg_int(&s, "stride", 0);
+        spp += k == 5 && st == 1;
+        k2 += k == 2 && st == 2;
+        k3s2 += k == 3 && st == 2;
+        k3s1 += k == 3 && st == 1;
+        oc_sample_free(&s);
+    }
+    CHECK(u8 >= 130 && i8 >= 20);
+    CHECK(spp >= 8 && k2 >= 30 && k3s2 >= 60 && k3s1 >= 15);
+}
+
 /* small: every kind drawn, shapes of at most 4096 elements (the matmuls
  * aside), Pow's exponents those ONNX Runtime runs with pow() (never a
  * scalar 2 or 3, which it runs as products: the plan costs them as a Mul),
@@ -890,6 +915,7 @@ int main(void)
     test_layout_family_draws();
     test_small_family_draws();
     test_upconv_family_draws();
+    test_qmaxpool_family_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

@@ -564,6 +564,40 @@ static void gen_matmul(gen *g)
     out_f(g, "Y");
 }
 
+/* A pool's window drawn from u (uniform in [0, 1)): for a MaxPool (spp)
+ * 5x5 stride 1 pad 2 below 0.1 (SPP), else 3x3 stride 2 pad 1 below 0.55,
+ * 2x2 stride 2 below 0.85, 3x3 stride 1 pad 1 above. */
+static void pool_window(double u, bool spp, int64_t *k, int64_t *s, int64_t *pad)
+{
+    if (spp && u < 0.1)
+        *k = 5, *s = 1, *pad = 2;
+    else if (u < 0.55)
+        *k = 3, *s = 2, *pad = 1;
+    else if (u < 0.85)
+        *k = 2, *s = 2, *pad = 0;
+    else
+        *k = 3, *s = 1, *pad = 1;
+}
+
+/* Pool node p of an [N, C, h, w] input gets window k, stride s, pads pad
+ * (and its config says so); false, the draw rejected, when the output
+ * would be empty. */
+static bool pool_attrs(gen *g, size_t p, int64_t h, int64_t w, int64_t k, int64_t s,
+                       int64_t pad)
+{
+    if (conv_out(h, k, s, pad, 1) < 1 || conv_out(w, k, s, pad, 1) < 1) {
+        g->reject = true;
+        return false;
+    }
+    cfg_i(g, "kernel", k);
+    cfg_i(g, "stride", s);
+    cfg_i(g, "pad", pad);
+    oc_builder_attr_ints(g->b, p, "kernel_shape", 2, D(k, k));
+    oc_builder_attr_ints(g->b, p, "pads", 4, D(pad, pad, pad, pad));
+    oc_builder_attr_ints(g->b, p, "strides", 2, D(s, s));
+    return true;
+}
+
 static void gen_pool(gen *g)
 {
     rng *r = &g->r;
@@ -580,26 +614,9 @@ static void gen_pool(gen *g)
     size_t p = node(g, ops[o], "X", "Y");
     if (o < 2) {
         int64_t k, s, pad;
-        double u = unif(r);
-        if (o == 0 && u < 0.1) {
-            k = 5, s = 1, pad = 2; /* SPP */
-        } else if (u < 0.55) {
-            k = 3, s = 2, pad = 1;
-        } else if (u < 0.85) {
-            k = 2, s = 2, pad = 0;
-        } else {
-            k = 3, s = 1, pad = 1;
-        }
-        if (conv_out(h, k, s, pad, 1) < 1 || conv_out(w, k, s, pad, 1) < 1) {
-            g->reject = true;
+        pool_window(unif(r), o == 0, &k, &s, &pad);
+        if (!pool_attrs(g, p, h, w, k, s, pad))
             return;
-        }
-        cfg_i(g, "kernel", k);
-        cfg_i(g, "stride", s);
-        cfg_i(g, "pad", pad);
-        oc_builder_attr_ints(g->b, p, "kernel_shape", 2, D(k, k));
-        oc_builder_attr_ints(g->b, p, "pads", 4, D(pad, pad, pad, pad));
-        oc_builder_attr_ints(g->b, p, "strides", 2, D(s, s));
         if (o == 0)
             oc_builder_attr_int(g->b, p, "ceil_mode", 0);
         else
@@ -1429,6 +1446,30 @@ static void gen_qelementwise(gen *g)
     ms_domain(g, n);
     main_node(g, n, ops[o]);
     oc_builder_output(g->b, "Y", OC_DT_UINT8, -1, NULL);
+}
+
+/* MaxPool on 8-bit tensors, as ORT runs a QDQ model's pools (its QDQ
+ * transformer drops the DequantizeLinear and QuantizeLinear around a
+ * MaxPool, which then pools the quantized values): uint8 80%, int8 20%;
+ * the shapes and windows of the pool family's MaxPools. */
+static void gen_qmaxpool(gen *g)
+{
+    rng *r = &g->r;
+    bool u8 = chance(r, 0.8);
+    int64_t c = channels(r, 16, 2048), n = batch(r), h, w, k, s, pad;
+    spatial_hw(r, c, 0, &h, &w);
+    cfg_s(g, "dtype", u8 ? "uint8" : "int8");
+    cfg_i(g, "batch", n);
+    cfg_i(g, "c", c);
+    cfg_i(g, "h", h);
+    cfg_i(g, "w", w);
+    input(g, "X", u8 ? OC_DT_UINT8 : OC_DT_INT8, SHAPE(n, c, h, w), u8 ? 256 : 128);
+    size_t p = node(g, "MaxPool", "X", "Y");
+    pool_window(unif(r), true, &k, &s, &pad);
+    if (!pool_attrs(g, p, h, w, k, s, pad))
+        return;
+    main_node(g, p, "MaxPool");
+    oc_builder_output(g->b, "Y", u8 ? OC_DT_UINT8 : OC_DT_INT8, -1, NULL);
 }
 
 /* ---- convolutions of rank 3 and 5 ----
@@ -2453,6 +2494,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_EINSUM] = gen_einsum,
     [OC_FAM_SMALL] = gen_small,
     [OC_FAM_UPCONV] = gen_upconv,
+    [OC_FAM_QMAXPOOL] = gen_qmaxpool,
 };
 
 /* ---- drawing ---- */

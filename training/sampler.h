@@ -62,7 +62,8 @@
     XX(GATHER_ELEMENTS, "gather_elements", "GatherElements") /* any axis */   \
     XX(EINSUM, "einsum", "Einsum")         /* contractions of five layouts */ \
     XX(SMALL, "small", "Small")            /* kernels of 1..4096 elements */ \
-    XX(UPCONV, "upconv", "ConvTransposeNd") /* 1-D, 2-D, 3-D upsamplers */
+    XX(UPCONV, "upconv", "ConvTransposeNd") /* 1-D, 2-D, 3-D upsamplers */ \
+    XX(QMAXPOOL, "qmaxpool", "QMaxPool")   /* MaxPool on uint8 / int8 */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
