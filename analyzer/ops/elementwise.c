@@ -636,7 +636,7 @@ static oc_status fold_vals(oc_op_ctx *c, const bspec *sp, int fmod_,
 
 enum uop {
     U_NONE, U_ABS, U_NEG, U_FLOOR, U_CEIL, U_ROUND, U_SQRT, U_RECIP,
-    U_SIGN, U_RELU, U_NOT
+    U_SIGN, U_RELU, U_NOT, U_EXP
 };
 
 static const struct {
@@ -646,7 +646,7 @@ static const struct {
     {"Abs", U_ABS},         {"Neg", U_NEG},     {"Floor", U_FLOOR},
     {"Ceil", U_CEIL},       {"Round", U_ROUND}, {"Sqrt", U_SQRT},
     {"Reciprocal", U_RECIP}, {"Sign", U_SIGN},  {"Relu", U_RELU},
-    {"Not", U_NOT},
+    {"Not", U_NOT},         {"Exp", U_EXP},
 };
 
 static enum uop find_uop(const char *op)
@@ -695,6 +695,7 @@ static bool fun(enum uop op, double x, double *r)
     case U_RECIP: *r = 1.0 / x; return true;
     case U_SIGN: *r = x > 0 ? 1.0 : x < 0 ? -1.0 : x; return true;
     case U_RELU: *r = x < 0 ? 0.0 : x; return true;
+    case U_EXP: *r = exp(x); return true;
     default: return false;
     }
 }
