@@ -660,9 +660,10 @@ int cmd_calibrate(int argc, char **argv)
                 printf("\n");
             if (f->n_loops)
                 printf("a Loop trip at %d thread%s: %.2f us in a run, %.2f us its body as "
-                       "predicted: %.2f us per trip beyond its body (chains of trips)\n",
+                       "predicted: %.2f us per trip beyond its body, and %.2f us a Loop "
+                       "(chains of trips)\n",
                        f->threads, f->threads == 1 ? "" : "s", f->loop_wall_us,
-                       f->loop_predicted_us, f->loop_trip_us);
+                       f->loop_predicted_us, f->loop_trip_us, f->loop_run_us);
             if (f->stream_gbps > 0)
                 printf("weights stream at %d thread%s: %.1f GB/s\n", f->threads,
                        f->threads == 1 ? "" : "s", f->stream_gbps);

@@ -454,15 +454,30 @@ oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
     return OC_OK;
 }
 
-oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err)
+/* The wall time at length 0 of n chains whose wall slope is sw. */
+static double wall_at_zero(const oc_calib_chain *c, size_t n, double sw)
 {
-    double sw, sp, sq;
+    double mx = 0, my = 0;
+    for (size_t i = 0; i < n; i++) {
+        mx += (double)c[i].kernels;
+        my += c[i].wall_us;
+    }
+    return (my - sw * mx) / (double)n;
+}
+
+oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
+                            const oc_calib_chain *kc, size_t nk, oc_error *err)
+{
+    double sw, sp, sq, kw = 0, kp, kq;
     oc_status st = predicted_slopes(c, n, "loop chains", &sw, &sp, &sq, err);
+    if (!st && nk)
+        st = chain_slopes(kc, nk, "kernel chains", &kw, &kp, &kq, err);
     if (st)
         return st;
     f->loop_wall_us = sw;
     f->loop_predicted_us = sq;
     f->loop_trip_us = fmax(0, sw - sq);
+    f->loop_run_us = nk ? fmax(0, wall_at_zero(c, n, sw) - wall_at_zero(kc, nk, kw)) : 0;
     f->n_loops = (int)n;
     return OC_OK;
 }
@@ -528,10 +543,10 @@ static json_t *overhead_json(const oc_calib_fit *f)
                                       "predicted_us_per_kernel", f->step_predicted_us));
     if (o && f->n_loops)
         json_object_set_new(o, "loop_chain",
-                            json_pack("{s:i, s:f, s:f, s:f}", "runs", f->n_loops,
+                            json_pack("{s:i, s:f, s:f, s:f, s:f}", "runs", f->n_loops,
                                       "wall_us_per_trip", f->loop_wall_us,
                                       "predicted_us_per_trip", f->loop_predicted_us,
-                                      "trip_us", f->loop_trip_us));
+                                      "trip_us", f->loop_trip_us, "run_us", f->loop_run_us));
     json_t *ig = o ? json_object() : NULL;
     for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
         if (f->in_graph[g] > 0)
@@ -687,7 +702,8 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
     if (lc && (!get_num(lc, "runs", 2, 1e6, &nl) ||
                !get_num(lc, "wall_us_per_trip", 0, 1e6, &f->loop_wall_us) ||
                !get_num(lc, "predicted_us_per_trip", 0, 1e6, &f->loop_predicted_us) ||
-               !get_num(lc, "trip_us", 0, 1e6, &f->loop_trip_us)))
+               !get_num(lc, "trip_us", 0, 1e6, &f->loop_trip_us) ||
+               !get_num(lc, "run_us", 0, 1e6, &f->loop_run_us)))
         return BAD("%s: corrupt calibration: bad \"loop_chain\" in \"overhead\"", label);
     f->n_loops = (int)nl;
     if (json_object_get(ov, "stream_gbps") &&

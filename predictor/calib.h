@@ -134,9 +134,12 @@ typedef struct oc_calib_fit {
      * gives a trip (loop_predicted_us: its body's kernels), and what a trip
      * costs beyond that (loop_trip_us, at least 0): ONNX Runtime's Loop
      * kernel makes a frame for the body and hands its state over each trip.
-     * n_loops 0: not measured (a trip then costs its body alone). */
+     * And what running a Loop costs once, beyond its trips (loop_run_us, at
+     * least 0): the loop chains' wall time at no trip less the kernel
+     * chains' at no kernel (the run's own cost, in both).  n_loops 0: not
+     * measured (a Loop then costs its trips' bodies alone). */
     int n_loops;
-    double loop_wall_us, loop_predicted_us, loop_trip_us;
+    double loop_wall_us, loop_predicted_us, loop_trip_us, loop_run_us;
     /* Step chains left out because ONNX Runtime ran another number of
      * kernels than the plan has (another version's rewrites): the kernels
      * it ran and the plan's, of the first such run; not saved. */
@@ -308,9 +311,12 @@ oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
  * loop chains of at least two trip counts (each chain's `kernels` its
  * trips, `predicted_us` the estimate of the whole run with no trip cost):
  * the slopes over the trips of the wall and predicted times, the trip cost
- * their difference (at least 0).  Errors: OC_ERR_USAGE (fewer than two
- * trip counts, a non-positive or missing time). */
-oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n, oc_error *err);
+ * their difference (at least 0); and loop_run_us, the loop chains' wall
+ * time at no trip less that of the nk kernel chains `kc` at no kernel (at
+ * least 0; 0 without kernel chains).  Errors: OC_ERR_USAGE (fewer than two
+ * trip counts or kernel chain lengths, a non-positive or missing time). */
+oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
+                            const oc_calib_chain *kc, size_t nk, oc_error *err);
 
 /* The fit for a thread count, or NULL when the calibration has none. */
 const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads);

@@ -274,10 +274,10 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     out->inner_low_us += out->kernel_low_us[k];
     out->inner_high_us += out->kernel_high_us[k];
     out->inner_overhead_us += t * se->overhead_us;
-    /* ONNX Runtime's Loop kernel: a frame for the body and its state
-     * handed over, each trip */
+    /* ONNX Runtime's Loop kernel: its subgraph's execution set up once a
+     * run, a frame for the body and its state handed over each trip */
     if (ov && oc_analysis_node_cost(a, m)->op == OC_OPID_Loop)
-        out->inner_overhead_us += t * ov->loop_trip_us;
+        out->inner_overhead_us += ov->loop_run_us + t * ov->loop_trip_us;
     out->profiler_us += t * se->profiler_us;
     out->outside_us += t * se->outside_us / scale; /* scaled with the rest */
     if (se->n_outside) {
@@ -1110,6 +1110,7 @@ void oc_overhead_calibrated(const oc_tmodel *tm, int threads, const oc_calib_fit
     ov->stream_gbps = cf->stream_gbps;
     ov->fault_us_per_mb = cf->fault_us_per_mb;
     ov->loop_trip_us = cf->loop_trip_us;
+    ov->loop_run_us = cf->loop_run_us;
     ov->in_graph = cf;
     if (cf->output_us_per_mb > 0)
         ov->output_us_per_mb = cf->output_us_per_mb;

@@ -55,10 +55,11 @@ typedef struct oc_overhead {
      * bytes at this rate (its samples ran with their weights in cache; a
      * graph's weights are not, run after run); 0: no such floor */
     double stream_gbps;
-    /* what each trip of a Loop costs beyond its body's kernels (a
-     * calibration's loop_trip_us, measured on loop chains); 0: not
-     * measured, a trip costs its body alone */
-    double loop_trip_us;
+    /* what each trip of a Loop costs beyond its body's kernels, and what
+     * running a Loop costs once (a calibration's loop_trip_us and
+     * loop_run_us, measured on loop chains); 0: not measured, a Loop costs
+     * its trips' bodies alone */
+    double loop_trip_us, loop_run_us;
     /* a calibration's per-group in-graph factors (calib.h's in_graph),
      * applied to each kernel the timing model predicts; NULL: none */
     const struct oc_calib_fit *in_graph;
@@ -96,7 +97,8 @@ typedef struct oc_estimate {
     double inner_us, inner_low_us, inner_high_us; /* those kernels' time
                                                      (as timed alone) */
     double inner_overhead_us;   /* their per-kernel overhead, and each
-                                   Loop trip's (oc_overhead's loop_trip_us) */
+                                   Loop's (oc_overhead's loop_trip_us a
+                                   trip, loop_run_us a run) */
     uint64_t n_inner_run;       /* how many kernels run inside them per
                                    inference (plan.n_run + this: all); an
                                    inlined If whose branch is unknown is

@@ -367,8 +367,8 @@ assert abs(o['per_kernel_us'] - (c['wall_us_per_kernel'] - c['predicted_us_per_k
 E" "step chains that ORT ran otherwise than planned (another version): said, left out, the kernel chains decide"
 # --- chains of Loop trips: what a trip costs beyond its body ---
 cat >"$TMP/loops.jsonl" <<'E'
-{"model":"loop_chain","threads":1,"wall_us":{"median":30.0},"spread":0.1,"trips":4,"kernel_us":{"median":40}}
-{"model":"loop_chain","threads":1,"wall_us":{"median":270.0},"spread":0.1,"trips":64,"kernel_us":{"median":700}}
+{"model":"loop_chain","threads":1,"wall_us":{"median":50.0},"spread":0.1,"trips":4,"kernel_us":{"median":40}}
+{"model":"loop_chain","threads":1,"wall_us":{"median":290.0},"spread":0.1,"trips":64,"kernel_us":{"median":700}}
 E
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
     --anchors "$TMP/chain.jsonl" --anchors "$TMP/steps.jsonl" --anchors "$TMP/loops.jsonl" \
@@ -385,14 +385,17 @@ assert l['runs'] == 2 and abs(l['wall_us_per_trip'] - 240 / 60) < 1e-6, l
 # the body (Identity of a bool, an Add of 16 floats) as the calibration prices it
 assert 0 < l['predicted_us_per_trip'] < 4, l
 assert abs(l['trip_us'] - (l['wall_us_per_trip'] - l['predicted_us_per_trip'])) < 1e-6, l
+# a Loop's own run: the loop chains at no trip (34 us) less the kernel chains at no kernel
+assert abs(l['run_us'] - (34 - (28 - 8 * 51.8 / 248))) < 1e-4, l
 assert 'loop_chain' not in o0 and o['per_kernel_us'] == o0['per_kernel_us'], (o, o0)
-# loop_const: a Loop of 5 trips; each costs the trip's price more
+# loop_const: a Loop of 5 trips; it costs its run and each trip's price more
 t, t0 = json.load(open(sys.argv[3]))['totals'], json.load(open(sys.argv[4]))['totals']
-assert t['uncounted_nodes'] == 0 and abs(t['overhead_ms'] - t0['overhead_ms'] - 5 * l['trip_us'] / 1e3) < 1e-9, (t, t0)
-assert abs(t['time_ms'] - t0['time_ms'] - 5 * l['trip_us'] / 1e3) < 1e-9, (t, t0)
+more = (l['run_us'] + 5 * l['trip_us']) / 1e3
+assert t['uncounted_nodes'] == 0 and abs(t['overhead_ms'] - t0['overhead_ms'] - more) < 1e-9, (t, t0)
+assert abs(t['time_ms'] - t0['time_ms'] - more) < 1e-9, (t, t0)
 line = [x for x in open(sys.argv[5]) if x.startswith('a Loop trip at 1 thread: 4.00 us in a run')]
-assert line and '%.2f us per trip beyond its body' % l['trip_us'] in line[0], line
-E" "loop chains: a Loop trip's cost beyond its body (slopes over the trips), charged per trip of a Loop"
+assert line and '%.2f us per trip beyond its body, and %.2f us a Loop' % (l['trip_us'], l['run_us']) in line[0], line
+E" "loop chains: a Loop trip's cost beyond its body (slopes over the trips) and a Loop's own (against the kernel chains), charged per trip and per Loop"
 $PY - "$TMP/lp.json" "$TMP/lpbad.json" <<'E'
 import json, sys
 c = json.load(open(sys.argv[1]))

@@ -123,18 +123,21 @@ static oc_status group_sums(const char *path, const oc_graph *g, const oc_estima
 }
 
 /* Last, with the rest of f fitted: the loop chains at `threads`, each run
- * predicted whole as predict would (f's overhead, no trip cost yet), give
- * what a Loop's trip costs beyond its body (f->loop_trip_us). */
+ * predicted whole as predict would (f's overhead, no Loop cost yet), give
+ * what a Loop's trip costs beyond its body (f->loop_trip_us), and with the
+ * kernel chains what running a Loop costs once (f->loop_run_us). */
 static oc_status loop_pass(const oc_tmodel *tm, oc_calib_fit *f, int64_t threads,
                            const oc_anchor_set *as, oc_error *err)
 {
-    oc_calib_chain loops[OC_MAX_ANCHOR_RUNS];
-    size_t n = 0;
+    oc_calib_chain loops[OC_MAX_ANCHOR_RUNS], chains[OC_MAX_ANCHOR_RUNS];
+    size_t n = 0, nk = 0;
     oc_overhead ov;
     oc_overhead_calibrated(tm, (int)threads, f, &ov);
-    ov.loop_trip_us = 0;
+    ov.loop_trip_us = ov.loop_run_us = 0;
     for (size_t i = 0; i < as->n; i++) {
         const oc_anchor_run *r = &as->r[i];
+        if (r->threads == threads && r->name == oc_chain_probe)
+            chains[nk++] = (oc_calib_chain){r->kernels, r->wall_us, r->kernel_us, 0};
         if (r->threads != threads || r->name != oc_loop_probe)
             continue;
         loops[n] = (oc_calib_chain){r->kernels, r->wall_us, r->kernel_us, 0};
@@ -142,7 +145,7 @@ static oc_status loop_pass(const oc_tmodel *tm, oc_calib_fit *f, int64_t threads
         if (st)
             return st;
     }
-    return n ? oc_calib_fit_loop(f, loops, n, err) : OC_OK;
+    return n ? oc_calib_fit_loop(f, loops, n, chains, nk, err) : OC_OK;
 }
 
 /* The in-graph scale at `threads` from the anchor runs there: each network
