@@ -468,16 +468,17 @@ static double wall_at_zero(const oc_calib_chain *c, size_t n, double sw)
 oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
                             const oc_calib_chain *kc, size_t nk, oc_error *err)
 {
-    double sw, sp, sq, kw = 0, kp, kq;
+    double sw, sp, sq;
     oc_status st = predicted_slopes(c, n, "loop chains", &sw, &sp, &sq, err);
-    if (!st && nk)
-        st = chain_slopes(kc, nk, "kernel chains", &kw, &kp, &kq, err);
     if (st)
         return st;
     f->loop_wall_us = sw;
     f->loop_predicted_us = sq;
     f->loop_trip_us = fmax(0, sw - sq);
-    f->loop_run_us = nk ? fmax(0, wall_at_zero(c, n, sw) - wall_at_zero(kc, nk, kw)) : 0;
+    /* the kernel chains' wall slope is their fit's floor */
+    f->loop_run_us = nk && f->n_chains
+                         ? fmax(0, wall_at_zero(c, n, sw) - wall_at_zero(kc, nk, f->kernel_floor_us))
+                         : 0;
     f->n_loops = (int)n;
     return OC_OK;
 }

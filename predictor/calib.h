@@ -312,9 +312,11 @@ oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
  * trips, `predicted_us` the estimate of the whole run with no trip cost):
  * the slopes over the trips of the wall and predicted times, the trip cost
  * their difference (at least 0); and loop_run_us, the loop chains' wall
- * time at no trip less that of the nk kernel chains `kc` at no kernel (at
- * least 0; 0 without kernel chains).  Errors: OC_ERR_USAGE (fewer than two
- * trip counts or kernel chain lengths, a non-positive or missing time). */
+ * time at no trip less that of the nk kernel chains `kc` at no kernel,
+ * through their slope as oc_calib_fit_chain fitted it on them (at least 0;
+ * 0 without kernel chains or that fit).  Fit it after oc_calib_fit_chain.
+ * Errors: OC_ERR_USAGE (fewer than two trip counts, a non-positive or
+ * missing time). */
 oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
                             const oc_calib_chain *kc, size_t nk, oc_error *err);
 

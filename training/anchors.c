@@ -344,26 +344,36 @@ static oc_status save_probe(oc_builder *b, const char *path, oc_error *err)
     return st;
 }
 
-/* The kernels of probe graph b as tm predicts them, each as timed alone:
- * their sum into *kernels_us, how many the plan runs into *n_kernels; b
- * freed. */
+/* Probe graph b (named `name`) as tm predicts it with overhead ov (NULL:
+ * none, each kernel as timed alone): its kernels' sum into *kernels_us, how
+ * many the plan runs into *n_kernels, the whole run into *total_us (each
+ * may be NULL); b freed.  A probe with a node not counted is an internal
+ * error. */
 static oc_status predict_probe(oc_builder *b, const char *name, const oc_tmodel *tm,
-                               double *kernels_us, size_t *n_kernels, oc_error *err)
+                               const oc_overhead *ov, double *kernels_us, size_t *n_kernels,
+                               double *total_us, oc_error *err)
 {
     void *buf = NULL;
     size_t size = 0;
     oc_model *m = NULL;
     oc_analysis *a = NULL;
     oc_arena *ar = oc_arena_new();
-    oc_overhead ov = {.kernel_scale = 1};
+    oc_overhead none = {.kernel_scale = 1};
     oc_estimate e;
     oc_status st = b && ar ? oc_builder_pack(b, &buf, &size, err)
                            : oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
     if (!st && !(st = oc_model_load_buffer(buf, size, name, &m, err)) &&
         !(st = oc_analyze(m, &(oc_analyze_opts){0}, &a, err)) &&
-        !(st = oc_estimate_run(a, tm, &ov, &e, ar, err))) {
-        *kernels_us = e.kernels_raw_us;
-        *n_kernels = e.plan.n_run;
+        !(st = oc_estimate_run(a, tm, ov ? ov : &none, &e, ar, err))) {
+        if (e.n_uncounted)
+            st = oc_error_set(err, OC_ERR_INTERNAL, NULL, "the %s probe has a node not counted",
+                              name);
+        if (kernels_us)
+            *kernels_us = e.kernels_raw_us;
+        if (n_kernels)
+            *n_kernels = e.plan.n_run;
+        if (total_us)
+            *total_us = e.total_us;
     }
     oc_analysis_free(a);
     oc_model_free(m);
@@ -375,14 +385,14 @@ static oc_status predict_probe(oc_builder *b, const char *name, const oc_tmodel 
 
 oc_status oc_chain_predict(const oc_tmodel *tm, size_t n, double *kernels_us, oc_error *err)
 {
-    size_t k;
-    return predict_probe(chain_graph(n), oc_chain_probe, tm, kernels_us, &k, err);
+    return predict_probe(chain_graph(n), oc_chain_probe, tm, NULL, kernels_us, NULL, NULL, err);
 }
 
 oc_status oc_step_predict(const oc_tmodel *tm, size_t steps, double *kernels_us,
                           size_t *n_kernels, oc_error *err)
 {
-    return predict_probe(step_graph(steps), oc_step_probe, tm, kernels_us, n_kernels, err);
+    return predict_probe(step_graph(steps), oc_step_probe, tm, NULL, kernels_us, n_kernels,
+                         NULL, err);
 }
 
 oc_status oc_loop_predict(const oc_tmodel *tm, const oc_overhead *ov, size_t trips,
@@ -390,27 +400,8 @@ oc_status oc_loop_predict(const oc_tmodel *tm, const oc_overhead *ov, size_t tri
 {
     oc_builder *body;
     oc_builder *b = loop_graph(trips, &body);
-    void *buf = NULL;
-    size_t size = 0;
-    oc_model *m = NULL;
-    oc_analysis *a = NULL;
-    oc_arena *ar = oc_arena_new();
-    oc_estimate e;
-    oc_status st = b && ar ? oc_builder_pack(b, &buf, &size, err)
-                           : oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
-    if (!st && !(st = oc_model_load_buffer(buf, size, oc_loop_probe, &m, err)) &&
-        !(st = oc_analyze(m, &(oc_analyze_opts){0}, &a, err)) &&
-        !(st = oc_estimate_run(a, tm, ov, &e, ar, err))) {
-        if (e.n_uncounted)
-            st = oc_error_set(err, OC_ERR_INTERNAL, NULL, "the loop probe's Loop is not counted");
-        *total_us = e.total_us;
-    }
-    oc_analysis_free(a);
-    oc_model_free(m);
-    oc_arena_free(ar);
-    free(buf);
-    oc_builder_free(b);
-    oc_builder_free(body);
+    oc_status st = predict_probe(b, oc_loop_probe, tm, ov, NULL, NULL, total_us, err);
+    oc_builder_free(body); /* after b, whose graph attribute it is */
     return st;
 }
 
