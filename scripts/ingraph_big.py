@@ -9,8 +9,9 @@ every tiny kernel higher (calibrate's chains take the profiler's cost out
 again, at one rate per kernel).  This keeps the lines whose kernel the
 timing model predicts at US microseconds or more (default 10), decided
 on the prediction, not on the measured time (which would keep a tiny
-kernel's slow runs and drop its quick ones).  Writes OUT (gzip, mtime 0)
-through a temporary file, then renames it.
+kernel's slow runs and drop its quick ones).  Writes OUT (gzip with no
+name and no time: corpus_io.write_gz) through a temporary file, then
+renames it.
 
     /usr/bin/python3 scripts/ingraph_big.py seen.jsonl.gz big.jsonl.gz \\
         --timing-model data/ort-cpu.tmodel
@@ -23,6 +24,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from corpus_io import write_gz  # noqa: E402
 
 
 def main():
@@ -38,20 +41,20 @@ def main():
     if p.returncode != 0:
         sys.exit(f"ingraph_big: onnxcost eval failed: {p.stderr.strip()}")
     pred = {x["id"]: x["predicted_us"] for x in json.loads(p.stdout)["predictions"]}
-    kept = dropped = 0
-    tmp = args.dst + ".tmp"
-    with gzip.open(args.src, "rt") as f, open(tmp, "wb") as raw, \
-            gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
+    kept, dropped = [], 0
+    with gzip.open(args.src, "rt") as f:
         for line in f:
             q = pred.get(json.loads(line)["id"])
             if q is None:
                 sys.exit(f"ingraph_big: a line eval did not predict ({args.src})")
             if q >= args.min_us:
-                out.write(line.encode())
-                kept += 1
+                kept.append(line)
             else:
                 dropped += 1
+    tmp = args.dst + ".tmp"
+    write_gz(tmp, "".join(kept).encode())
     os.replace(tmp, args.dst)
+    kept = len(kept)
     print(f"kept {kept} lines, dropped {dropped} predicted under {args.min_us:g} us ({args.dst})")
     return 0
 
