@@ -526,6 +526,31 @@ static oc_status as_fp32(oc_node_desc *d, oc_arena *arena, oc_error *err)
     return OC_OK;
 }
 
+/* A MaxPool whose QDQ pair ORT dropped runs on the integers (a slow
+ * elementwise loop, not MLAS's float pooling): described on kn->on_ints,
+ * as the qmaxpool samples are. The other ops ORT runs that way (Transpose,
+ * Reshape, Gather, ...) keep the float description of their samples: no
+ * sample family draws them on 8-bit integers. */
+static oc_status on_integers(const oc_kernel *kn, oc_node_desc *d, oc_arena *arena,
+                             oc_error *err)
+{
+    if (kn->on_ints == OC_DT_UNDEFINED || strcmp(d->op, "MaxPool") || d->domain[0] ||
+        d->n_inputs < 1 || d->n_outputs < 1)
+        return OC_OK;
+    oc_desc_value *ins = oc_arena_alloc(arena, d->n_inputs * sizeof *ins);
+    oc_desc_value *outs = oc_arena_alloc(arena, d->n_outputs * sizeof *outs);
+    if (!ins || !outs)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    memcpy(ins, d->inputs, d->n_inputs * sizeof *ins);
+    memcpy(outs, d->outputs, d->n_outputs * sizeof *outs);
+    d->cost.bytes_read = rebytes(d->cost.bytes_read, &ins[0], kn->on_ints);
+    d->cost.bytes_written = rebytes(d->cost.bytes_written, &outs[0], kn->on_ints);
+    ins[0].dtype = outs[0].dtype = kn->on_ints;
+    d->inputs = ins;
+    d->outputs = outs;
+    return OC_OK;
+}
+
 /* The description of run kernel kn (not a layout kernel): its main node
  * with the nodes fused into it, as the op the runtime runs. */
 static oc_status kernel_desc(const oc_analysis *a, const oc_kernel *kn, oc_node_desc *d,
@@ -557,6 +582,8 @@ static oc_status kernel_desc(const oc_analysis *a, const oc_kernel *kn, oc_node_
         if ((st = quantized_operands(a, kn, d, arena, err)))
             return st;
     }
+    if ((st = on_integers(kn, d, arena, err)))
+        return st;
     return kn->in_fp32 ? as_fp32(d, arena, err) : OC_OK;
 }
 

@@ -2883,6 +2883,7 @@ static void qdq_group(pctx *p, size_t i, bool *dq_used)
         drop(p, (size_t)q, OC_KERNEL_REMOVED, "QDQ pair dropped: the op runs on the integers");
         p->alias[out0(p, (size_t)q)] = out0(p, i);
         p->flags[i] |= F_QUNIT;
+        p->nk[i].on_ints = x_t;
         dq_used[dq[0]] = true;
         return;
     }

@@ -92,6 +92,9 @@ typedef struct oc_kernel {
                              branch's kernels, oc_analysis_sub) */
     bool in_fp32;         /* a float16 node ORT runs in float32 (no float16
                              kernel: InsertCastTransformer casts around it) */
+    oc_dtype on_ints;     /* an op whose DequantizeLinear and QuantizeLinear
+                             ORT dropped (DropQDQNodesRules): the 8-bit type
+                             it runs on; OC_DT_UNDEFINED otherwise */
     int axis;             /* a Split made of the Gathers and Slices that
                              read one tensor (GatherSliceToSplitFusion):
                              the axis it splits that tensor (its main
