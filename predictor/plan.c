@@ -2289,6 +2289,43 @@ static bool fuse_layernorm(pctx *p, size_t m, bool ort)
     return true;
 }
 
+/* The number of axes ReduceMean node i names (attribute or constant
+ * input); -1 when it names none (all axes) or they are not known. */
+static int64_t named_axes(const pctx *p, size_t i)
+{
+    const oc_attr *a = oc_node_attr(&p->g->nodes[i], "axes");
+    cvals c;
+    if (a)
+        return a->n ? (int64_t)a->n : -1;
+    if (p->g->nodes[i].n_inputs > 1 && const_vals(p, in(p, i, 1), &c) && c.ints)
+        return c.n ? c.n : -1;
+    return -1;
+}
+
+/* SimplifiedLayerNormFusion's conditions beyond the chain nodes[0..n-1]
+ * (Pow, ReduceMean, Add, Sqrt, Div, Mul [, Mul]): each link but the last
+ * read by the next alone, one reduced axis, and among the last Mul's
+ * inputs one that ORT's load-time shapes know as 1-D (the scale). An
+ * adaptive norm's per-sample scale, [N, 1, D], leaves the nodes apart
+ * (measured: blind14's dit_lite, 13 of them). */
+static bool rmsnorm_ok(const pctx *p, const int *nodes, size_t n)
+{
+    for (size_t q = 0; q + 1 < n; q++) {
+        int v = out0(p, (size_t)nodes[q]);
+        if (v < 0 || p->uses[v] != 1 || p->g->values[v].is_output)
+            return false;
+    }
+    if (named_axes(p, (size_t)nodes[1]) != 1)
+        return false;
+    const oc_node *mul = &p->g->nodes[nodes[n - 1]];
+    for (size_t k = 0; k < mul->n_inputs; k++) {
+        const oc_tinfo *t = ort_info(p, in(p, (size_t)nodes[n - 1], k));
+        if (t && t->rank == 1)
+            return true;
+    }
+    return false;
+}
+
 /* RMS norm: Pow(x, 2) -> ReduceMean -> Add(eps) -> Sqrt -> Div -> Mul
  * [-> Mul]: SimplifiedLayerNormalization (true when fused).
  * SimplifiedLayerNormFusion needs the Mul (the scale): a normalisation
@@ -2299,7 +2336,8 @@ static bool fuse_rmsnorm(pctx *p, size_t m)
                                    OC_OPID_Div, OC_OPID_Mul,        OC_OPID_Mul};
     int nodes[7];
     size_t n = chain(p, m, ops, 7, nodes);
-    if (n < 6 || !const_all(p, in(p, m, 1), 2) || !reduces_last(p, (size_t)nodes[1]))
+    if (n < 6 || !const_all(p, in(p, m, 1), 2) || !reduces_last(p, (size_t)nodes[1]) ||
+        !rmsnorm_ok(p, nodes, n))
         return false;
     for (size_t q = 1; q < n; q++)
         absorb(p, m, (size_t)nodes[q]);

@@ -125,10 +125,12 @@ STATIC17 = ["resnet18", "bert_small"]
 # Gemm + Elu made a FusedGemm (GemmActivationFusion's own list), a Transpose
 # taken into every MatMul reading it, its batch axis too (transBatch:
 # MatmulTransposeFusion), a normalisation with no scale left unfused
-# (LayerNormFusion, SimplifiedLayerNormFusion).
+# (LayerNormFusion, SimplifiedLayerNormFusion), and one whose scale is a
+# per-sample [N, 1, D] tensor, not a 1-D one (SimplifiedLayerNormFusion:
+# dit_lite's adaptive norms).
 SEEN13 = ["tabnet_lite", "rwkv_like", "ntm_copy", "bilstm_crf", "qrnn_like", "shiftnet_like",
           "octave_resnet", "stacked_hourglass", "nonlocal_resnet", "retinanet_fpn",
-          "rssm_world", "pointer_net", "mae_vit", "metasgd_adapt"]
+          "rssm_world", "pointer_net", "mae_vit", "metasgd_adapt", "dit_lite"]
 
 
 def variants():
