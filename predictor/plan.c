@@ -51,6 +51,9 @@ typedef struct pctx {
                           constant (NULL: none) */
     bool *rankless;    /* per value: no shape in ORT's load-time inference */
     bool *shape_data;  /* per value: contents known to its data propagation */
+    oc_tinfo **lost;   /* per value: its shape as ORT's load-time inference
+                          has it, where that knows fewer dims than ours (a
+                          copy with those dims unknown); NULL: as ours */
     int *uses;         /* per value: input slots of live nodes, + graph output */
     int *cons_start;   /* per value: consumers (live nodes, aliased inputs) */
     int *cons;
@@ -868,6 +871,165 @@ static bool propagates_shape_data(const pctx *p, const oc_node *n)
     return false;
 }
 
+/* Dim d of value v in ORT's load-time shapes: unknown where ours is
+ * known (lost_dims). */
+static bool dim_lost(const pctx *p, int v, int d)
+{
+    const oc_tinfo *o = v >= 0 ? p->lost[v] : NULL;
+    return o && d >= 0 && d < o->rank && oc_dim_is_unknown(o->dims[d]);
+}
+
+/* Output axis d (of rank r) of a broadcasting node i, by ONNX's rule on
+ * the inputs' load-time dims: a value other than 1 decides it; otherwise
+ * a single non-1 dim, or several equal symbols; else unknown. Lost when
+ * ORT's answer is unknown and an input's dim there is lost. */
+static bool broadcast_lost(const pctx *p, size_t i, int d, int r)
+{
+    const oc_node *n = &p->g->nodes[i];
+    bool any_lost = false;
+    int others = 0;
+    const char *sym = NULL;
+    bool syms_same = true;
+    for (size_t k = 0; k < n->n_inputs; k++) {
+        int v = in(p, i, k);
+        const oc_tinfo *t = sinfo(p, v);
+        if (v < 0 || !t || t->rank < 0)
+            continue;
+        int e = d - (r - t->rank);
+        if (e < 0)
+            continue;
+        if (dim_lost(p, v, e)) {
+            any_lost = true;
+            others++;
+            syms_same = false;
+            continue;
+        }
+        oc_dim x = t->dims[e];
+        if (oc_dim_is_known(x) && x.v != 1)
+            return false;
+        if (oc_dim_is_known(x))
+            continue;
+        others++;
+        if (x.sym && (!sym || !strcmp(sym, x.sym)))
+            sym = x.sym;
+        else
+            syms_same = false;
+    }
+    return any_lost && (others == 1 || !syms_same);
+}
+
+/* Ops whose output has their first input's shape. */
+static bool same_shape_op(const pctx *p, const oc_node *n)
+{
+    static const oc_op_id ops[] = {
+        OC_OPID_Relu,    OC_OPID_Tanh,     OC_OPID_Sigmoid,  OC_OPID_Exp,     OC_OPID_Log,
+        OC_OPID_Neg,     OC_OPID_Abs,      OC_OPID_Sqrt,     OC_OPID_Reciprocal, OC_OPID_Erf,
+        OC_OPID_Cast,    OC_OPID_Identity, OC_OPID_Softplus, OC_OPID_Clip,    OC_OPID_LeakyRelu,
+        OC_OPID_Elu,     OC_OPID_Softmax,  OC_OPID_LogSoftmax, OC_OPID_Dropout, OC_OPID_Sin,
+        OC_OPID_Cos,     OC_OPID_Floor,    OC_OPID_Ceil,     OC_OPID_Sign,    OC_OPID_HardSigmoid};
+    for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
+        if (is_op(p, n, ops[q]))
+            return true;
+    return false;
+}
+
+static bool broadcasting_op(const pctx *p, const oc_node *n)
+{
+    static const oc_op_id ops[] = {OC_OPID_Add,   OC_OPID_Sub,     OC_OPID_Mul,  OC_OPID_Div,
+                                   OC_OPID_Pow,   OC_OPID_Max,     OC_OPID_Min,  OC_OPID_Where,
+                                   OC_OPID_Equal, OC_OPID_Less,    OC_OPID_Greater, OC_OPID_And,
+                                   OC_OPID_Or,    OC_OPID_Sum,     OC_OPID_Mean, OC_OPID_PRelu};
+    for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
+        if (is_op(p, n, ops[q]))
+            return true;
+    return false;
+}
+
+/* Which dims of node i's first output (rank r) ORT's load-time inference
+ * does not know while ours does (out[d]; true when any). ONNX's
+ * ConstantOfShape gives dims only from a constant shape: fed by Shape(x)
+ * it gives the rank alone (measured: ORT left blind13's deq_broyden and
+ * blind14's echo_state_net, whose states start as zeros shaped like x,
+ * with no dims there, so no MatMul + Add of theirs became a Gemm). What
+ * reads such a value loses the same dims through the ops below; any other
+ * op is taken to infer its dims as ours. */
+static bool lost_dims(const pctx *p, size_t i, int r, bool *out)
+{
+    const oc_node *n = &p->g->nodes[i];
+    bool any = false;
+    for (int d = 0; d < r; d++)
+        out[d] = false;
+    int x = in(p, i, 0);
+    if (is_op(p, n, OC_OPID_ConstantOfShape)) {
+        for (int d = 0; d < r && x >= 0 && !p->constant[x]; d++)
+            out[d] = any = true;
+        return any;
+    }
+    if (same_shape_op(p, n)) {
+        for (int d = 0; d < r; d++)
+            any |= out[d] = dim_lost(p, x, d);
+    } else if (broadcasting_op(p, n)) {
+        for (int d = 0; d < r; d++)
+            any |= out[d] = broadcast_lost(p, i, d, r);
+    } else if (is_op(p, n, OC_OPID_MatMul) && r >= 2) {
+        int b = in(p, i, 1);
+        const oc_tinfo *ta = sinfo(p, x), *tb = sinfo(p, b);
+        if (!ta || !tb || ta->rank < 2 || tb->rank < 2)
+            return false;
+        for (int d = 0; d < r - 2; d++)
+            any |= out[d] = broadcast_lost(p, i, d, r); /* batch dims, right-aligned */
+        any |= out[r - 2] = dim_lost(p, x, ta->rank - 2);
+        any |= out[r - 1] = dim_lost(p, b, tb->rank - 1);
+    } else if (is_op(p, n, OC_OPID_Gemm) && r == 2) {
+        const oc_attr *ta = oc_node_attr(n, "transA"), *tb = oc_node_attr(n, "transB");
+        any |= out[0] = dim_lost(p, x, ta && ta->i ? 1 : 0);
+        any |= out[1] = dim_lost(p, in(p, i, 1), tb && tb->i ? 0 : 1);
+    } else if (is_op(p, n, OC_OPID_Transpose)) {
+        const oc_attr *a = oc_node_attr(n, "perm");
+        for (int d = 0; d < r; d++) {
+            int64_t f = a && (int)a->n == r ? a->ints[d] : r - 1 - d;
+            any |= out[d] = f >= 0 && f < r && dim_lost(p, x, (int)f);
+        }
+    } else if (is_op(p, n, OC_OPID_Concat)) {
+        const oc_attr *a = oc_node_attr(n, "axis");
+        int64_t ax = a ? a->i : 0;
+        ax = ax < 0 ? ax + r : ax;
+        for (int d = 0; d < r; d++) {
+            bool all = n->n_inputs > 0, one = false;
+            for (size_t k = 0; k < n->n_inputs; k++) {
+                bool l = dim_lost(p, in(p, i, k), d);
+                all &= l;
+                one |= l;
+            }
+            any |= out[d] = d == ax ? one : all;
+        }
+    }
+    return any;
+}
+
+/* Node i's outputs' shapes as ORT's load-time inference has them, where
+ * it knows fewer dims than ours (p->lost). */
+static void lose_dims(pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int y = n->n_outputs ? n->outputs[0] : -1;
+    const oc_tinfo *t = sinfo(p, y);
+    bool lost[OC_MAX_RANK];
+        fprintf(stderr, "COS %s y=%d const=%d rankless=%d rank=%d xconst=%d\n", n->name, y, y>=0?p->constant[y]:-1, y>=0?p->rankless[y]:-1, t?t->rank:-9, in(p,i,0)>=0?p->constant[in(p,i,0)]:-1);
+    if (y < 0 || p->constant[y] || p->rankless[y] || !t || t->rank < 1 ||
+        !lost_dims(p, i, t->rank, lost))
+        return;
+    oc_tinfo *c = oc_arena_alloc(p->ar, sizeof *c);
+    oc_dim *dims = oc_arena_alloc(p->ar, (size_t)t->rank * sizeof *dims);
+    if (!c || !dims)
+        return; /* out of memory: ours, as before */
+    *c = *t;
+    for (int d = 0; d < t->rank; d++)
+        dims[d] = lost[d] ? (oc_dim){-1, NULL} : t->dims[d];
+    c->dims = dims;
+    p->lost[y] = c;
+}
+
 static void ort_shapes(pctx *p)
 {
     const oc_graph *g = p->g;
@@ -875,6 +1037,7 @@ static void ort_shapes(pctx *p)
         const oc_tinfo *t = sinfo(p, (int)v);
         p->rankless[v] = !p->constant[v] && (!t || t->rank < 0);
         p->shape_data[v] = p->constant[v];
+        p->lost[v] = NULL;
     }
     for (size_t t = 0; t < p->nn; t++) {
         size_t i = (size_t)g->topo[t];
@@ -910,13 +1073,14 @@ static void ort_shapes(pctx *p)
             p->rankless[o] |= rankless;
             p->shape_data[o] = data;
         }
+        lose_dims(p, i);
     }
 }
 
 /* Value v's shape as ORT's load-time inference has it (NULL: none). */
 static const oc_tinfo *ort_info(const pctx *p, int v)
 {
-    return v >= 0 && !p->rankless[v] ? sinfo(p, v) : NULL;
+    return v < 0 || p->rankless[v] ? NULL : p->lost[v] ? p->lost[v] : sinfo(p, v);
 }
 
 /* A live node that ends a chain FuseContiguousReshapes may extend: a
@@ -3791,6 +3955,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.canon = oc_arena_alloc(arena, nv * sizeof(int));
     p.constant = oc_arena_calloc(arena, nv, sizeof(bool));
     p.rankless = oc_arena_calloc(arena, nv, sizeof(bool));
+    p.lost = oc_arena_calloc(arena, nv, sizeof(oc_tinfo *));
     p.shape_data = oc_arena_calloc(arena, nv, sizeof(bool));
     p.uses = oc_arena_calloc(arena, nv, sizeof(int));
     p.cons_start = oc_arena_calloc(arena, nv + 1, sizeof(int));
@@ -3813,7 +3978,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.norank = oc_arena_calloc(arena, nv, sizeof(bool));
     p.tk_head = oc_arena_alloc(arena, nv * sizeof(int));
     out->kernel_of = oc_arena_calloc(arena, nn, sizeof *out->kernel_of);
-    if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.shape_data || !p.uses ||
+    if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.lost || !p.shape_data || !p.uses ||
         !p.cons_start || !p.nchwc || !p.nchwc_left || !p.nchwc_ch || !p.bsrc || !p.dim0_lost ||
         !p.reordered || !p.nk ||
         !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags || !p.tp || !p.buf ||

@@ -127,10 +127,14 @@ STATIC17 = ["resnet18", "bert_small"]
 # MatmulTransposeFusion), a normalisation with no scale left unfused
 # (LayerNormFusion, SimplifiedLayerNormFusion), and one whose scale is a
 # per-sample [N, 1, D] tensor, not a 1-D one (SimplifiedLayerNormFusion:
-# dit_lite's adaptive norms).
+# dit_lite's adaptive norms), and recurrences whose state starts as
+# ConstantOfShape(Shape(x)), whose dims load-time inference does not know,
+# so that no MatMul + Add of theirs becomes a Gemm (MatMulAddFusion:
+# echo_state_net, deq_broyden).
 SEEN13 = ["tabnet_lite", "rwkv_like", "ntm_copy", "bilstm_crf", "qrnn_like", "shiftnet_like",
           "octave_resnet", "stacked_hourglass", "nonlocal_resnet", "retinanet_fpn",
-          "rssm_world", "pointer_net", "mae_vit", "metasgd_adapt", "dit_lite"]
+          "rssm_world", "pointer_net", "mae_vit", "metasgd_adapt", "dit_lite",
+          "echo_state_net", "deq_broyden"]
 
 
 def variants():
