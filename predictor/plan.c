@@ -1015,7 +1015,6 @@ static void lose_dims(pctx *p, size_t i)
     int y = n->n_outputs ? n->outputs[0] : -1;
     const oc_tinfo *t = sinfo(p, y);
     bool lost[OC_MAX_RANK];
-        fprintf(stderr, "COS %s y=%d const=%d rankless=%d rank=%d xconst=%d\n", n->name, y, y>=0?p->constant[y]:-1, y>=0?p->rankless[y]:-1, t?t->rank:-9, in(p,i,0)>=0?p->constant[in(p,i,0)]:-1);
     if (y < 0 || p->constant[y] || p->rankless[y] || !t || t->rank < 1 ||
         !lost_dims(p, i, t->rank, lost))
         return;
