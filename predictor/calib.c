@@ -548,6 +548,12 @@ static json_t *overhead_json(const oc_calib_fit *f)
                                       "wall_us_per_trip", f->loop_wall_us,
                                       "predicted_us_per_trip", f->loop_predicted_us,
                                       "trip_us", f->loop_trip_us, "run_us", f->loop_run_us));
+    if (o && f->n_curve) {
+        json_t *kc = json_pack("{s:o, s:o, s:i}", "predicted_us", vec(f->curve_x, f->n_curve),
+                               "wall_us", vec(f->curve_w, f->n_curve), "runs", f->curve_runs);
+        if (kc)
+            json_object_set_new(o, "kernel_curve", kc);
+    }
     json_t *ig = o ? json_object() : NULL;
     for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
         if (f->in_graph[g] > 0)
@@ -664,6 +670,33 @@ static oc_status machine_from_json(const json_t *j, oc_machine *m, const char *l
     return OC_OK;
 }
 
+/* A kernel curve: 2 .. OC_CALIB_CURVE_MAX points, predicted_us rising
+ * from above 0, wall_us from 0 to at most predicted_us, never falling. */
+static bool curve_from_json(const json_t *kc, oc_calib_fit *f)
+{
+    const json_t *x = json_object_get(kc, "predicted_us"), *w = json_object_get(kc, "wall_us");
+    double runs = 0;
+    size_t n = json_array_size(x);
+    if (!json_is_object(kc) || !json_is_array(x) || !json_is_array(w) || n < 2 ||
+        n > OC_CALIB_CURVE_MAX || json_array_size(w) != n ||
+        !get_num(kc, "runs", 1, 1e9, &runs))
+        return false;
+    for (size_t k = 0; k < n; k++) {
+        const json_t *a = json_array_get(x, k), *b = json_array_get(w, k);
+        if (!json_is_number(a) || !json_is_number(b))
+            return false;
+        double px = json_number_value(a), pw = json_number_value(b);
+        if (!(px > (k ? f->curve_x[k - 1] : 0)) || !(px < 1e6) ||
+            !(pw >= (k ? f->curve_w[k - 1] : 0)) || !(pw <= px))
+            return false;
+        f->curve_x[k] = px;
+        f->curve_w[k] = pw;
+    }
+    f->n_curve = (int)n;
+    f->curve_runs = (int)runs;
+    return true;
+}
+
 static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *label,
                                oc_error *err)
 {
@@ -707,6 +740,9 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
                !get_num(lc, "run_us", 0, 1e6, &f->loop_run_us)))
         return BAD("%s: corrupt calibration: bad \"loop_chain\" in \"overhead\"", label);
     f->n_loops = (int)nl;
+    if (json_object_get(ov, "kernel_curve") &&
+        !curve_from_json(json_object_get(ov, "kernel_curve"), f))
+        return BAD("%s: corrupt calibration: bad \"kernel_curve\" in \"overhead\"", label);
     if (json_object_get(ov, "stream_gbps") &&
         !get_num(ov, "stream_gbps", 0, 1e6, &f->stream_gbps))
         return BAD("%s: corrupt calibration: bad \"stream_gbps\"", label);

@@ -73,6 +73,8 @@ typedef enum {
 const char *oc_calib_form_name(int form);
 
 /* The fit for one thread count. */
+enum { OC_CALIB_CURVE_MAX = 16 };
+
 typedef struct oc_calib_fit {
     int threads;
     double w[OC_CALIB_GROUPS][3];
@@ -140,6 +142,15 @@ typedef struct oc_calib_fit {
      * measured (a Loop then costs its trips' bodies alone). */
     int n_loops;
     double loop_wall_us, loop_predicted_us, loop_trip_us, loop_run_us;
+    /* What a kernel adds to a run against its predicted (profiled) time:
+     * wall_us at predicted_us, piecewise linear from (0, 0) through the
+     * n_curve points, at slope 1 beyond the last. Fitted on this machine's
+     * whole-model runs (scripts/fit_kernel_curve.py), where the profiler's
+     * cost (per_kernel_us, kernel_floor_us) misjudged many small kernels.
+     * It replaces per_kernel_us and kernel_floor_us's part in a kernel's
+     * time. n_curve 0: none. */
+    int n_curve, curve_runs;
+    double curve_x[OC_CALIB_CURVE_MAX], curve_w[OC_CALIB_CURVE_MAX];
     /* Step chains left out because ONNX Runtime ran another number of
      * kernels than the plan has (another version's rewrites): the kernels
      * it ran and the plan's, of the first such run; not saved. */

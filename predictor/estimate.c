@@ -802,6 +802,33 @@ static double profiler_cost(const oc_estimate *out, double g, double floor_us)
     return sum;
 }
 
+/* What a kernel of predicted time x adds to a run by the calibration's
+ * kernel curve c (calib.h). */
+static double curve_wall(const oc_calib_fit *c, double x)
+{
+    double x0 = 0, w0 = 0;
+    for (int k = 0; k < c->n_curve; k++) {
+        if (x <= c->curve_x[k])
+            return w0 + (c->curve_w[k] - w0) * (x - x0) / (c->curve_x[k] - x0);
+        x0 = c->curve_x[k];
+        w0 = c->curve_w[k];
+    }
+    return w0 + (x - x0);
+}
+
+/* The part of the kernels' predicted times that a run does not spend, by
+ * the kernel curve c: each kernel's time less what it adds to a run. */
+static double curve_cost(const oc_estimate *out, const oc_calib_fit *c)
+{
+    double sum = 0;
+    for (size_t k = 0; k < out->plan.n_kernels; k++) {
+        const oc_kernel *kn = &out->plan.kernels[k];
+        if (kn->kind == OC_KERNEL_RUN && !kn->inlined)
+            sum += out->kernel_us[k] - curve_wall(c, out->kernel_us[k]);
+    }
+    return sum;
+}
+
 static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
                     const double *us, const double *lo, const double *hi,
                     const oc_overhead *ov)
@@ -851,8 +878,13 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     }
     /* every kernel that runs, those the runtime inserts included */
     double per = ov ? ov->per_kernel_us : 0, n_run = (double)out->plan.n_run;
-    out->overhead_us = (per > 0 ? per * n_run : 0) + out->inner_overhead_us;
-    out->profiler_us += per < 0 ? profiler_cost(out, -per, ov->kernel_floor_us) : 0;
+    if (ov && ov->curve) {
+        out->overhead_us = out->inner_overhead_us;
+        out->profiler_us += curve_cost(out, ov->curve);
+    } else {
+        out->overhead_us = (per > 0 ? per * n_run : 0) + out->inner_overhead_us;
+        out->profiler_us += per < 0 ? profiler_cost(out, -per, ov->kernel_floor_us) : 0;
+    }
     output_bytes(a, &out->output_bytes, &out->output_fresh_bytes);
     out->output_us = ov ? ov->output_us_per_mb * (double)out->output_fresh_bytes / 1e6 : 0;
     double fixed = out->overhead_us + out->output_us - out->profiler_us;
@@ -1139,6 +1171,7 @@ void oc_overhead_calibrated(const oc_tmodel *tm, int threads, const oc_calib_fit
     ov->loop_trip_us = cf->loop_trip_us;
     ov->loop_run_us = cf->loop_run_us;
     ov->in_graph = cf;
+    ov->curve = cf->n_curve >= 2 ? cf : NULL;
     if (cf->output_us_per_mb > 0)
         ov->output_us_per_mb = cf->output_us_per_mb;
 }

@@ -60,6 +60,10 @@ typedef struct oc_overhead {
      * loop_run_us, measured on loop chains); 0: not measured, a Loop costs
      * its trips' bodies alone */
     double loop_trip_us, loop_run_us;
+    /* a calibration's kernel curve (calib.h): what a kernel adds to a
+     * run against its predicted time, in place of per_kernel_us and
+     * kernel_floor_us; NULL: none */
+    const struct oc_calib_fit *curve;
     /* a calibration's per-group in-graph factors (calib.h's in_graph),
      * applied to each kernel the timing model predicts; NULL: none */
     const struct oc_calib_fit *in_graph;

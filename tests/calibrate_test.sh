@@ -405,6 +405,34 @@ E
 "$BIN" predict --target "$TMP/lpbad.json" -T 1 "$LOOP" >/dev/null 2>"$TMP/lpbe"
 ok "[ \$? -ne 0 ] && [ \$(wc -l <'$TMP/lpbe') -eq 1 ] && grep -q 'bad \"loop_chain\"' '$TMP/lpbe'" \
     "a calibration with a negative trip cost: refused in one line"
+# --- a kernel curve (scripts/fit_kernel_curve.py): what a kernel adds to a run ---
+ENC=$SRC/samples/tiny_encoder.onnx
+$PY - "$TMP/lp.json" "$TMP/kc.json" "$TMP/kcbad.json" <<'E'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c['threads'][0]['overhead']['kernel_curve'] = {'predicted_us': [2, 8], 'wall_us': [0.5, 3], 'runs': 7}
+json.dump(c, open(sys.argv[2], 'w'))
+c['threads'][0]['overhead']['kernel_curve']['wall_us'] = [0.5, 9]  # above its x
+json.dump(c, open(sys.argv[3], 'w'))
+E
+"$BIN" predict --target "$TMP/lp.json" -T 1 -f json "$ENC" >"$TMP/pkc0" 2>/dev/null
+"$BIN" predict --target "$TMP/kc.json" -T 1 -f json "$ENC" >"$TMP/pkc" 2>/dev/null
+ok "[ \$? -eq 0 ] && $PY - '$TMP/pkc0' '$TMP/pkc' <<'E'
+import json, sys
+d0, d = (json.load(open(p)) for p in sys.argv[1:3])
+t0, t = d0['totals'], d['totals']
+xs = [k['time_us'] for k in d['kernels']]
+assert xs == [k['time_us'] for k in d0['kernels']] and len(xs) == t['kernels'], (t0, t)
+def w(x):  # (0, 0), (2, 0.5), (8, 3), then slope 1
+    return x / 4 if x <= 2 else 0.5 + (x - 2) * 2.5 / 6 if x <= 8 else 3 + x - 8
+rest = t0['time_ms'] * 1e3 - (sum(xs) - t0['profiler_ms'] * 1e3)
+want = rest + sum(w(x) for x in xs)
+assert abs(t['time_ms'] * 1e3 - want) < 1e-6 * want, (t['time_ms'] * 1e3, want)
+assert abs(t['profiler_ms'] * 1e3 - sum(x - w(x) for x in xs)) < 1e-6 * want, t
+E" "a kernel curve: each kernel adds w(its predicted time) to the run, in place of the profiler's cost per kernel"
+"$BIN" predict --target "$TMP/kcbad.json" -T 1 "$ENC" >/dev/null 2>"$TMP/kcbe"
+ok "[ \$? -ne 0 ] && [ \$(wc -l <'$TMP/kcbe') -eq 1 ] && grep -q 'bad \"kernel_curve\"' '$TMP/kcbe'" \
+    "a kernel curve above the identity: refused in one line"
 "$BIN" predict --target "$TMP/ch.json" -T 1 --top 100000 "$SRC/samples/tiny_encoder.onnx" >"$TMP/pshare" 2>/dev/null
 ok "awk '/%\$/ && \$1 != \"node\" { s += \$NF } END { exit !(s > 90 && s < 110) }' '$TMP/pshare'" \
     "the table's shares add up to 100% within rounding (of the times as listed, the profiler's cost in them), not 250%"
