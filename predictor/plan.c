@@ -2085,6 +2085,16 @@ static int matmul_transpose(const pctx *p, int v, int other, size_t c, bool shar
         (!shared && p->uses[v] != 1) || p->g->values[v].is_output ||
         !transpose_fusable(p, (size_t)t, &batch) || !reads_plain(p, v, c))
         return -1;
+    /* ORT 1.30 leaves the Transpose of a slice that a Gather of one index
+     * takes out of a stacked tensor (k^T of Gather(qkv, 1)) and that stays
+     * a Gather: swin_t's and dit_lite's 18 ran on their own. Where the
+     * Gathers became one Split (GatherSliceToSplitFusion: axial_resnet's
+     * 8), the Transposes were taken in. */
+    int x = in(p, (size_t)t, 0), g = x >= 0 ? p->g->values[x].producer : -1;
+    const oc_tinfo *idx = g >= 0 ? sinfo(p, in(p, (size_t)g, 1)) : NULL;
+    if (g >= 0 && live(p, (size_t)g) && p->owner[g] == g && p->nk[g].axis < 0 &&
+        is_op(p, &p->g->nodes[g], OC_OPID_Gather) && idx && idx->rank == 0)
+        return -1;
     if (batch) {
         const oc_tinfo *a = ort_info(p, v), *b = ort_info(p, other);
         if (!a || !b || a->rank < 0 || a->rank != b->rank)
