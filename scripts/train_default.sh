@@ -19,7 +19,8 @@ D=$ROOT/data
 # InstanceNormalization, quantized kernels, the layouts and contexts of
 # later families, kernels of 1..4096 elements) and how the two machines
 # differ.  After retraining, f26's shipped calibration is fitted again
-# (the command in data/machines/cpu-AuthenticAMD-f26-m2/README.md).
+# (the commands in data/machines/cpu-AuthenticAMD-f26-m2/README.md:
+# calibrate, then scripts/fit_kernel_curve.py --write).
 # ../shared/machines stays out, so that its transfer score stays honest.
 # The torch-cpu model learns both machines' training-step samples, each
 # with its machine's profile: cpu-AuthenticAMD-unrecorded's (SGD and Adam,
