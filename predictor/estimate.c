@@ -534,7 +534,7 @@ static oc_status as_fp32(oc_node_desc *d, oc_arena *arena, oc_error *err)
 static oc_status on_integers(const oc_kernel *kn, oc_node_desc *d, oc_arena *arena,
                              oc_error *err)
 {
-    if (kn->on_ints == OC_DT_UNDEFINED || strcmp(d->op, "MaxPool") || d->domain[0] ||
+    if (kn->on_ints == OC_DT_UNDEFINED || strcmp(d->op, "MaxPool") || (d->domain && d->domain[0]) ||
         d->n_inputs < 1 || d->n_outputs < 1)
         return OC_OK;
     oc_desc_value *ins = oc_arena_alloc(arena, d->n_inputs * sizeof *ins);

@@ -900,8 +900,8 @@ static bool propagates_shape_data(const pctx *p, const oc_node *n)
     return false;
 }
 
-/* Dim d of value v in ORT's load-time shapes: unknown where ours is
- * known (lost_dims). */
+/* Whether dim d of value v is one ORT's load-time shapes do not know
+ * (p->lost, lost_dims). */
 static bool dim_lost(const pctx *p, int v, int d)
 {
     const oc_tinfo *o = v >= 0 ? p->lost[v] : NULL;
@@ -975,7 +975,7 @@ static bool broadcasting_op(const pctx *p, const oc_node *n)
 }
 
 /* Which dims of node i's first output (rank r) ORT's load-time inference
- * does not know while ours does (out[d]; true when any). ONNX's
+ * does not know (out[d]; true when any). ONNX's
  * ConstantOfShape gives dims only from a constant shape: fed by Shape(x)
  * it gives the rank alone (measured: ORT left blind13's deq_broyden and
  * blind14's echo_state_net, whose states start as zeros shaped like x,
@@ -4016,7 +4016,8 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.norank = oc_arena_calloc(arena, nv, sizeof(bool));
     p.tk_head = oc_arena_alloc(arena, nv * sizeof(int));
     out->kernel_of = oc_arena_calloc(arena, nn, sizeof *out->kernel_of);
-    if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.lost || !p.shape_data || !p.uses ||
+    if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.lost || !p.shape_data ||
+        !p.uses ||
         !p.cons_start || !p.nchwc || !p.nchwc_left || !p.nchwc_ch || !p.bsrc || !p.dim0_lost ||
         !p.reordered || !p.nk ||
         !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags || !p.tp || !p.buf ||
