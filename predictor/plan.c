@@ -67,9 +67,6 @@ typedef struct pctx {
     int *bsrc;         /* the value whose dim 0 a blocked value's NCHWc
                           shape carries (nchwc_transformer.cc's
                           NchwcArgument::Shape: equal dims by derivation) */
-    bool *dim0_lost;   /* per value: ORT's load-time inference has no dim 0
-                          (a symbolic dim 0 scaled by a Resize, and what
-                          carries it on) */
     int64_t *nchwc_ch; /* logical channels */
     int *reordered;    /* per value: node of its ReorderInput, or -1 */
     bool *blocked;     /* per node: runs in the NCHWc layout */
@@ -955,7 +952,8 @@ static bool same_shape_op(const pctx *p, const oc_node *n)
         OC_OPID_Neg,     OC_OPID_Abs,      OC_OPID_Sqrt,     OC_OPID_Reciprocal, OC_OPID_Erf,
         OC_OPID_Cast,    OC_OPID_Identity, OC_OPID_Softplus, OC_OPID_Clip,    OC_OPID_LeakyRelu,
         OC_OPID_Elu,     OC_OPID_Softmax,  OC_OPID_LogSoftmax, OC_OPID_Dropout, OC_OPID_Sin,
-        OC_OPID_Cos,     OC_OPID_Floor,    OC_OPID_Ceil,     OC_OPID_Sign,    OC_OPID_HardSigmoid};
+        OC_OPID_Cos,     OC_OPID_Floor,    OC_OPID_Ceil,     OC_OPID_Sign,    OC_OPID_HardSigmoid,
+        OC_OPID_HardSwish, OC_OPID_BatchNormalization};
     for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
         if (is_op(p, n, ops[q]))
             return true;
@@ -1019,6 +1017,24 @@ static bool lost_dims(const pctx *p, size_t i, int r, bool *out)
             int64_t f = a && (int)a->n == r ? a->ints[d] : r - 1 - d;
             any |= out[d] = f >= 0 && f < r && dim_lost(p, x, (int)f);
         }
+    } else if (is_op(p, n, OC_OPID_Resize) || is_op(p, n, OC_OPID_Upsample)) {
+        /* ONNX's Resize inference scales the dims it knows and leaves a
+         * symbolic one (a batch N) unknown */
+        const oc_tinfo *xt = ort_info(p, x);
+        for (int d = 0; d < r; d++)
+            any |= out[d] = dim_lost(p, x, d) ||
+                            (xt && d < xt->rank && !dims_concrete(xt, d, d + 1));
+    } else if (is_op(p, n, OC_OPID_Conv) || is_op(p, n, OC_OPID_ConvTranspose) ||
+               is_op(p, n, OC_OPID_MaxPool) || is_op(p, n, OC_OPID_AveragePool) ||
+               is_op(p, n, OC_OPID_GlobalAveragePool) || is_op(p, n, OC_OPID_GlobalMaxPool) ||
+               is_op(p, n, OC_OPID_Pad)) {
+        /* dim 0 carried over; a window's dims follow the input's; a
+         * Conv's channels are its weight's, a global pool's window 1 */
+        bool conv = is_op(p, n, OC_OPID_Conv) || is_op(p, n, OC_OPID_ConvTranspose);
+        bool global = is_op(p, n, OC_OPID_GlobalAveragePool) ||
+                      is_op(p, n, OC_OPID_GlobalMaxPool);
+        for (int d = 0; d < r; d++)
+            any |= out[d] = !(d == 1 && conv) && !(d >= 2 && global) && dim_lost(p, x, d);
     } else if (is_op(p, n, OC_OPID_Concat)) {
         const oc_attr *a = oc_node_attr(n, "axis");
         int64_t ax = a ? a->i : 0;
@@ -3490,7 +3506,7 @@ static void run_blocked(pctx *p, size_t i, int64_t ch, int src)
 static bool same_batch(const pctx *p, int x, int v)
 {
     return !p->rankless[x] && !p->rankless[v] &&
-           (p->bsrc[x] == p->bsrc[v] || (!p->dim0_lost[x] && !p->dim0_lost[v]));
+           (p->bsrc[x] == p->bsrc[v] || (!dim_lost(p, x, 0) && !dim_lost(p, v, 0)));
 }
 
 /* Kernel m reads blocked value v (in as many slots as its nodes do). */
@@ -3747,52 +3763,9 @@ static int channel_scaled(const pctx *p, size_t i)
     return -1;
 }
 
-/* dim0_lost: ONNX's Resize inference scales the dims it knows and leaves
- * a symbolic one (a batch N) unknown; the ops that carry dim 0 over from
- * their inputs keep it so (a Concat merges in a known one). */
-static void ort_batch_dims(pctx *p)
-{
-    static const oc_op_id carry[] = {
-        OC_OPID_Conv,     OC_OPID_ConvTranspose, OC_OPID_MaxPool,   OC_OPID_AveragePool,
-        OC_OPID_GlobalAveragePool, OC_OPID_GlobalMaxPool, OC_OPID_BatchNormalization,
-        OC_OPID_Relu,     OC_OPID_LeakyRelu,     OC_OPID_Sigmoid,   OC_OPID_Tanh,
-        OC_OPID_Clip,     OC_OPID_HardSigmoid,   OC_OPID_HardSwish, OC_OPID_Add,
-        OC_OPID_Sub,      OC_OPID_Mul,           OC_OPID_Div,       OC_OPID_Sum,
-        OC_OPID_Pad,      OC_OPID_Resize,        OC_OPID_Upsample,  OC_OPID_Concat};
-    const oc_graph *g = p->g;
-    for (size_t t = 0; t < p->nn; t++) {
-        size_t i = (size_t)g->topo[t];
-        const oc_node *n = &g->nodes[i];
-        if (p->nk[i].kind != OC_KERNEL_RUN || n->n_inputs == 0 || in(p, i, 0) < 0)
-            continue;
-        bool lost = false, all = true, carries = false;
-        for (size_t q = 0; q < sizeof carry / sizeof carry[0]; q++)
-            carries |= is_op(p, n, carry[q]);
-        if (!carries)
-            continue;
-        for (size_t k = 0; k < n->n_inputs; k++) {
-            int v = in(p, i, k);
-            if (v < 0 || p->constant[v])
-                continue;
-            lost |= p->dim0_lost[v];
-            all &= p->dim0_lost[v];
-        }
-        if (is_op(p, n, OC_OPID_Concat))
-            lost = all;
-        if (is_op(p, n, OC_OPID_Resize) || is_op(p, n, OC_OPID_Upsample)) {
-            const oc_tinfo *x = ort_info(p, in(p, i, 0));
-            lost |= x && x->rank > 0 && !dims_concrete(x, 0, 1);
-        }
-        for (size_t o = 0; o < n->n_outputs; o++)
-            if (n->outputs[o] >= 0)
-                p->dim0_lost[n->outputs[o]] = lost;
-    }
-}
-
 static void nchwc_pass(pctx *p)
 {
     const oc_graph *g = p->g;
-    ort_batch_dims(p);
     for (size_t t = 0; t < p->nn; t++) {
         size_t i = (size_t)g->topo[t];
         if (!live(p, i) || (p->flags[i] & F_QUNIT))
@@ -4001,7 +3974,6 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     p.nchwc_left = oc_arena_calloc(arena, nv, sizeof(int));
     p.nchwc_ch = oc_arena_calloc(arena, nv, sizeof(int64_t));
     p.bsrc = oc_arena_alloc(arena, nv * sizeof(int));
-    p.dim0_lost = oc_arena_calloc(arena, nv, sizeof(bool));
     p.reordered = oc_arena_alloc(arena, nv * sizeof(int));
     p.nk = oc_arena_calloc(arena, nn, sizeof(oc_kernel));
     p.owner = oc_arena_alloc(arena, nn * sizeof(int));
@@ -4018,7 +3990,7 @@ oc_status oc_plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_plan 
     out->kernel_of = oc_arena_calloc(arena, nn, sizeof *out->kernel_of);
     if (!p.alias || !p.canon || !p.constant || !p.rankless || !p.lost || !p.shape_data ||
         !p.uses ||
-        !p.cons_start || !p.nchwc || !p.nchwc_left || !p.nchwc_ch || !p.bsrc || !p.dim0_lost ||
+        !p.cons_start || !p.nchwc || !p.nchwc_left || !p.nchwc_ch || !p.bsrc ||
         !p.reordered || !p.nk ||
         !p.owner || !p.rank || !out->kernel_of || !p.blocked || !p.flags || !p.tp || !p.buf ||
         !p.lay || !p.tslots || !p.lead || !p.norank || !p.tk_head)
