@@ -973,13 +973,15 @@ static bool broadcasting_op(const pctx *p, const oc_node *n)
 }
 
 /* Which dims of node i's first output (rank r) ORT's load-time inference
- * does not know (out[d]; true when any). ONNX's
- * ConstantOfShape gives dims only from a constant shape: fed by Shape(x)
- * it gives the rank alone (measured: ORT left blind13's deq_broyden and
- * blind14's echo_state_net, whose states start as zeros shaped like x,
- * with no dims there, so no MatMul + Add of theirs became a Gemm). What
- * reads such a value loses the same dims through the ops below; any other
- * op is taken to infer its dims as ours. */
+ * does not know (out[d]; true when any). Two sources: ONNX's
+ * ConstantOfShape gives dims only from a constant shape, so fed by
+ * Shape(x) it gives the rank alone (measured: ORT left blind13's
+ * deq_broyden and blind14's echo_state_net, whose states start as zeros
+ * shaped like x, with no dims there, so no MatMul + Add of theirs became
+ * a Gemm); and Resize leaves a symbolic dim unknown (NCHWc's blocked Adds
+ * after one, same_batch). What reads such a value loses the same dims
+ * through the ops below; any other op is taken to infer its dims as
+ * ours. */
 static bool lost_dims(const pctx *p, size_t i, int r, bool *out)
 {
     const oc_node *n = &p->g->nodes[i];
