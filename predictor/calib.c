@@ -476,9 +476,10 @@ oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
     f->loop_predicted_us = sq;
     f->loop_trip_us = fmax(0, sw - sq);
     /* the kernel chains' wall slope is their fit's floor */
-    f->loop_run_us = nk && f->n_chains
-                         ? fmax(0, wall_at_zero(c, n, sw) - wall_at_zero(kc, nk, f->kernel_floor_us))
-                         : 0;
+    f->loop_run_us =
+        nk && f->n_chains
+            ? fmax(0, wall_at_zero(c, n, sw) - wall_at_zero(kc, nk, f->kernel_floor_us))
+            : 0;
     f->n_loops = (int)n;
     return OC_OK;
 }

@@ -534,8 +534,8 @@ static oc_status as_fp32(oc_node_desc *d, oc_arena *arena, oc_error *err)
 static oc_status on_integers(const oc_kernel *kn, oc_node_desc *d, oc_arena *arena,
                              oc_error *err)
 {
-    if (kn->on_ints == OC_DT_UNDEFINED || strcmp(d->op, "MaxPool") || (d->domain && d->domain[0]) ||
-        d->n_inputs < 1 || d->n_outputs < 1)
+    if (kn->on_ints == OC_DT_UNDEFINED || strcmp(d->op, "MaxPool") ||
+        (d->domain && d->domain[0]) || d->n_inputs < 1 || d->n_outputs < 1)
         return OC_OK;
     oc_desc_value *ins = oc_arena_alloc(arena, d->n_inputs * sizeof *ins);
     oc_desc_value *outs = oc_arena_alloc(arena, d->n_outputs * sizeof *outs);
@@ -783,25 +783,6 @@ static void output_bytes(const oc_analysis *a, uint64_t *all, uint64_t *fresh)
     }
 }
 
-/* The profiler's cost held in the profiled times of the kernels that run,
- * g each (oc_overhead's per_kernel_us, negated), so that what a kernel
- * adds to a run is its time less g; but no kernel adds less than
- * floor_us (what one more tiny kernel adds to a run: oc_overhead's
- * kernel_floor_us), nor, when it is quicker still, less than its own
- * time.  floor_us 0: g for each. */
-static double profiler_cost(const oc_estimate *out, double g, double floor_us)
-{
-    if (!(floor_us > 0))
-        return g * (double)out->plan.n_run;
-    double sum = 0;
-    for (size_t k = 0; k < out->plan.n_kernels; k++) {
-        const oc_kernel *kn = &out->plan.kernels[k];
-        if (kn->kind == OC_KERNEL_RUN && !kn->inlined)
-            sum += fmin(g, fmax(0, out->kernel_us[k] - floor_us));
-    }
-    return sum;
-}
-
 /* What a kernel of predicted time x adds to a run by the calibration's
  * kernel curve c (calib.h). */
 static double curve_wall(const oc_calib_fit *c, double x)
@@ -816,15 +797,25 @@ static double curve_wall(const oc_calib_fit *c, double x)
     return w0 + (x - x0);
 }
 
-/* The part of the kernels' predicted times that a run does not spend, by
- * the kernel curve c: each kernel's time less what it adds to a run. */
-static double curve_cost(const oc_estimate *out, const oc_calib_fit *c)
+/* The part of the kernels' predicted times that a run does not spend: the
+ * profiler's cost their profiled times hold.  With ov's kernel curve, each
+ * kernel's time less what the curve says it adds to a run.  Else g each
+ * (oc_overhead's per_kernel_us, negated), so that what a kernel adds to a
+ * run is its time less g; but no kernel adds less than ov's
+ * kernel_floor_us (what one more tiny kernel adds to a run), nor, when it
+ * is quicker still, less than its own time; kernel_floor_us 0: g for
+ * each. */
+static double profiler_cost(const oc_estimate *out, const oc_overhead *ov, double g)
 {
+    double floor_us = ov->kernel_floor_us;
+    if (!ov->curve && !(floor_us > 0))
+        return g * (double)out->plan.n_run;
     double sum = 0;
     for (size_t k = 0; k < out->plan.n_kernels; k++) {
         const oc_kernel *kn = &out->plan.kernels[k];
+        double x = out->kernel_us[k];
         if (kn->kind == OC_KERNEL_RUN && !kn->inlined)
-            sum += out->kernel_us[k] - curve_wall(c, out->kernel_us[k]);
+            sum += ov->curve ? x - curve_wall(ov->curve, x) : fmin(g, fmax(0, x - floor_us));
     }
     return sum;
 }
@@ -878,13 +869,10 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     }
     /* every kernel that runs, those the runtime inserts included */
     double per = ov ? ov->per_kernel_us : 0, n_run = (double)out->plan.n_run;
-    if (ov && ov->curve) {
-        out->overhead_us = out->inner_overhead_us;
-        out->profiler_us += curve_cost(out, ov->curve);
-    } else {
-        out->overhead_us = (per > 0 ? per * n_run : 0) + out->inner_overhead_us;
-        out->profiler_us += per < 0 ? profiler_cost(out, -per, ov->kernel_floor_us) : 0;
-    }
+    /* a kernel curve stands for the per-kernel cost either way */
+    bool curve = ov && ov->curve;
+    out->overhead_us = (per > 0 && !curve ? per * n_run : 0) + out->inner_overhead_us;
+    out->profiler_us += per < 0 || curve ? profiler_cost(out, ov, -per) : 0;
     output_bytes(a, &out->output_bytes, &out->output_fresh_bytes);
     out->output_us = ov ? ov->output_us_per_mb * (double)out->output_fresh_bytes / 1e6 : 0;
     double fixed = out->overhead_us + out->output_us - out->profiler_us;

@@ -1419,26 +1419,36 @@ static int tp_input_cost(const pctx *p, int v, const tperm *q)
     return est_rank(p, v);
 }
 
+/* The axes reduction node i names, by attribute or constant input: *na of
+ * them at *ax (c holds them for an input); *na 0 when it names none.
+ * False when its axes input is not a known constant. */
+static bool named_axes(const pctx *p, size_t i, cvals *c, const int64_t **ax, int64_t *na)
+{
+    const oc_node *n = &p->g->nodes[i];
+    const oc_attr *a = oc_node_attr(n, "axes");
+    *na = 0;
+    *ax = NULL;
+    if (a) {
+        *na = (int64_t)a->n;
+        *ax = a->ints;
+    } else if (n->n_inputs > 1 && in(p, i, 1) >= 0) {
+        if (!const_vals(p, in(p, i, 1), c) || !c->ints)
+            return false;
+        *na = c->n;
+        *ax = c->i;
+    }
+    return true;
+}
+
 /* The axes a reduction names, normalized to [0, rank) and sorted as a
  * mask; false when they are not known.  No axes: all of them. */
 static bool reduce_axes(const pctx *p, size_t i, int rank, bool *mask)
 {
-    const oc_node *n = &p->g->nodes[i];
-    const oc_attr *a = oc_node_attr(n, "axes");
     cvals c;
-    int64_t na = 0;
-    const int64_t *ax = NULL;
-    if (rank < 0 || rank > OC_MAX_RANK)
+    int64_t na;
+    const int64_t *ax;
+    if (rank < 0 || rank > OC_MAX_RANK || !named_axes(p, i, &c, &ax, &na))
         return false;
-    if (a) {
-        na = (int64_t)a->n;
-        ax = a->ints;
-    } else if (n->n_inputs > 1 && in(p, i, 1) >= 0) {
-        if (!const_vals(p, in(p, i, 1), &c) || !c.ints)
-            return false;
-        na = c.n;
-        ax = c.i;
-    }
     for (int d = 0; d < rank; d++)
         mask[d] = na == 0;
     for (int64_t q = 0; q < na; q++) {
@@ -2509,19 +2519,6 @@ static bool fuse_layernorm(pctx *p, size_t m, bool ort)
     return true;
 }
 
-/* The number of axes ReduceMean node i names (attribute or constant
- * input); -1 when it names none (all axes) or they are not known. */
-static int64_t named_axes(const pctx *p, size_t i)
-{
-    const oc_attr *a = oc_node_attr(&p->g->nodes[i], "axes");
-    cvals c;
-    if (a)
-        return a->n ? (int64_t)a->n : -1;
-    if (p->g->nodes[i].n_inputs > 1 && const_vals(p, in(p, i, 1), &c) && c.ints)
-        return c.n ? c.n : -1;
-    return -1;
-}
-
 /* SimplifiedLayerNormFusion's conditions beyond the chain nodes[0..n-1]
  * (Pow, ReduceMean, Add, Sqrt, Div, Mul [, Mul]): each link but the last
  * read by the next alone, one reduced axis, and among the last Mul's
@@ -2535,7 +2532,10 @@ static bool rmsnorm_ok(const pctx *p, const int *nodes, size_t n)
         if (v < 0 || p->uses[v] != 1 || p->g->values[v].is_output)
             return false;
     }
-    if (named_axes(p, (size_t)nodes[1]) != 1)
+    cvals c;
+    int64_t na;
+    const int64_t *ax;
+    if (!named_axes(p, (size_t)nodes[1], &c, &ax, &na) || na != 1)
         return false;
     const oc_node *mul = &p->g->nodes[nodes[n - 1]];
     for (size_t k = 0; k < mul->n_inputs; k++) {

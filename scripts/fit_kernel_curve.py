@@ -124,7 +124,8 @@ def main():
         sys.exit("fit_kernel_curve: --knots must rise from above 0, two or more")
     cal_path = os.path.join(ROOT, "data", "machines", args.machine,
                             "ort-cpu-inference-calibration.json")
-    cal = json.load(open(cal_path))
+    with open(cal_path) as f:
+        cal = json.load(f)
     runs = runs_of(args.bin, args.machine, args.sets.split(), args.models)
     sets = list(dict.fromkeys(r["set"] for r in runs))
     print(f"machine {args.machine}; {len(runs)} runs of {len(sets)} sets; knots {args.knots} us")
