@@ -15,6 +15,7 @@ static const char train_help[] =
     "usage: onnxcost train [options] -o FILE DATASET...\n"
     "       onnxcost train [options] --cv K DATASET...\n"
     "       onnxcost train --overhead FIT.json --embed MODEL [-o FILE]\n"
+    "       onnxcost train --merge -o FILE MODEL MODEL...\n"
     "\n"
     "Fit the neural timing model on measured datasets (onnxcost collect):\n"
     "an ensemble of dense ReLU MLPs predicting ln(kernel time), Huber loss,\n"
@@ -62,6 +63,11 @@ static const char train_help[] =
     "                        existing MODEL, rewritten in place (temp file and\n"
     "                        rename) or written to -o FILE; the networks are\n"
     "                        kept bit for bit\n"
+    "      --merge           train nothing: one ensemble of the members of the\n"
+    "                        MODELs (trained on the same data with the same\n"
+    "                        options, each with another --seed), in order,\n"
+    "                        written to -o FILE; the first model's in-graph fit\n"
+    "                        and coverage are kept\n"
     "  -q, --quiet           one progress line per member, not per epoch\n"
     "  -h, --help            this text\n";
 
@@ -201,6 +207,35 @@ static int set_fit_file(oc_tmodel *tm, const char *path)
     return st == OC_OK ? 0 : cli_fail(&err, 1);
 }
 
+/* --merge: the models read, their members appended to the first's, the
+ * result written to `output`. */
+static int merge_models(char **paths, int n, const char *output)
+{
+    oc_error err;
+    oc_error_clear(&err);
+    oc_tmodel *tm;
+    if (oc_tmodel_load(paths[0], &tm, &err) != OC_OK)
+        return cli_fail(&err, 1);
+    int rc = 0;
+    for (int i = 1; i < n && !rc; i++) {
+        oc_tmodel *other;
+        if (oc_tmodel_load(paths[i], &other, &err) != OC_OK)
+            rc = cli_fail(&err, 1);
+        else if (oc_tmodel_merge(tm, other, &err) != OC_OK) {
+            cli_error("train: %s: %s", paths[i], err.msg);
+            rc = EXIT_USAGE;
+        }
+        oc_tmodel_free(other);
+    }
+    if (!rc && oc_tmodel_save(tm, output, &err) != OC_OK)
+        rc = cli_fail(&err, 0);
+    if (!rc)
+        fprintf(stderr, "wrote %s: the %s timing model, %d members from %d models\n", output,
+                oc_tmodel_get_info(tm)->target, oc_tmodel_get_info(tm)->ensemble, n);
+    oc_tmodel_free(tm);
+    return rc;
+}
+
 /* --embed: the model read, the fit stored, the model written back. */
 static int embed_fit(const char *model, const char *fit, const char *output)
 {
@@ -224,7 +259,7 @@ int cmd_train(int argc, char **argv)
 {
     enum { O_HW = 256, O_HIDDEN, O_EPOCHS, O_PATIENCE, O_LR, O_BATCH, O_L2, O_DROPOUT,
            O_ENSEMBLE, O_SEED, O_VAL, O_TEST, O_NO_BASE, O_CV, O_BY, O_HUBER, O_SAMPLES,
-           O_OVERHEAD, O_EMBED };
+           O_OVERHEAD, O_EMBED, O_MERGE };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
         {"hw", required_argument, NULL, O_HW},
@@ -247,6 +282,7 @@ int cmd_train(int argc, char **argv)
         {"samples", no_argument, NULL, O_SAMPLES},
         {"overhead", required_argument, NULL, O_OVERHEAD},
         {"embed", required_argument, NULL, O_EMBED},
+        {"merge", no_argument, NULL, O_MERGE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -264,7 +300,7 @@ int cmd_train(int argc, char **argv)
     bool by_given = false, test_given = false;
     oc_score_by by = OC_SCORE_BY_FAMILY;
     out_format fmt = FMT_TABLE;
-    bool fmt_given = false, list_samples = false;
+    bool fmt_given = false, list_samples = false, merge = false;
     int64_t iv;
     int c, rc;
     optind = 1;
@@ -324,6 +360,7 @@ int cmd_train(int argc, char **argv)
         case O_SAMPLES: list_samples = true; break;
         case O_OVERHEAD: fit_path = optarg; break;
         case O_EMBED: embed = optarg; break;
+        case O_MERGE: merge = true; break;
         case O_NO_BASE: o.roofline_base = false; break;
         case 'q': ps.quiet = true; break;
         case 'h': fputs(train_help, stdout); return EXIT_OK;
@@ -334,6 +371,13 @@ int cmd_train(int argc, char **argv)
     }
     o.mlp.hidden = hidden;
     o.mlp.n_hidden = n_hidden;
+    if (merge) {
+        if (!output || embed || fit_path || folds || argc - optind < 2) {
+            cli_error("train: --merge takes -o FILE and two or more models, nothing else");
+            return EXIT_USAGE;
+        }
+        return merge_models(argv + optind, argc - optind, output);
+    }
     if (embed) {
         if (!fit_path || folds || optind < argc) {
             cli_error("train: --embed MODEL takes --overhead FIT.json (and -o), no dataset");

@@ -194,6 +194,67 @@ oc_status oc_tmodel_copy_fit(oc_tmodel *dst, const oc_tmodel *src, oc_error *err
     return OC_OK;
 }
 
+/* Two standardisations agree when every mean differs by at most
+ * MERGE_TOL of its std and every std by MERGE_TOL of itself: members
+ * trained on data that differ by a handful of rows in a hundred thousand
+ * see the same inputs. */
+#define MERGE_TOL 1e-3
+
+static bool close_to(double a, double b, double scale)
+{
+    return fabs(a - b) <= MERGE_TOL * (scale > 0 ? scale : 1);
+}
+
+static const char *merge_mismatch(const oc_tmodel *a, const oc_tmodel *b)
+{
+    const oc_tmodel_info *x = &a->info, *y = &b->info;
+    if (x->n_features != y->n_features)
+        return "feature schema";
+    if (strcmp(x->target, y->target) || strcmp(x->runtime, y->runtime))
+        return "target or runtime";
+    if (x->roofline_base != y->roofline_base || x->n_hidden != y->n_hidden ||
+        memcmp(x->hidden, y->hidden, (size_t)x->n_hidden * sizeof x->hidden[0]))
+        return "network layout";
+    if (x->n_machines != y->n_machines)
+        return "machines";
+    for (int i = 0; i < x->n_machines; i++)
+        if (strcmp(x->machines[i].machine, y->machines[i].machine))
+            return "machines";
+    if (x->n_thread_counts != y->n_thread_counts ||
+        memcmp(x->thread_counts, y->thread_counts,
+               (size_t)x->n_thread_counts * sizeof x->thread_counts[0]) ||
+        x->optimizers != y->optimizers)
+        return "thread counts or optimizers";
+    if (!close_to(a->y_mean, b->y_mean, a->y_std) || !close_to(a->y_std, b->y_std, a->y_std))
+        return "standardisation of the times";
+    for (int f = 0; f < x->n_features; f++)
+        if (!close_to(a->mean[f], b->mean[f], a->std[f]) ||
+            !close_to(a->std[f], b->std[f], a->std[f]))
+            return "standardisation of the features";
+    return NULL;
+}
+
+oc_status oc_tmodel_merge(oc_tmodel *dst, oc_tmodel *src, oc_error *err)
+{
+    const char *why = merge_mismatch(dst, src);
+    if (why)
+        return oc_error_set(err, OC_ERR_USAGE, "",
+                            "cannot merge: the models differ in their %s (train both on "
+                            "the same data with the same options, another --seed)", why);
+    int k0 = dst->info.ensemble, k1 = src->info.ensemble;
+    if (k0 + k1 > OC_TMODEL_MAX_ENSEMBLE)
+        return oc_error_set(err, OC_ERR_USAGE, "", "cannot merge: %d members, at most %d",
+                            k0 + k1, OC_TMODEL_MAX_ENSEMBLE);
+    for (int k = 0; k < k1; k++) {
+        dst->nets[k0 + k] = src->nets[k];
+        src->nets[k] = NULL;
+    }
+    dst->info.val_mse = (dst->info.val_mse * k0 + src->info.val_mse * k1) / (k0 + k1);
+    dst->info.ensemble = k0 + k1;
+    src->info.ensemble = 0;
+    return OC_OK;
+}
+
 bool oc_tmodel_fit_at(const oc_tmodel *tm, int threads, oc_tmodel_fit *out)
 {
     int best = -1, best_d = 1 << 30;

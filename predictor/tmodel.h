@@ -195,6 +195,14 @@ typedef struct oc_tmodel_fit {
     double range_low, range_high;
 } oc_tmodel_fit;
 
+/* Append src's members to dst's ensemble (src keeps none; free it as
+ * usual): models trained on the same data with the same options and
+ * another seed.  dst keeps its in-graph fit, coverage and calibration.
+ * Errors: OC_ERR_USAGE (another schema, target, runtime, layout,
+ * machines, thread counts or standardisation; more than
+ * OC_TMODEL_MAX_ENSEMBLE members). */
+oc_status oc_tmodel_merge(oc_tmodel *dst, oc_tmodel *src, oc_error *err);
+
 /* Give the model the in-graph fit and coverage of an overhead file's
  * text (data/<target>-overhead.json): "threads" (per thread count:
  * kernel_scale, per_kernel_us, small_kernel_us, output_us_per_mb),

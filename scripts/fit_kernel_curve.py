@@ -44,7 +44,8 @@ from corpus_io import write_json  # noqa: E402
 
 SETS = ("zoo holdout blind blind2 blind3 blind4 blind5 blind6 blind7 blind8+blind8-recheck "
         "blind9 blind10 blind11 blind12 blind13+blind13-rerun "
-        "blind14+blind14-rerun+blind14-rerun2 blind15+blind15-rerun+blind15-rerun2")
+        "blind14+blind14-rerun+blind14-rerun2 blind15+blind15-rerun+blind15-rerun2 "
+        "blind16+blind16-rerun+blind16-rerun2")
 
 
 def runs_of(binary, machine, specs, models):

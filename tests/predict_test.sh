@@ -228,6 +228,24 @@ ok '[ $? -ne 0 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]' "train --embed: a missing 
 "$BIN" train --overhead "$TMP/nofit.json" --embed "$TMP/mine.tmodel" "$TMP/x.jsonl" 2>"$TMP/err"
 ok '[ $? -eq 1 ] && grep -q "no dataset" "$TMP/err"' "train --embed takes no dataset"
 
+# train --merge: one ensemble of several models' members; a model merged
+# with itself predicts what it did (each member twice), its fit kept; a
+# training-step model is not one of its kind
+"$BIN" train --merge -o "$TMP/twice.tmodel" "$TMP/mine.tmodel" "$TMP/mine.tmodel" 2>"$TMP/err"
+ok '[ $? -eq 0 ] && grep -q "20 members from 2 models" "$TMP/err"' "train --merge: the members of both"
+"$BIN" predict --format json -T 1 --timing-model "$TMP/twice.tmodel" "$SAMPLES/mobilenet_v2.onnx" \
+    >"$TMP/twice.json" 2>/dev/null
+ok "$PY - '$TMP/mine.json' '$TMP/twice.json' <<'E'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert abs(a['totals']['time_ms'] / b['totals']['time_ms'] - 1) < 1e-9, (a['totals'], b['totals'])
+assert b['target']['in_graph_fit'] == 'myfit.json (fitted on mine)', b['target']
+E" "train --merge: a model merged with itself predicts the same, with its fit"
+"$BIN" train --merge -o "$TMP/mixed.tmodel" "$TMP/mine.tmodel" "$D/torch-cpu.tmodel" 2>"$TMP/err"
+ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "target or runtime" "$TMP/err" && [ ! -e "$TMP/mixed.tmodel" ]' "train --merge: another target refused, one line, nothing written"
+"$BIN" train --merge -o "$TMP/one.tmodel" "$TMP/mine.tmodel" 2>"$TMP/err"
+ok '[ $? -eq 1 ] && grep -q "two or more models" "$TMP/err"' "train --merge needs two models"
+
 # GatherSliceToSplitFusion: three Gathers of one index and a Slice reading
 # X [2, 6, 4] along axis 1 run as one Split (described as a Split of X into
 # those parts), with a Squeeze after each Gather whose index is a scalar

@@ -647,10 +647,11 @@ static void free_set(oc_train_set *s)
     free(s->X);
 }
 
-static oc_tmodel *train_small(const oc_train_set *s)
+static oc_tmodel *train_seeded(const oc_train_set *s, uint64_t seed)
 {
     static const int hidden[] = {16, 16};
     oc_tmodel_train_opts o = oc_tmodel_train_defaults();
+    o.mlp.seed = seed;
     o.mlp.hidden = hidden;
     o.mlp.n_hidden = 2;
     o.mlp.epochs = 20;
@@ -663,6 +664,8 @@ static oc_tmodel *train_small(const oc_train_set *s)
     CHECK(oc_tmodel_train(s, &hw, 1, &o, &tm, &err) == OC_OK);
     return tm;
 }
+
+static oc_tmodel *train_small(const oc_train_set *s) { return train_seeded(s, 1); }
 
 static bool refused(const void *buf, size_t n, const char *needle)
 {
@@ -683,6 +686,59 @@ static void put32(unsigned char *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Two ensembles trained on one set with two seeds merge into one of their
+ * six members: each row's time the geometric mean of the two models'
+ * (three members each), its range the widest; the merged file keeps them.
+ * A model trained on other data is refused. */
+static void test_tmodel_merge(void)
+{
+    oc_train_set s, other;
+    make_set(&s, 1500);
+    make_set(&other, 1200);
+    oc_tmodel *a = train_seeded(&s, 1), *b = train_seeded(&s, 2),
+              *c = train_seeded(&other, 3);
+    enum { Q = 16 };
+    double ta[Q], la[Q], ha[Q], tb[Q], lb[Q], hb[Q], tm_[Q], lm[Q], hm[Q];
+    oc_error err;
+    oc_error_clear(&err);
+    if (a && b && c) {
+        CHECK(oc_tmodel_predict_features(a, s.X, Q, ta, la, ha, &err) == OC_OK);
+        CHECK(oc_tmodel_predict_features(b, s.X, Q, tb, lb, hb, &err) == OC_OK);
+        CHECK(oc_tmodel_merge(a, c, &err) == OC_ERR_USAGE);
+        CHECK(strstr(err.msg, "standardisation") != NULL);
+        CHECK_EQ_INT(oc_tmodel_get_info(a)->ensemble, 3);
+        CHECK(oc_tmodel_merge(a, b, &err) == OC_OK);
+        CHECK_EQ_INT(oc_tmodel_get_info(a)->ensemble, 6);
+        CHECK(oc_tmodel_predict_features(a, s.X, Q, tm_, lm, hm, &err) == OC_OK);
+        int same = 0, differ = 0;
+        for (int i = 0; i < Q; i++) {
+            same += fabs(tm_[i] / sqrt(ta[i] * tb[i]) - 1) < 1e-9 &&
+                    lm[i] == fmin(la[i], lb[i]) && hm[i] == fmax(ha[i], hb[i]);
+            differ += fabs(ta[i] / tb[i] - 1) > 1e-6;
+        }
+        CHECK_EQ_INT(same, Q);
+        CHECK(differ > 0); /* the seeds made other members */
+        void *buf = NULL;
+        size_t n = 0;
+        oc_tmodel *back = NULL;
+        CHECK(oc_tmodel_to_buffer(a, &buf, &n, &err) == OC_OK);
+        CHECK(oc_tmodel_from_buffer(buf, n, "merged", &back, &err) == OC_OK);
+        if (back) {
+            double tr[Q];
+            CHECK_EQ_INT(oc_tmodel_get_info(back)->ensemble, 6);
+            CHECK(oc_tmodel_predict_features(back, s.X, Q, tr, NULL, NULL, &err) == OC_OK);
+            CHECK(memcmp(tr, tm_, sizeof tr) == 0);
+        }
+        oc_tmodel_free(back);
+        free(buf);
+    }
+    oc_tmodel_free(a);
+    oc_tmodel_free(b);
+    oc_tmodel_free(c);
+    free_set(&s);
+    free_set(&other);
 }
 
 static void test_tmodel_file(void)
@@ -1292,6 +1348,7 @@ int main(void)
     test_huber_resists_outliers();
     test_split_and_baseline();
     test_tmodel_file();
+    test_tmodel_merge();
     test_optimizers();
     test_tmodel_fit();
     test_targets();
