@@ -555,6 +555,14 @@ static json_t *overhead_json(const oc_calib_fit *f)
         if (kc)
             json_object_set_new(o, "kernel_curve", kc);
     }
+    if (o && f->n_band) {
+        json_t *rb = json_pack("{s:o, s:o, s:o, s:f, s:i}", "per_kernel_us",
+                               vec(f->band_us, f->n_band - 1), "low", vec(f->band_low, f->n_band),
+                               "high", vec(f->band_high, f->n_band), "quantile",
+                               f->band_quantile, "runs", f->band_runs);
+        if (rb)
+            json_object_set_new(o, "range_band", rb);
+    }
     json_t *ig = o ? json_object() : NULL;
     for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
         if (f->in_graph[g] > 0)
@@ -698,6 +706,51 @@ static bool curve_from_json(const json_t *kc, oc_calib_fit *f)
     return true;
 }
 
+/* A range band: 1 .. OC_CALIB_BAND_MAX bands, per_kernel_us rising from
+ * above 0 (one fewer), each band's low in (0, 100] and high from low to
+ * 100, quantile in (0, 0.5). */
+static bool band_from_json(const json_t *rb, oc_calib_fit *f)
+{
+    const json_t *e = json_object_get(rb, "per_kernel_us"), *lo = json_object_get(rb, "low"),
+                 *hi = json_object_get(rb, "high");
+    double runs = 0;
+    size_t n = json_array_size(lo);
+    if (!json_is_object(rb) || !json_is_array(e) || !json_is_array(lo) || !json_is_array(hi) ||
+        n < 1 || n > OC_CALIB_BAND_MAX || json_array_size(hi) != n ||
+        json_array_size(e) != n - 1 || !get_num(rb, "runs", 1, 1e9, &runs) ||
+        !get_num(rb, "quantile", 1e-6, 0.5 - 1e-6, &f->band_quantile))
+        return false;
+    for (size_t b = 0; b < n; b++) {
+        const json_t *a = json_array_get(lo, b), *c = json_array_get(hi, b);
+        if (!json_is_number(a) || !json_is_number(c))
+            return false;
+        f->band_low[b] = json_number_value(a);
+        f->band_high[b] = json_number_value(c);
+        if (!(f->band_low[b] > 0) || !(f->band_high[b] >= f->band_low[b]) ||
+            !(f->band_high[b] <= 100))
+            return false;
+        if (b + 1 < n) {
+            const json_t *u = json_array_get(e, b);
+            if (!json_is_number(u))
+                return false;
+            f->band_us[b] = json_number_value(u);
+            if (!(f->band_us[b] > (b ? f->band_us[b - 1] : 0)) || !(f->band_us[b] < 1e9))
+                return false;
+        }
+    }
+    f->n_band = (int)n;
+    f->band_runs = (int)runs;
+    return true;
+}
+
+int oc_calib_band_of(const oc_calib_fit *f, double per_kernel_us)
+{
+    int b = 0;
+    while (b < f->n_band - 1 && !(per_kernel_us < f->band_us[b]))
+        b++;
+    return b;
+}
+
 static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *label,
                                oc_error *err)
 {
@@ -744,6 +797,8 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
     if (json_object_get(ov, "kernel_curve") &&
         !curve_from_json(json_object_get(ov, "kernel_curve"), f))
         return BAD("%s: corrupt calibration: bad \"kernel_curve\" in \"overhead\"", label);
+    if (json_object_get(ov, "range_band") && !band_from_json(json_object_get(ov, "range_band"), f))
+        return BAD("%s: corrupt calibration: bad \"range_band\" in \"overhead\"", label);
     if (json_object_get(ov, "stream_gbps") &&
         !get_num(ov, "stream_gbps", 0, 1e6, &f->stream_gbps))
         return BAD("%s: corrupt calibration: bad \"stream_gbps\"", label);

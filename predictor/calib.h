@@ -73,7 +73,7 @@ typedef enum {
 const char *oc_calib_form_name(int form);
 
 /* The fit for one thread count. */
-enum { OC_CALIB_CURVE_MAX = 16 };
+enum { OC_CALIB_CURVE_MAX = 16, OC_CALIB_BAND_MAX = 8 };
 
 typedef struct oc_calib_fit {
     int threads;
@@ -177,6 +177,16 @@ typedef struct oc_calib_fit {
      * chunk), median in us: how fast this host ran while it was measured;
      * 0 when not recorded */
     double check_us;
+    /* The whole-model range, by how small a run's kernels are: a run
+     * whose predicted time per kernel (its total over the kernels it
+     * runs) is under band_us[b] (any, in the last band) ran within
+     * [total * band_low[b], total * band_high[b]] but for band_quantile
+     * of this machine's runs on each side (scripts/fit_range_band.py);
+     * n_band bands (0: none, the range is the ensemble's). */
+    int n_band, band_runs;
+    double band_quantile;
+    double band_us[OC_CALIB_BAND_MAX - 1], band_low[OC_CALIB_BAND_MAX],
+        band_high[OC_CALIB_BAND_MAX];
 } oc_calib_fit;
 
 typedef struct oc_calib {
@@ -261,6 +271,10 @@ void oc_calib_group_sum_add(oc_calib_group_sum *s, const double *meas, const dou
  * kernels and 2% of all the measured time, the share-weighted geometric
  * mean of its runs' ratios, within [0.5, 2]; 0 for the others. */
 void oc_calib_fit_in_graph_groups(oc_calib_fit *f, const oc_calib_group_sum *s);
+
+/* The band (calib.h's band_us) of a run predicted at per_kernel_us per
+ * kernel; f->n_band > 0. */
+int oc_calib_band_of(const oc_calib_fit *f, double per_kernel_us);
 
 /* The in-graph factor of group g in f (1 when not fitted). */
 double oc_calib_in_graph_factor(const oc_calib_fit *f, int g);

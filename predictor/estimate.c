@@ -888,6 +888,13 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
         out->total_low_us = fmin(out->total_low_us, out->total_us * ov->range_low);
     if (ov && ov->range_high > 0)
         out->total_high_us = fmax(out->total_high_us, out->total_us * ov->range_high);
+    /* a calibration's band: as far as its machine's runs of that kind
+     * strayed from their predictions */
+    if (ov && ov->band && n_run + (double)out->n_inner_run > 0) {
+        int b = oc_calib_band_of(ov->band, out->total_us / (n_run + (double)out->n_inner_run));
+        out->total_low_us = out->total_us * ov->band->band_low[b];
+        out->total_high_us = out->total_us * ov->band->band_high[b];
+    }
 }
 
 /* Each Conv, ConvTranspose, Gemm and MatMul kernel of the n rows of x
@@ -1160,6 +1167,7 @@ void oc_overhead_calibrated(const oc_tmodel *tm, int threads, const oc_calib_fit
     ov->loop_run_us = cf->loop_run_us;
     ov->in_graph = cf;
     ov->curve = cf->n_curve >= 2 ? cf : NULL;
+    ov->band = cf->n_band ? cf : NULL;
     if (cf->output_us_per_mb > 0)
         ov->output_us_per_mb = cf->output_us_per_mb;
 }

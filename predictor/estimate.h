@@ -70,6 +70,10 @@ typedef struct oc_overhead {
     /* the whole-model range reaches at least [total * range_low, total *
      * range_high] (oc_tmodel_fit's); 0: the ensemble's range alone */
     double range_low, range_high;
+    /* a calibration's range band (calib.h): the whole-model range is
+     * [total * band_low, total * band_high] of the run's band, in place of
+     * the ensemble's and range_low / range_high; NULL: none */
+    const struct oc_calib_fit *band;
 } oc_overhead;
 
 typedef struct oc_estimate {

@@ -45,13 +45,13 @@ from corpus_io import write_json  # noqa: E402
 SETS = ("zoo holdout blind blind2 blind3 blind4 blind5 blind6 blind7 blind8+blind8-recheck "
         "blind9 blind10 blind11 blind12 blind13+blind13-rerun "
         "blind14+blind14-rerun+blind14-rerun2 blind15+blind15-rerun+blind15-rerun2 "
-        "blind16+blind16-rerun+blind16-rerun2")
+        "blind16+blind16-rerun+blind16-rerun2 blind17+blind17-rerun+blind17-rerun2")
 
 
 def runs_of(binary, machine, specs, models):
     """Every run of the sets: its set, threads, measured wall time, and
-    what predict gives it (the total, the profiler cost taken out, each
-    kernel's time)."""
+    what predict gives it (the total and its range, the kernels it runs,
+    the profiler cost taken out, each kernel's time)."""
     out = []
     for spec in specs:
         _, runs = quickest_runs(binary, machine, spec, "fit_kernel_curve")
@@ -65,6 +65,8 @@ def runs_of(binary, machine, specs, models):
             xs = np.array([k["time_us"] for k in d["kernels"]], float)
             out.append({"set": spec.split("+")[0], "threads": r["threads"],
                         "m": r["wall_us"]["median"], "total": t["time_ms"] * 1e3,
+                        "low": t["time_ms_low"] * 1e3, "high": t["time_ms_high"] * 1e3,
+                        "kernels": t["kernels"],
                         "rest": t["time_ms"] * 1e3 - (xs.sum() - t["profiler_ms"] * 1e3),
                         "xs": xs})
     return out

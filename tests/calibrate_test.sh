@@ -433,6 +433,31 @@ E" "a kernel curve: each kernel adds w(its predicted time) to the run, in place 
 "$BIN" predict --target "$TMP/kcbad.json" -T 1 "$ENC" >/dev/null 2>"$TMP/kcbe"
 ok "[ \$? -ne 0 ] && [ \$(wc -l <'$TMP/kcbe') -eq 1 ] && grep -q 'bad \"kernel_curve\"' '$TMP/kcbe'" \
     "a kernel curve above the identity: refused in one line"
+# --- a range band (scripts/fit_range_band.py): the whole-model range by regime ---
+$PY - "$TMP/lp.json" "$TMP/rb.json" "$TMP/rbbad.json" "$TMP/pkc0" <<'E'
+import json, sys
+c = json.load(open(sys.argv[1]))
+t = json.load(open(sys.argv[4]))['totals']
+per = t['time_ms'] * 1e3 / t['kernels']
+# the encoder's runs fall in the middle band of three, whatever the model predicts
+c['threads'][0]['overhead']['range_band'] = {'per_kernel_us': [per / 2, per * 2], 'low': [0.5, 0.8, 0.9],
+                                             'high': [3, 1.3, 1.1], 'quantile': 0.05, 'runs': 40}
+json.dump(c, open(sys.argv[2], 'w'))
+c['threads'][0]['overhead']['range_band']['high'] = [3, 0.7, 1.1]  # under its low
+json.dump(c, open(sys.argv[3], 'w'))
+E
+"$BIN" predict --target "$TMP/rb.json" -T 1 -f json "$ENC" >"$TMP/prb" 2>/dev/null
+ok "[ \$? -eq 0 ] && $PY - '$TMP/pkc0' '$TMP/prb' <<'E'
+import json, sys
+t0, t = (json.load(open(p))['totals'] for p in sys.argv[1:3])
+assert t['time_ms'] == t0['time_ms'], (t0, t)
+assert (t0['time_ms_low'], t0['time_ms_high']) != (t['time_ms_low'], t['time_ms_high']), t0
+assert abs(t['time_ms_low'] - 0.8 * t['time_ms']) < 1e-9 * t['time_ms'], t
+assert abs(t['time_ms_high'] - 1.3 * t['time_ms']) < 1e-9 * t['time_ms'], t
+E" "a range band: the range is the total times its band's low and high, the total unchanged"
+"$BIN" predict --target "$TMP/rbbad.json" -T 1 "$ENC" >/dev/null 2>"$TMP/rbbe"
+ok "[ \$? -ne 0 ] && [ \$(wc -l <'$TMP/rbbe') -eq 1 ] && grep -q 'bad \"range_band\"' '$TMP/rbbe'" \
+    "a range band whose high is under its low: refused in one line"
 "$BIN" predict --target "$TMP/ch.json" -T 1 --top 100000 "$SRC/samples/tiny_encoder.onnx" >"$TMP/pshare" 2>/dev/null
 ok "awk '/%\$/ && \$1 != \"node\" { s += \$NF } END { exit !(s > 90 && s < 110) }' '$TMP/pshare'" \
     "the table's shares add up to 100% within rounding (of the times as listed, the profiler's cost in them), not 250%"
