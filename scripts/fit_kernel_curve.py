@@ -72,6 +72,28 @@ def runs_of(binary, machine, specs, models):
     return out
 
 
+def add_run_args(ap):
+    """The options naming the binary, the machine, the graphs and the
+    sets of runs (shared with fit_range_band.py)."""
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
+    ap.add_argument("--machine", default="cpu-AuthenticAMD-f26-m2")
+    ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
+    ap.add_argument("--sets", default=SETS, help="space-separated set specs (default: %(default)s)")
+
+
+def calibration_and_runs(args, what):
+    """The machine's calibration (its path and contents) and its runs
+    (runs_of), with a first line saying how many; `what` ends it."""
+    cal_path = os.path.join(ROOT, "data", "machines", args.machine,
+                            "ort-cpu-inference-calibration.json")
+    with open(cal_path) as f:
+        cal = json.load(f)
+    runs = runs_of(args.bin, args.machine, args.sets.split(), args.models)
+    sets = list(dict.fromkeys(r["set"] for r in runs))
+    print(f"machine {args.machine}; {len(runs)} runs of {len(sets)} sets; {what}")
+    return cal_path, cal, runs, sets
+
+
 def design(runs, knots):
     """Per run: the sum over its kernels of each point's hat function
     (a row), and the part beyond the last point (slope 1)."""
@@ -114,10 +136,7 @@ def predicted(runs, rows, tails, w):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
-    ap.add_argument("--machine", default="cpu-AuthenticAMD-f26-m2")
-    ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
-    ap.add_argument("--sets", default=SETS, help="space-separated set specs (default: %(default)s)")
+    add_run_args(ap)
     ap.add_argument("--knots", default="1 2 4 8 16 32 64", help="microseconds")
     ap.add_argument("--ridge", type=float, default=0.01)
     ap.add_argument("--write", action="store_true", help="store the curve in the calibration")
@@ -125,13 +144,7 @@ def main():
     knots = np.array([float(v) for v in args.knots.split()])
     if len(knots) < 2 or np.any(np.diff(knots) <= 0) or knots[0] <= 0:
         sys.exit("fit_kernel_curve: --knots must rise from above 0, two or more")
-    cal_path = os.path.join(ROOT, "data", "machines", args.machine,
-                            "ort-cpu-inference-calibration.json")
-    with open(cal_path) as f:
-        cal = json.load(f)
-    runs = runs_of(args.bin, args.machine, args.sets.split(), args.models)
-    sets = list(dict.fromkeys(r["set"] for r in runs))
-    print(f"machine {args.machine}; {len(runs)} runs of {len(sets)} sets; knots {args.knots} us")
+    cal_path, cal, runs, sets = calibration_and_runs(args, f"knots {args.knots} us")
     for fit_ in cal["threads"]:
         t = fit_["threads"]
         ov = fit_["overhead"]

@@ -23,7 +23,6 @@ predict gives.
     /usr/bin/python3 scripts/fit_range_band.py [--bin build/onnxcost] [--write]
 """
 import argparse
-import json
 import os
 import sys
 
@@ -32,7 +31,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from corpus_io import write_json  # noqa: E402
-from fit_kernel_curve import SETS, runs_of  # noqa: E402
+from fit_kernel_curve import add_run_args, calibration_and_runs  # noqa: E402
 
 
 def bands_of(runs, edges):
@@ -54,10 +53,7 @@ def fit(ratios, bands, n_bands, q):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
-    ap.add_argument("--machine", default="cpu-AuthenticAMD-f26-m2")
-    ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
-    ap.add_argument("--sets", default=SETS, help="space-separated set specs (default: %(default)s)")
+    add_run_args(ap)
     ap.add_argument("--bands", default="2 8 32",
                     help="predicted us per kernel where a band ends (default: %(default)s)")
     ap.add_argument("--quantile", type=float, default=0.035,
@@ -69,14 +65,9 @@ def main():
         sys.exit("fit_range_band: --bands must rise from above 0, at most 7")
     if not 0 < args.quantile < 0.5:
         sys.exit("fit_range_band: --quantile must lie in (0, 0.5)")
-    cal_path = os.path.join(ROOT, "data", "machines", args.machine,
-                            "ort-cpu-inference-calibration.json")
-    with open(cal_path) as f:
-        cal = json.load(f)
-    runs = runs_of(args.bin, args.machine, args.sets.split(), args.models)
-    sets = list(dict.fromkeys(r["set"] for r in runs))
-    print(f"machine {args.machine}; {len(runs)} runs of {len(sets)} sets; bands end at "
-          f"{args.bands} us per kernel; {args.quantile:g} of runs out on each side")
+    cal_path, cal, runs, sets = calibration_and_runs(
+        args, f"bands end at {args.bands} us per kernel; {args.quantile:g} of runs out on "
+        "each side")
     for fit_ in cal["threads"]:
         t = fit_["threads"]
         rt = [r for r in runs if r["threads"] == t]
