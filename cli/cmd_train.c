@@ -213,12 +213,12 @@ static int merge_models(char **paths, int n, const char *output)
 {
     oc_error err;
     oc_error_clear(&err);
-    oc_tmodel *tm;
+    oc_tmodel *tm = NULL;
     if (oc_tmodel_load(paths[0], &tm, &err) != OC_OK)
         return cli_fail(&err, 1);
     int rc = 0;
     for (int i = 1; i < n && !rc; i++) {
-        oc_tmodel *other;
+        oc_tmodel *other = NULL;
         if (oc_tmodel_load(paths[i], &other, &err) != OC_OK)
             rc = cli_fail(&err, 1);
         else if (oc_tmodel_merge(tm, other, &err) != OC_OK) {
