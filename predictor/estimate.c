@@ -877,9 +877,18 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
     out->output_us = ov ? ov->output_us_per_mb * (double)out->output_fresh_bytes / 1e6 : 0;
     double fixed = out->overhead_us + out->output_us - out->profiler_us;
     /* what the kernels cost at the least, every kernel a graph runs */
-    double floor = (ov && ov->kernel_floor_us > 0 ? ov->kernel_floor_us : 0) *
-                       (n_run + (double)out->n_inner_run) + out->output_us;
+    double kernels = n_run + (double)out->n_inner_run;
+    double floor = (ov && ov->kernel_floor_us > 0 ? ov->kernel_floor_us : 0) * kernels +
+                   out->output_us;
     out->total_us = fmax(out->kernels_us + fixed, floor);
+    if (ov && ov->band && kernels > 0) {
+        /* a calibration's band: as far as its machine's runs of that kind
+         * strayed from their predictions */
+        int b = oc_calib_band_of(ov->band, out->total_us / kernels);
+        out->total_low_us = out->total_us * ov->band->band_low[b];
+        out->total_high_us = out->total_us * ov->band->band_high[b];
+        return;
+    }
     out->total_low_us = fmax(out->kernels_low_us + fixed, floor);
     out->total_high_us = fmax(out->kernels_high_us + fixed, floor);
     /* the ensemble agrees more often than it is right: the range reaches
@@ -888,13 +897,6 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
         out->total_low_us = fmin(out->total_low_us, out->total_us * ov->range_low);
     if (ov && ov->range_high > 0)
         out->total_high_us = fmax(out->total_high_us, out->total_us * ov->range_high);
-    /* a calibration's band: as far as its machine's runs of that kind
-     * strayed from their predictions */
-    if (ov && ov->band && n_run + (double)out->n_inner_run > 0) {
-        int b = oc_calib_band_of(ov->band, out->total_us / (n_run + (double)out->n_inner_run));
-        out->total_low_us = out->total_us * ov->band->band_low[b];
-        out->total_high_us = out->total_us * ov->band->band_high[b];
-    }
 }
 
 /* Each Conv, ConvTranspose, Gemm and MatMul kernel of the n rows of x
