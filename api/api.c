@@ -616,6 +616,7 @@ void onnxcost_predictor_target(const onnxcost_predictor *p, onnxcost_target *out
         .this_machine = p->sel.this_machine,
         .in_graph_fit = oc_tmodel_fit_source(p->tm),
         .threads_measured = oc_tmodel_has_threads(p->tm, info->threads),
+        .nearest = p->sel.nearest,
     };
 }
 

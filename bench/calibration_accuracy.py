@@ -11,10 +11,11 @@ what calibrate would have measured, fits it (calibrate --no-measure) and
 scores the whole models measured on that machine (scripts/measure_models.py
 or measure_training.py output) with predict's own totals: the figure a user
 of that machine gets.  The models in FIT (the in-graph fit's) are listed
-apart; the others were in no fit.  The first row is the uncalibrated
-built-in model
-(as on a machine it has no calibration for), the second what predict does
-here out of the box."""
+apart; the others were in no fit.  The first rows are what a machine with no
+calibration of its own gets: the raw built-in model ("none", a machine
+whose NCHWc block no shipped calibration has) and the shipped calibration
+of the measured machine nearest this one ("nearest"); then what predict
+does here out of the box."""
 import argparse, gzip, json, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -103,14 +104,21 @@ def main():
     print(f"{'budget':>8s} {'thr':>3s} {'kernels':>7s} {'probe err':>10s} {'after (LOO)':>11s}"
           f"   {'held-out models: MAPE':32s} {'fit models':s}")
     for th in threads:
-        # Uncalibrated: the built-in model as on a machine it has no
-        # calibration for; "shipped": what predict uses here out of the box
-        # (a calibration built in for this fingerprint, if there is one).
+        # Uncalibrated, as on a machine with no calibration of its own nor
+        # of its kind: "none" the raw built-in model (a machine whose NCHWc
+        # block no shipped calibration has), "nearest" the shipped
+        # calibration of the measured machine nearest this one's ISA;
+        # "shipped": what predict uses here out of the box (a calibration
+        # built in for this fingerprint, if there is one).
         os.environ["ONNXCOST_MACHINE"] = "cpu-uncalibrated-f0-m0"
-        s = score(a.binary, a.models, training, th, None)
+        for row, isa in (("none", "avx2 fma"), ("nearest", None)):
+            if isa:
+                os.environ["ONNXCOST_ISA"] = isa
+            s = score(a.binary, a.models, training, th, None)
+            os.environ.pop("ONNXCOST_ISA", None)
+            print(f"{row:>8s} {th:3d} {'-':>7s} {'-':>10s} {'-':>11s}   "
+                  f"{summ(s['held-out']):32s} {summ(s['fit'])}")
         del os.environ["ONNXCOST_MACHINE"]
-        print(f"{'none':>8s} {th:3d} {'-':>7s} {'-':>10s} {'-':>11s}   {summ(s['held-out']):32s} "
-              f"{summ(s['fit'])}")
         s = score(a.binary, a.models, training, th, None)
         print(f"{'shipped':>8s} {th:3d} {'-':>7s} {'-':>10s} {'-':>11s}   {summ(s['held-out']):32s} "
               f"{summ(s['fit'])}")

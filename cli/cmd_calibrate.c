@@ -60,6 +60,13 @@ static const char calibrate_help[] =
     "                         runs to fit the in-graph scale on (read only)\n"
     "      --no-anchors       time no whole network: keep the timing model's\n"
     "                         in-graph scale\n"
+    "      --no-curve         lend no kernel curve: calibrate fits none (too few\n"
+    "                         whole networks), and by default takes that of the\n"
+    "                         measured machine nearest this one (a shipped\n"
+    "                         calibration's), said in its output; without it,\n"
+    "                         the profiler's cost per kernel comes from the\n"
+    "                         chains alone (scripts/fit_kernel_curve.py then\n"
+    "                         fits this machine's own)\n"
     "      --hw FILE          the machine's profile from 'onnxcost hw -o FILE'\n"
     "                         (made there): its copy bandwidth, the rate at which\n"
     "                         a graph's weights stream, and (training) what a\n"
@@ -95,7 +102,7 @@ static double now_s(void)
 }
 
 typedef struct copts {
-    bool training, no_measure, no_anchors;
+    bool training, no_measure, no_anchors, no_curve;
     oc_optimizer optimizer;
     int64_t threads[16];
     size_t n_threads;
@@ -112,7 +119,7 @@ typedef struct copts {
 static int parse(int argc, char **argv, copts *o)
 {
     enum { O_MODE = 256, O_OPT, O_NO_MEASURE, O_PROFILE, O_PROFILE_THREADS, O_ANCHORS,
-           O_NO_ANCHORS, O_HW };
+           O_NO_ANCHORS, O_NO_CURVE, O_HW };
     static const struct option opts[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"optimizer", required_argument, NULL, O_OPT},
@@ -123,6 +130,7 @@ static int parse(int argc, char **argv, copts *o)
         {"no-measure", no_argument, NULL, O_NO_MEASURE},
         {"anchors", required_argument, NULL, O_ANCHORS},
         {"no-anchors", no_argument, NULL, O_NO_ANCHORS},
+        {"no-curve", no_argument, NULL, O_NO_CURVE},
         {"hw", required_argument, NULL, O_HW},
         {"profile", required_argument, NULL, O_PROFILE},
         {"profile-threads", required_argument, NULL, O_PROFILE_THREADS},
@@ -160,6 +168,7 @@ static int parse(int argc, char **argv, copts *o)
             }
             break;
         case O_NO_ANCHORS: o->no_anchors = true; break;
+        case O_NO_CURVE: o->no_curve = true; break;
         case O_HW: o->hw = optarg; break;
         case O_PROFILE:
             if (!strchr(optarg, '=') || optarg[0] == '=' || !strchr(optarg, '=')[1]) {
@@ -559,6 +568,12 @@ int cmd_calibrate(int argc, char **argv)
         rc = oc_calib_fit_anchors(o.base, cal, info->target, o.threads[i], anchors, &err)
                  ? cli_fail(&err, 0)
                  : 0;
+    /* The kernel curve: calibrate has too few whole networks to fit one;
+     * the measured machine nearest this one lends its own. */
+    oc_calib near;
+    bool adopted = !rc && !o.no_curve &&
+                   !oc_calib_nearest_builtin(&cal->machine, cal->target, cal->mode, &near) &&
+                   oc_calib_adopt_curve(cal, &near) > 0;
 
     char path[4096];
     if (!rc) {
@@ -673,6 +688,10 @@ int cmd_calibrate(int argc, char **argv)
             if (f->output_us_per_mb > 0)
                 printf("handing outputs back at %d thread%s: %.2f ms per MB\n", f->threads,
                        f->threads == 1 ? "" : "s", f->output_us_per_mb / 1e3);
+            if (adopted && f->curve_from[0])
+                printf("kernel curve at %d thread%s: %s's (fitted on %d of its whole-model "
+                       "runs; the measured machine nearest this one)\n",
+                       f->threads, f->threads == 1 ? "" : "s", f->curve_from, f->curve_runs);
         }
         compare_check(cal);
         printf("wrote %s\n", path);

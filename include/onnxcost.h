@@ -241,6 +241,10 @@ typedef struct onnxcost_target {
     /* the timing model learned this thread count (0: every kernel's time
      * is an extrapolation; onnxcost_predictor_warning says so too) */
     int threads_measured;
+    /* this machine has no calibration, nor its kind: the shipped one of
+     * the measured machine nearest it is used (machine names it; a
+     * warning says so) */
+    int nearest;
 } onnxcost_target;
 
 /* Open the timing model of `target`, the same choice as the command's

@@ -552,6 +552,8 @@ static json_t *overhead_json(const oc_calib_fit *f)
     if (o && f->n_curve) {
         json_t *kc = json_pack("{s:o, s:o, s:i}", "predicted_us", vec(f->curve_x, f->n_curve),
                                "wall_us", vec(f->curve_w, f->n_curve), "runs", f->curve_runs);
+        if (kc && f->curve_from[0])
+            json_object_set_new(kc, "from", json_string(f->curve_from));
         if (kc)
             json_object_set_new(o, "kernel_curve", kc);
     }
@@ -701,9 +703,35 @@ static bool curve_from_json(const json_t *kc, oc_calib_fit *f)
         f->curve_x[k] = px;
         f->curve_w[k] = pw;
     }
+    const json_t *from = json_object_get(kc, "from");
+    if (from && (!json_is_string(from) || !json_string_length(from) ||
+                 json_string_length(from) >= sizeof f->curve_from))
+        return false;
+    snprintf(f->curve_from, sizeof f->curve_from, "%s", from ? json_string_value(from) : "");
     f->n_curve = (int)n;
     f->curve_runs = (int)runs;
     return true;
+}
+
+int oc_calib_adopt_curve(oc_calib *cal, const oc_calib *from)
+{
+    int n = 0;
+    for (int k = 0; k < cal->n_fits; k++) {
+        oc_calib_fit *f = &cal->fits[k];
+        for (int q = 0; !f->n_curve && q < from->n_fits; q++) {
+            const oc_calib_fit *g = &from->fits[q];
+            if (g->threads != f->threads || !g->n_curve)
+                continue;
+            f->n_curve = g->n_curve;
+            f->curve_runs = g->curve_runs;
+            memcpy(f->curve_x, g->curve_x, sizeof f->curve_x);
+            memcpy(f->curve_w, g->curve_w, sizeof f->curve_w);
+            snprintf(f->curve_from, sizeof f->curve_from, "%s",
+                     g->curve_from[0] ? g->curve_from : from->machine.id);
+            n++;
+        }
+    }
+    return n;
 }
 
 /* A range band: 1 .. OC_CALIB_BAND_MAX bands, per_kernel_us rising from

@@ -148,9 +148,11 @@ typedef struct oc_calib_fit {
      * whole-model runs (scripts/fit_kernel_curve.py), where the profiler's
      * cost (per_kernel_us, kernel_floor_us) misjudged many small kernels.
      * It replaces per_kernel_us and kernel_floor_us's part in a kernel's
-     * time. n_curve 0: none. */
+     * time. n_curve 0: none. curve_from: "" when fitted on this machine's
+     * runs, else the machine whose curve it is (oc_calib_adopt_curve). */
     int n_curve, curve_runs;
     double curve_x[OC_CALIB_CURVE_MAX], curve_w[OC_CALIB_CURVE_MAX];
+    char curve_from[64];
     /* Step chains left out because ONNX Runtime ran another number of
      * kernels than the plan has (another version's rewrites): the kernels
      * it ran and the plan's, of the first such run; not saved. */
@@ -362,5 +364,12 @@ oc_status oc_calib_load(const char *path, oc_calib *out, oc_error *err);
 oc_status oc_calib_loadb(const char *text, size_t n, const char *label, oc_calib *out,
                          oc_error *err);
 oc_status oc_calib_save(const oc_calib *c, const char *path, oc_error *err);
+
+/* A calibration whose machine has too few whole-model runs to fit a
+ * kernel curve of its own (calibrate fits none) takes `from`'s: each fit
+ * without a curve gets the curve of `from`'s fit at the same thread count,
+ * if it has one, with curve_from set to `from`'s machine.  Returns how
+ * many fits took one. */
+int oc_calib_adopt_curve(oc_calib *cal, const oc_calib *from);
 
 #endif

@@ -245,6 +245,11 @@ int oc_machine_nchwc_block(const oc_machine *m)
     return 0;
 }
 
+unsigned oc_isa_bits_from_flags(const char *flags)
+{
+    return isa_bits(flags, flags ? strlen(flags) : 0);
+}
+
 unsigned oc_isa_bits_from_json(const json_t *names)
 {
     unsigned bits = 0;

@@ -71,6 +71,10 @@ void oc_machine_isa_str(const oc_machine *m, char *buf, size_t size);
  * with AVX2 or FMA, 0 where MLAS has no NCHWc kernels. */
 int oc_machine_nchwc_block(const oc_machine *m);
 
+/* The ISA bits of a space-separated list of feature names ("avx2 fma"),
+ * as /proc/cpuinfo's flags line has them; other words are ignored. */
+unsigned oc_isa_bits_from_flags(const char *flags);
+
 /* The ISA bits of a JSON array of feature names ("isa" of
  * oc_machine_to_json); names not in OC_ISA_LIST, and non-strings, are
  * ignored; 0 for a non-array. */

@@ -33,6 +33,9 @@ void oc_this_machine(oc_machine *m)
     const char *id = getenv("ONNXCOST_MACHINE");
     if (id && *id)
         snprintf(m->id, sizeof m->id, "%s", id);
+    const char *isa = getenv("ONNXCOST_ISA");
+    if (isa)
+        m->isa = oc_isa_bits_from_flags(isa);
 }
 
 int oc_cache_dir(char *buf, size_t n)
@@ -94,6 +97,36 @@ static int find_builtin_calib(const char *name, const char *mode, oc_calib *c)
             return 0;
     }
     return -1;
+}
+
+static int popcount(unsigned v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+int oc_calib_nearest_builtin(const oc_machine *here, const char *target, const char *mode,
+                             oc_calib *out)
+{
+    int block = oc_machine_nchwc_block(here), best_key = -1;
+    oc_calib c;
+    oc_error err;
+    for (size_t i = 0; i < oc_builtin_calib_count(); i++) {
+        oc_error_clear(&err);
+        if (oc_builtin_calib_get(i, &c, NULL, &err) != OC_OK || strcmp(c.target, target) ||
+            strcmp(c.mode, mode) || oc_machine_nchwc_block(&c.machine) != block)
+            continue;
+        /* fewer ISA features apart first, then the vendor, then the cores */
+        int key = (OC_ISA_COUNT - popcount(c.machine.isa ^ here->isa)) * 4 +
+                  2 * !strcmp(c.machine.vendor, here->vendor) + (c.machine.cores == here->cores);
+        if (key > best_key) {
+            best_key = key;
+            *out = c;
+        }
+    }
+    return best_key >= 0 ? 0 : -1;
 }
 
 static void warn_to(size_t *n, char (*w)[1024], const char *fmt, va_list ap)
@@ -173,6 +206,7 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
     oc_calib calib_; /* the calibration found for a built-in target */
     oc_calib *cal = t->has_calib ? &t->calib : &calib_;
     bool have_calib = t->has_calib, explicit_machine = t->has_calib, shipped = false;
+    bool nearest = false; /* the calibration of the measured machine nearest this one */
     const oc_tmodel_info *info = oc_tmodel_get_info(*tm);
     const char *target = info->target;
     oc_status st;
@@ -208,6 +242,20 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
             shipped = true;
             snprintf(sel->source, sizeof sel->source, "built-in %s", name);
         }
+        /* None of this kind either, and the model did not learn this
+         * machine: for inference, the shipped calibration of the measured
+         * machine nearest this one (oc_calib_nearest_builtin), rather than
+         * the raw model of the machine it learnt.  Not for training steps:
+         * no machine has shown yet that another's training calibration
+         * (its page-fault cost above all) beats the raw model there. */
+        if (!have_calib && !training && strcmp(info->machine, here.id) &&
+            !(info->n_machines > 1 && oc_tmodel_trained_on(*tm, here.id)) &&
+            !oc_calib_nearest_builtin(&here, target, mode_name, cal)) {
+            have_calib = true;
+            shipped = nearest = true;
+            snprintf(sel->source, sizeof sel->source, "built-in %s@%s", target,
+                     cal->machine.id);
+        }
     }
     if (have_calib) {
         if (info->created[0] && cal->base_created[0] &&
@@ -242,7 +290,11 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
                      info->threads == 1 ? "" : "s", cal->machine.id);
         } else {
             sel->calibrated = true;
-            if (shipped)
+            if (nearest)
+                snprintf(sel->label, sizeof sel->label,
+                         "calibrated on %s, the measured machine nearest this one (shipped, %s)",
+                         cal->machine.id, date);
+            else if (shipped)
                 snprintf(sel->label, sizeof sel->label,
                          "calibrated on another host of this machine's kind (%s, shipped, %s)",
                          cal->machine.id, date);
@@ -266,7 +318,16 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
                  strcmp(info->machine, here.id) ? ", not this machine" : " (this machine)");
     }
     sel->this_machine = strcmp(sel->machine, here.id) == 0;
-    if (!sel->this_machine && !explicit_machine)
+    sel->nearest = nearest;
+    if (nearest)
+        warn(sel, "no calibration for this machine (%s): predicting with that of %s, the "
+                  "measured machine nearest it (the same NCHWc block, %d ISA feature%s apart); "
+                  "its times may be off by 2x or more; run 'onnxcost calibrate%s' to fit this "
+                  "machine",
+             here.id, cal->machine.id, popcount(cal->machine.isa ^ here.isa),
+             popcount(cal->machine.isa ^ here.isa) == 1 ? "" : "s",
+             training ? " --mode training" : "");
+    else if (!sel->this_machine && !explicit_machine)
         warn(sel, "the %s timing model was measured on %s, this machine is %s: its times may "
                   "be off by 2x or more; run 'onnxcost calibrate%s' to fit it to this machine",
              target, sel->machine[0] ? sel->machine : "a machine it did not record", here.id,

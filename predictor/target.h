@@ -27,6 +27,9 @@ typedef struct oc_target_sel {
     char source[4160]; /* the calibration's file or name; "" without one */
     bool calibrated;   /* a calibration's fit applies at this thread count */
     bool this_machine; /* machine is this machine's fingerprint */
+    /* No calibration of this machine or its kind: the shipped one of the
+     * measured machine nearest it (oc_calib_nearest_builtin) is used. */
+    bool nearest;
     /* On failure: the error came from reading a file the caller named (a
      * timing model or a calibration), not from the library's own data. */
     bool load_error;
@@ -106,9 +109,18 @@ oc_status oc_target_select(const char *spec, int threads, oc_optimizer optimizer
 oc_status oc_tmodel_fit_legacy(oc_tmodel *tm, bool *fitted, oc_error *err);
 
 /* This machine (predictor/machine.h); $ONNXCOST_MACHINE, when set,
- * replaces the fingerprint (tests; a container that knows its host
- * better than /proc/cpuinfo does). */
+ * replaces the fingerprint, and $ONNXCOST_ISA ("avx2 fma") the ISA
+ * features (tests; a container that knows its host better than
+ * /proc/cpuinfo does). */
 void oc_this_machine(oc_machine *m);
+/* The shipped calibration of `target` ("ort-cpu") and `mode`
+ * ("inference") whose machine is nearest `here`, into *out: one with
+ * ONNX Runtime's NCHWc block of this machine (the same MLAS code paths),
+ * then the fewest ISA features apart, then the same vendor, then the same
+ * number of cores.  0, or -1 when no shipped calibration has this
+ * machine's block. */
+int oc_calib_nearest_builtin(const oc_machine *here, const char *target, const char *mode,
+                             oc_calib *out);
 /* $XDG_CACHE_HOME/onnxcost (else ~/.cache/onnxcost) into buf; the cache
  * file of a calibration.  0, or -1 when no cache directory is known or
  * the path does not fit. */

@@ -236,6 +236,7 @@ json_t *oc_json_target(const oc_tmodel *tm, const oc_target_sel *tgt, oc_optimiz
     json_object_set_new(o, "calibrated", json_boolean(tgt->calibrated));
     json_object_set_new(o, "calibration", tgt->source[0] ? json_string(tgt->source) : json_null());
     json_object_set_new(o, "this_machine", json_boolean(tgt->this_machine));
+    json_object_set_new(o, "nearest", json_boolean(tgt->nearest));
     json_object_set_new(o, "label", json_string(tgt->label));
     const char *fit = oc_tmodel_fit_source(tm);
     json_object_set_new(o, "in_graph_fit", fit ? json_string(fit) : json_null());

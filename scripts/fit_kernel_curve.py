@@ -150,7 +150,7 @@ def main():
         ov = fit_["overhead"]
         if "kernel_curve" in ov:
             sys.exit(f"fit_kernel_curve: {cal_path} already has a curve at {t} threads "
-                     "(fit on a calibration without one: run onnxcost calibrate first)")
+                     "(fit on a calibration without one: onnxcost calibrate --no-curve)")
         rt = [r for r in runs if r["threads"] == t]
         if not rt:
             continue

@@ -20,7 +20,7 @@ D=$ROOT/data
 # later families, kernels of 1..4096 elements) and how the two machines
 # differ.  After retraining, f26's shipped calibration is fitted again
 # (the commands in data/machines/cpu-AuthenticAMD-f26-m2/README.md:
-# calibrate, then scripts/fit_kernel_curve.py --write, then
+# calibrate --no-curve, then scripts/fit_kernel_curve.py --write, then
 # scripts/fit_range_band.py --write).
 # ../shared/machines stays out, so that its transfer score stays honest.
 # The torch-cpu model learns both machines' training-step samples, each

@@ -19,15 +19,44 @@ export XDG_CACHE_HOME=$TMP/cache
 CACHED=$TMP/cache/onnxcost/$FP-ort-cpu-onnxruntime-node_1.30.0-inference.json
 
 INTEL=cpu-GenuineIntel-f6-m85
+# $INTEL is a machine of AVX2 alone unless a test says otherwise: no
+# shipped calibration has its NCHWc block, so, never measured, it gets the
+# raw model of the machine the model learnt.
+RAW="avx2 fma"
 # --- a machine this project never measured: one warning line ---
-ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >"$TMP/t0" 2>"$TMP/e0"
+ONNXCOST_ISA=$RAW ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >"$TMP/t0" 2>"$TMP/e0"
 ok '[ $? -eq 0 ] && [ "$(wc -l <"$TMP/e0")" -eq 1 ]' "uncalibrated: one warning line"
 ok 'grep -q "measured on cpu-AuthenticAMD-unrecorded, this machine is $INTEL" "$TMP/e0" &&
     grep -q "onnxcost calibrate" "$TMP/e0"' "the warning names both machines and the fix"
 ok 'grep -q "^target: .*measured on cpu-AuthenticAMD-unrecorded, not this machine" "$TMP/t0"' \
     "target line says whose the times are"
-ONNXCOST_MACHINE=$INTEL "$BIN" predict --mode training "$M" >/dev/null 2>"$TMP/e0t"
+ONNXCOST_ISA=$RAW ONNXCOST_MACHINE=$INTEL "$BIN" predict --mode training "$M" >/dev/null 2>"$TMP/e0t"
 ok 'grep -q "calibrate --mode training" "$TMP/e0t"' "training: the fix names the mode"
+# --- one never measured, with AVX-512: the nearest measured machine's ---
+AVX512="avx2 fma avx512f avx512_vnni avx512_bf16"
+ONNXCOST_ISA=$AVX512 ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >"$TMP/tn" 2>"$TMP/en"
+ok '[ $? -eq 0 ] && [ "$(wc -l <"$TMP/en")" -eq 1 ] &&
+    grep -q "no calibration for this machine ($INTEL): predicting with that of $FP, the measured machine nearest it (the same NCHWc block, 0 ISA features apart).*onnxcost calibrate" "$TMP/en"' \
+    "nearest: one warning naming both machines, how near, and the fix"
+ok 'grep -q "^target: .*calibrated on $FP, the measured machine nearest this one (shipped, 20" "$TMP/tn"' \
+    "nearest: the target line says whose calibration"
+ONNXCOST_ISA=$AVX512 ONNXCOST_MACHINE=$INTEL "$BIN" predict --format json "$M" >"$TMP/jn" 2>/dev/null
+ONNXCOST_MACHINE=$FP "$BIN" predict --format json "$M" >"$TMP/jf" 2>/dev/null
+ok "$PY - '$TMP/jn' '$TMP/jf' <<'E'
+import json, sys
+n, f = (json.load(open(p)) for p in sys.argv[1:3])
+t = n['target']
+assert t['nearest'] and t['calibrated'] and not t['this_machine'], t
+assert t['machine'] == 'cpu-AuthenticAMD-f26-m2' and t['calibration'] == 'built-in ort-cpu@cpu-AuthenticAMD-f26-m2', t
+assert not f['target']['nearest'] and n['totals']['time_ms'] == f['totals']['time_ms']
+E" "nearest: json marks it, and the times are that machine's calibration's"
+ONNXCOST_ISA=$AVX512 ONNXCOST_MACHINE=$INTEL "$BIN" predict --mode training "$M" >/dev/null 2>"$TMP/ent"
+ok 'grep -q "torch-cpu timing model was measured on cpu-AuthenticAMD-unrecorded, this machine is $INTEL" "$TMP/ent"' \
+    "nearest: not for training steps (no machine has shown it helps there)"
+# an ARM machine: no shipped calibration has its block (none): the raw model
+ONNXCOST_ISA="asimd" ONNXCOST_MACHINE=cpu-ARM-i0x41-p0xd0c "$BIN" predict "$M" >/dev/null 2>"$TMP/ea"
+ok 'grep -q "measured on cpu-AuthenticAMD-unrecorded, this machine is cpu-ARM" "$TMP/ea"' \
+    "another ISA: no nearest machine, the raw model and its warning"
 # --- a machine of a kind this project measured: its shipped calibration ---
 ONNXCOST_MACHINE=$FP "$BIN" predict "$M" >"$TMP/ts" 2>"$TMP/es"
 ok '[ $? -eq 0 ] && [ ! -s "$TMP/es" ] &&
@@ -37,7 +66,8 @@ ok '[ $? -eq 0 ] && [ ! -s "$TMP/es" ] &&
 # --- a user's own ORT profiles as extra data (--profile MODEL=PROFILE) ---
 PR=$SRC/tests/data/profiles
 SQ=$SRC/samples/squeezenet1_1.onnx
-ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" -o "$TMP/cp0.json" \
+# (--no-curve here and below: calibrations of what a kernel curve replaces)
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --probe "$PROBE" -o "$TMP/cp0.json" \
     >"$TMP/cp0" 2>/dev/null
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" -o "$TMP/cp.json" \
     --profile "$SQ=$PR/squeezenet1_1.ort-profile.json" >"$TMP/cp" 2>"$TMP/cpe"
@@ -77,6 +107,29 @@ ok '[ $? -eq 1 ] && grep -q "is not MODEL=PROFILE.json" "$TMP/cpu"' "--profile w
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" >"$TMP/c" 2>"$TMP/ce"
 ok '[ $? -eq 0 ] && [ -s "$CACHED" ]' "calibrate --no-measure writes the cache file"
 ok 'grep -q "wrote $CACHED" "$TMP/c" && grep -q "after (leave-one-out)" "$TMP/c"' "calibrate summary"
+# calibrate fits no kernel curve (too few whole networks): the measured
+# machine nearest the probe's lends its own, said and recorded
+ok "grep -q \"^kernel curve at 2 threads: $FP.s (fitted on [0-9]* of its whole-model runs\" '$TMP/c' &&
+    $PY - '$CACHED' '$SRC/data/machines/$FP/ort-cpu-inference-calibration.json' <<'E'
+import json, sys
+c, s = (json.load(open(p)) for p in sys.argv[1:3])
+for t, u in zip(c['threads'], s['threads']):
+    k, ks = t['overhead']['kernel_curve'], u['overhead']['kernel_curve']
+    assert k['from'] == 'cpu-AuthenticAMD-f26-m2' and 'from' not in ks, k
+    assert (k['predicted_us'], k['wall_us'], k['runs']) == (ks['predicted_us'], ks['wall_us'], ks['runs'])
+    assert 'range_band' not in t['overhead'], t['overhead']  # the curve alone
+E" "calibrate: the nearest measured machine's kernel curve, said and recorded with its machine"
+ok "! grep -q '^kernel curve' '$TMP/cp0' && ! grep -q kernel_curve '$TMP/cp0.json'" \
+    "calibrate --no-curve: none lent"
+$PY - "$CACHED" "$TMP/kcfrom.json" <<'E'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c['threads'][0]['overhead']['kernel_curve']['from'] = 7
+json.dump(c, open(sys.argv[2], 'w'))
+E
+"$BIN" predict --target "$TMP/kcfrom.json" "$M" >/dev/null 2>"$TMP/kcfe"
+ok "[ \$? -ne 0 ] && [ \$(wc -l <'$TMP/kcfe') -eq 1 ] && grep -q 'bad \"kernel_curve\"' '$TMP/kcfe'" \
+    "a kernel curve whose machine is not a name: refused in one line"
 ok "$PY - '$CACHED' <<'E'
 import json, sys
 c = json.load(open(sys.argv[1]))
@@ -96,7 +149,7 @@ ok '[ $? -eq 0 ] && [ ! -s "$TMP/e1" ]' "calibrated: no warning"
 ok 'grep -q "^target: .*calibrated on this machine ($FP), 20" "$TMP/t1"' "target line: calibrated"
 ONNXCOST_MACHINE=$FP "$BIN" predict --format json "$M" >"$TMP/j1"
 ONNXCOST_MACHINE=$FP "$BIN" predict --format json --target ort-cpu "$M" >"$TMP/j1b"
-XDG_CACHE_HOME=$TMP/none ONNXCOST_MACHINE=$INTEL "$BIN" predict --format json "$M" >"$TMP/j0" 2>/dev/null
+XDG_CACHE_HOME=$TMP/none ONNXCOST_ISA=$RAW ONNXCOST_MACHINE=$INTEL "$BIN" predict --format json "$M" >"$TMP/j0" 2>/dev/null
 ok "$PY - '$TMP/j0' '$TMP/j1' '$TMP/j1b' <<'E'
 import json, sys
 a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
@@ -130,16 +183,16 @@ assert any('not trained at 4 threads' in w for w in t['warnings']) and \\
     "predict JSON: an unmeasured thread count marked, with what stderr said"
 
 # --- another machine: the cache of this one is not used ---
-ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >/dev/null 2>"$TMP/e5"
+ONNXCOST_ISA=$RAW ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >/dev/null 2>"$TMP/e5"
 ok 'grep -q "this machine is $INTEL" "$TMP/e5"' "other machine: warning, no calibration"
 # ... but it can ask for this one's explicitly, without a warning
-ONNXCOST_MACHINE=$INTEL "$BIN" predict --target "$CACHED" "$M" >"$TMP/t6" 2>"$TMP/e6"
+ONNXCOST_ISA=$RAW ONNXCOST_MACHINE=$INTEL "$BIN" predict --target "$CACHED" "$M" >"$TMP/t6" 2>"$TMP/e6"
 ok '[ $? -eq 0 ] && [ ! -s "$TMP/e6" ] && grep -q "calibrated on $FP, 20" "$TMP/t6"' \
     "--target FILE: predictions for that machine"
 # a cache file whose fingerprint is not the machine's is ignored with a line
 OTHER=$TMP/cache/onnxcost/$INTEL-ort-cpu-onnxruntime-node_1.30.0-inference.json
 cp "$CACHED" "$OTHER"
-ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >/dev/null 2>"$TMP/e7"
+ONNXCOST_ISA=$RAW ONNXCOST_MACHINE=$INTEL "$BIN" predict "$M" >/dev/null 2>"$TMP/e7"
 ok 'grep -q "was made on $FP, not this machine" "$TMP/e7"' "foreign cache file ignored"
 rm -f "$OTHER"
 
@@ -159,7 +212,7 @@ E" "targets --format json: the user's calibration, this machine marked"
 ONNXCOST_MACHINE=$FP "$BIN" predict --target ort-cpu@$FP --target "$CACHED" --target ort-cpu \
     --batch 4 "$M" >"$TMP/sbs" 2>/dev/null
 ok '[ $? -eq 0 ] && [ "$(grep -c "ms " "$TMP/sbs")" -eq 3 ]' "side by side: a row per target"
-XDG_CACHE_HOME=$TMP/none ONNXCOST_MACHINE=$INTEL "$BIN" predict --format json --target ort-cpu@$FP \
+XDG_CACHE_HOME=$TMP/none ONNXCOST_ISA=$RAW ONNXCOST_MACHINE=$INTEL "$BIN" predict --format json --target ort-cpu@$FP \
     --target ort-cpu --batch 4 "$M" >"$TMP/sbj" 2>/dev/null
 ok "$PY - '$TMP/sbj' <<'E'
 import json, sys
@@ -204,7 +257,7 @@ ok '[ $? -eq 3 ] && [ "$(wc -l <"$TMP/x10")" -eq 1 ] && grep -q "no-node is not 
 
 # --- whole networks (anchors) fit the in-graph scale ---
 AN=$SRC/data/machines/$FP/ort-cpu-anchors.jsonl
-ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" --anchors "$AN" \
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --probe "$PROBE" --anchors "$AN" \
     -o "$TMP/an.json" >"$TMP/an" 2>"$TMP/ane"
 ok '[ $? -eq 0 ] && [ ! -s "$TMP/ane" ] &&
     [ "$(grep -c "^in-graph scale at [12] threads*: .* fitted on 6 whole-network runs" "$TMP/an")" -eq 2 ]' \
@@ -286,7 +339,7 @@ cat >"$TMP/chain.jsonl" <<'E'
 {"model":"kernel_chain","threads":1,"wall_us":{"median":79.8},"spread":0.05,"kernels":256,"kernel_us":{"median":803}}
 E
 REF=$SRC/data/machines/$FP/ort-cpu-models.jsonl
-ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --threads 1 --probe "$PROBE" \
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --threads 1 --probe "$PROBE" \
     --anchors "$TMP/chain.jsonl" --anchors "$REF" --hw "$SRC/data/machines/$FP/hw.json" \
     -o "$TMP/ch.json" >"$TMP/ch" 2>"$TMP/che"
 ok '[ $? -eq 0 ] && [ ! -s "$TMP/che" ] &&
@@ -578,7 +631,8 @@ ok 'grep -q "^of which page faults: 2[0-9][0-9] MB" "$TMP/ap.txt" && grep -q "MA
 
 # --- a real probe, where ONNX Runtime is installed ---
 if [ -d "$SRC/collector/node_modules/onnxruntime-node" ]; then
-    ONNXCOST_MACHINE=$FP "$BIN" calibrate --threads 1 --budget 10 --probe "$TMP/real.jsonl.gz" \
+    # as this machine (the probe's samples carry its fingerprint)
+    env -u ONNXCOST_MACHINE "$BIN" calibrate --threads 1 --budget 10 --probe "$TMP/real.jsonl.gz" \
         --anchors "$TMP/real-an.jsonl" -o "$TMP/real.json" >"$TMP/rc" 2>"$TMP/rce"
     ok '[ $? -eq 0 ] && [ -s "$TMP/real.json" ] && grep -q "eta" "$TMP/rce"' \
         "a real probe: measured, fitted, progress with an eta"

@@ -359,10 +359,13 @@ done:
     onnxcost_model_free(m);
 }
 
-/* The target choice's warnings come back, not printed. */
+/* The target choice's warnings come back, not printed: on a machine of
+ * AVX2 alone (the raw model: no shipped calibration has its NCHWc block)
+ * and on one of AVX-512 (the nearest measured machine's calibration). */
 static void test_warnings(void)
 {
     setenv("ONNXCOST_MACHINE", "other-box", 1);
+    setenv("ONNXCOST_ISA", "avx2 fma", 1);
     onnxcost_predictor *p = NULL;
     CHECK_EQ_INT(onnxcost_predictor_open(NULL, ONNXCOST_INFERENCE, 3, &p), ONNXCOST_OK);
     if (p) {
@@ -374,10 +377,27 @@ static void test_warnings(void)
         CHECK(onnxcost_predictor_warning(p, 2) == NULL);
         onnxcost_target t;
         onnxcost_predictor_target(p, &t);
-        CHECK(!t.this_machine && !t.calibrated && t.calibration == NULL);
+        CHECK(!t.this_machine && !t.calibrated && t.calibration == NULL && !t.nearest);
+    }
+    onnxcost_predictor_free(p);
+    p = NULL;
+    setenv("ONNXCOST_ISA", "avx2 fma avx512f avx512_vnni avx512_bf16", 1);
+    CHECK_EQ_INT(onnxcost_predictor_open(NULL, ONNXCOST_INFERENCE, 1, &p), ONNXCOST_OK);
+    if (p) {
+        CHECK_EQ_INT(onnxcost_predictor_n_warnings(p), 1);
+        CHECK_CONTAINS(onnxcost_predictor_warning(p, 0),
+                       "no calibration for this machine (other-box): predicting with that of "
+                       "cpu-AuthenticAMD-f26-m2, the measured machine nearest it (the same "
+                       "NCHWc block, 0 ISA features apart)");
+        onnxcost_target t;
+        onnxcost_predictor_target(p, &t);
+        CHECK(!t.this_machine && t.calibrated && t.nearest);
+        CHECK_EQ_STR(t.machine, "cpu-AuthenticAMD-f26-m2");
+        CHECK_EQ_STR(t.calibration, "built-in ort-cpu@cpu-AuthenticAMD-f26-m2");
     }
     onnxcost_predictor_free(p);
     unsetenv("ONNXCOST_MACHINE");
+    unsetenv("ONNXCOST_ISA");
 }
 
 /* squeezenet1_1 at 1 thread through target `spec` as machine `fp`: the

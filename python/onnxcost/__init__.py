@@ -68,7 +68,7 @@ class _Target(ctypes.Structure):
         "name", "runtime", "cpu", "mode", "optimizer", "machine", "model_machine",
         "calibration", "label")] + [("threads", _int), ("calibrated", _int),
                                      ("this_machine", _int), ("in_graph_fit", _c_str),
-                                     ("threads_measured", _int)]
+                                     ("threads_measured", _int), ("nearest", _int)]
 
 
 class _Summary(ctypes.Structure):
@@ -365,6 +365,7 @@ def _target_dict(lib, p):
     d["calibrated"] = bool(t.calibrated)
     d["calibration"] = _s(t.calibration)
     d["this_machine"] = bool(t.this_machine)
+    d["nearest"] = bool(t.nearest)
     d["label"] = _s(t.label)
     d["in_graph_fit"] = _s(t.in_graph_fit)
     d["threads_measured"] = bool(t.threads_measured)

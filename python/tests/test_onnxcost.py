@@ -135,9 +135,17 @@ def test_errors_carry_the_librarys_message(tmp_path):
 
 def test_target_warnings_are_issued(monkeypatch):
     monkeypatch.setenv("ONNXCOST_MACHINE", "other-box")
+    monkeypatch.setenv("ONNXCOST_ISA", "avx2 fma")  # no shipped calibration has its block
     with pytest.warns(onnxcost.TargetWarning, match="this machine is other-box"):
         r = onnxcost.predict(SQ)
     assert r["target"]["this_machine"] is False and r["target"]["calibrated"] is False
+    assert r["target"]["nearest"] is False
+    monkeypatch.setenv("ONNXCOST_ISA", "avx2 fma avx512f avx512_vnni avx512_bf16")
+    with pytest.warns(onnxcost.TargetWarning, match="the measured machine nearest it"):
+        r = onnxcost.predict(SQ)
+    t = r["target"]
+    assert t["nearest"] and t["calibrated"] and not t["this_machine"]
+    assert t["machine"] == "cpu-AuthenticAMD-f26-m2"
 
 
 def test_annotate(tmp_path):
