@@ -322,11 +322,10 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
     if (nearest)
         warn(sel, "no calibration for this machine (%s): predicting with that of %s, the "
                   "measured machine nearest it (the same NCHWc block, %d ISA feature%s apart); "
-                  "its times may be off by 2x or more; run 'onnxcost calibrate%s' to fit this "
+                  "its times may be off by 2x or more; run 'onnxcost calibrate' to fit this "
                   "machine",
              here.id, cal->machine.id, popcount(cal->machine.isa ^ here.isa),
-             popcount(cal->machine.isa ^ here.isa) == 1 ? "" : "s",
-             training ? " --mode training" : "");
+             popcount(cal->machine.isa ^ here.isa) == 1 ? "" : "s");
     else if (!sel->this_machine && !explicit_machine)
         warn(sel, "the %s timing model was measured on %s, this machine is %s: its times may "
                   "be off by 2x or more; run 'onnxcost calibrate%s' to fit it to this machine",
