@@ -104,7 +104,8 @@ ok '[ $? -eq 0 ] && grep -q "^check kernel at 2 threads: 202 us here, 150 us .*:
 ok '[ $? -eq 1 ] && grep -q "is not MODEL=PROFILE.json" "$TMP/cpu"' "--profile without =: usage error"
 
 # --- calibrate from the committed probe (no measuring) into the cache ---
-ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" >"$TMP/c" 2>"$TMP/ce"
+# (as f26 itself, ISA and all: the curve lent below must not hang on the host)
+ONNXCOST_ISA=$AVX512 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" >"$TMP/c" 2>"$TMP/ce"
 ok '[ $? -eq 0 ] && [ -s "$CACHED" ]' "calibrate --no-measure writes the cache file"
 ok 'grep -q "wrote $CACHED" "$TMP/c" && grep -q "after (leave-one-out)" "$TMP/c"' "calibrate summary"
 # calibrate fits no kernel curve (too few whole networks): the measured
