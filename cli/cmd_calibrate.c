@@ -570,9 +570,9 @@ int cmd_calibrate(int argc, char **argv)
     /* The kernel curve: calibrate has too few whole networks to fit one;
      * the measured machine nearest this one lends its own. */
     oc_calib near;
-    bool adopted = !rc && !o.no_curve &&
-                   !oc_calib_nearest_builtin(&cal->machine, cal->target, cal->mode, &near) &&
-                   oc_calib_adopt_curve(cal, &near) > 0;
+    if (!rc && !o.no_curve &&
+        !oc_calib_nearest_builtin(&cal->machine, cal->target, cal->mode, &near))
+        oc_calib_adopt_curve(cal, &near);
 
     char path[4096];
     if (!rc) {
@@ -687,7 +687,7 @@ int cmd_calibrate(int argc, char **argv)
             if (f->output_us_per_mb > 0)
                 printf("handing outputs back at %d thread%s: %.2f ms per MB\n", f->threads,
                        f->threads == 1 ? "" : "s", f->output_us_per_mb / 1e3);
-            if (adopted && f->curve_from[0])
+            if (f->curve_from[0])
                 printf("kernel curve at %d thread%s: %s's (fitted on %d of its whole-model "
                        "runs; the measured machine nearest this one)\n",
                        f->threads, f->threads == 1 ? "" : "s", f->curve_from, f->curve_runs);

@@ -252,7 +252,7 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
             !(info->n_machines > 1 && oc_tmodel_trained_on(*tm, here.id)) &&
             !oc_calib_nearest_builtin(&here, target, mode_name, cal)) {
             have_calib = true;
-            shipped = nearest = true;
+            nearest = true;
             snprintf(sel->source, sizeof sel->source, "built-in %s@%s", target,
                      cal->machine.id);
         }
@@ -319,14 +319,14 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
     }
     sel->this_machine = strcmp(sel->machine, here.id) == 0;
     sel->nearest = nearest;
-    if (nearest)
+    if (nearest) {
+        int apart = popcount(cal->machine.isa ^ here.isa);
         warn(sel, "no calibration for this machine (%s): predicting with that of %s, the "
                   "measured machine nearest it (the same NCHWc block, %d ISA feature%s apart); "
                   "its times may be off by 2x or more; run 'onnxcost calibrate' to fit this "
                   "machine",
-             here.id, cal->machine.id, popcount(cal->machine.isa ^ here.isa),
-             popcount(cal->machine.isa ^ here.isa) == 1 ? "" : "s");
-    else if (!sel->this_machine && !explicit_machine)
+             here.id, cal->machine.id, apart, apart == 1 ? "" : "s");
+    } else if (!sel->this_machine && !explicit_machine)
         warn(sel, "the %s timing model was measured on %s, this machine is %s: its times may "
                   "be off by 2x or more; run 'onnxcost calibrate%s' to fit it to this machine",
              target, sel->machine[0] ? sel->machine : "a machine it did not record", here.id,
