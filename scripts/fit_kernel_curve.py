@@ -24,7 +24,7 @@ has it now and with a curve fitted on the other sets alone (leave one set
 out), then the curve fitted on all of them; --write stores that curve in
 the machine's calibration (data/machines/FP/ort-cpu-inference-
 calibration.json, overhead.kernel_curve, through a temporary file), which
-the build embeds.  Run `onnxcost calibrate` first: it writes a
+the build embeds, or in --calibration FILE, which it fits instead.  Run `onnxcost calibrate` first: it writes a
 calibration without a curve.
 
     /usr/bin/python3 scripts/fit_kernel_curve.py [--bin build/onnxcost] [--write]
@@ -48,16 +48,17 @@ SETS = ("zoo holdout blind blind2 blind3 blind4 blind5 blind6 blind7 blind8+blin
         "blind16+blind16-rerun+blind16-rerun2 blind17+blind17-rerun+blind17-rerun2")
 
 
-def runs_of(binary, machine, specs, models):
+def runs_of(binary, machine, specs, models, target=None):
     """Every run of the sets: its set, threads, measured wall time, and
-    what predict gives it (the total and its range, the kernels it runs,
-    the profiler cost taken out, each kernel's time)."""
+    what predict gives it (with --target `target` when given: the total
+    and its range, the kernels it runs, the profiler cost taken out, each
+    kernel's time)."""
     out = []
     for spec in specs:
         _, runs = quickest_runs(binary, machine, spec, "fit_kernel_curve")
         for r in runs:
             path = os.path.join(models, r["model"] + ".onnx")
-            d, err = predict_json(binary, path, r, None, machine) if os.path.exists(path) \
+            d, err = predict_json(binary, path, r, target, machine) if os.path.exists(path) \
                 else (None, "no graph")
             if not d:
                 sys.exit(f"fit_kernel_curve: {spec} {r['model']}: {err}")
@@ -79,16 +80,18 @@ def add_run_args(ap):
     ap.add_argument("--machine", default="cpu-AuthenticAMD-f26-m2")
     ap.add_argument("--models", default=os.path.join(ROOT, "build", "zoo"))
     ap.add_argument("--sets", default=SETS, help="space-separated set specs (default: %(default)s)")
+    ap.add_argument("--calibration", help="fit this calibration file (predict --target) and "
+                    "--write into it; default: the machine's embedded one")
 
 
 def calibration_and_runs(args, what):
     """The machine's calibration (its path and contents) and its runs
     (runs_of), with a first line saying how many; `what` ends it."""
-    cal_path = os.path.join(ROOT, "data", "machines", args.machine,
-                            "ort-cpu-inference-calibration.json")
+    cal_path = args.calibration or os.path.join(ROOT, "data", "machines", args.machine,
+                                                "ort-cpu-inference-calibration.json")
     with open(cal_path) as f:
         cal = json.load(f)
-    runs = runs_of(args.bin, args.machine, args.sets.split(), args.models)
+    runs = runs_of(args.bin, args.machine, args.sets.split(), args.models, args.calibration)
     sets = list(dict.fromkeys(r["set"] for r in runs))
     print(f"machine {args.machine}; {len(runs)} runs of {len(sets)} sets; {what}")
     return cal_path, cal, runs, sets
