@@ -60,12 +60,13 @@ static const char calibrate_help[] =
     "                         runs to fit the in-graph scale on (read only)\n"
     "      --no-anchors       time no whole network: keep the timing model's\n"
     "                         in-graph scale\n"
-    "      --no-curve         take no kernel curve: calibrate fits none of its\n"
-    "                         own (too few whole networks) and by default takes\n"
-    "                         the nearest measured machine's (a shipped\n"
-    "                         calibration's), saying so; with --no-curve the\n"
-    "                         chains alone take the profiler's cost out (what\n"
-    "                         scripts/fit_kernel_curve.py fits this machine's on)\n"
+    "      --no-curve         take no kernel curve: by default calibrate fits\n"
+    "                         this machine's on the curve networks it times\n"
+    "                         (small-kernel networks beside the anchors) or, where\n"
+    "                         they were not timed, takes the nearest measured\n"
+    "                         machine's (a shipped calibration's), saying so; with\n"
+    "                         --no-curve the chains alone take the profiler's cost\n"
+    "                         out (what scripts/fit_kernel_curve.py fits one on)\n"
     "      --hw FILE          the machine's profile from 'onnxcost hw -o FILE'\n"
     "                         (made there): its copy bandwidth, the rate at which\n"
     "                         a graph's weights stream, and (training) what a\n"
@@ -567,9 +568,12 @@ int cmd_calibrate(int argc, char **argv)
         rc = oc_calib_fit_anchors(o.base, cal, info->target, o.threads[i], anchors, &err)
                  ? cli_fail(&err, 0)
                  : 0;
-    /* The kernel curve: calibrate has too few whole networks to fit one;
-     * the measured machine nearest this one lends its own. */
+    /* The kernel curve: fitted with the anchors where the curve networks
+     * were timed; else the measured machine nearest this one lends its
+     * own. */
     oc_calib near;
+    for (int i = 0; !rc && o.no_curve && i < cal->n_fits; i++)
+        cal->fits[i].n_curve = 0;
     if (!rc && !o.no_curve &&
         !oc_calib_nearest_builtin(&cal->machine, cal->target, cal->mode, &near))
         oc_calib_adopt_curve(cal, &near);
@@ -691,6 +695,13 @@ int cmd_calibrate(int argc, char **argv)
                 printf("kernel curve at %d thread%s: %s's (fitted on %d of its whole-model "
                        "runs; the measured machine nearest this one)\n",
                        f->threads, f->threads == 1 ? "" : "s", f->curve_from, f->curve_runs);
+            else if (f->n_curve && f->curve_nets)
+                printf("kernel curve at %d thread%s, fitted on %d whole-network runs of %d "
+                       "networks: their mean error %.1f%% -> %.1f%% (leave-one-network-out); "
+                       "a kernel predicted at 2, 8, 32 us adds %.2f, %.2f, %.2f us to a run\n",
+                       f->threads, f->threads == 1 ? "" : "s", f->curve_runs, f->curve_nets,
+                       100 * f->curve_err_before, 100 * f->curve_err_after, f->curve_w[1],
+                       f->curve_w[3], f->curve_w[5]);
         }
         compare_check(cal);
         printf("wrote %s\n", path);

@@ -503,6 +503,153 @@ oc_status oc_calib_fit_output(oc_calib_fit *f, const oc_calib_output *p, size_t 
     return OC_OK;
 }
 
+/* ---- the kernel curve ---- */
+
+const double oc_calib_curve_knots[OC_CALIB_CURVE_KNOTS] = {1, 2, 4, 8, 16, 32, 64};
+
+/* LAPACK's least squares by QR (OpenBLAS carries LAPACK). */
+extern void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, double *a,
+                   const int *lda, double *b, const int *ldb, double *work, const int *lwork,
+                   int *info, size_t trans_len);
+
+/* Run r's row of the curve's design: per knot, its kernels' weights on
+ * that point (the hat functions of the piecewise-linear curve, through
+ * (0, 0)); *tail the kernels' time beyond the last point (slope 1). */
+static void curve_row(const oc_calib_curve_run *r, double row[OC_CALIB_CURVE_KNOTS],
+                      double *tail)
+{
+    enum { K = OC_CALIB_CURVE_KNOTS };
+    const double *kn = oc_calib_curve_knots;
+    memset(row, 0, K * sizeof *row);
+    *tail = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        double x = fmax(0, r->x_us[i]);
+        if (x >= kn[K - 1]) {
+            row[K - 1] += 1;
+            *tail += x - kn[K - 1];
+            continue;
+        }
+        int j = 0;
+        while (x >= kn[j])
+            j++;
+        double lo = j ? kn[j - 1] : 0, t = (x - lo) / (kn[j] - lo);
+        row[j] += t;
+        if (j)
+            row[j - 1] += 1 - t;
+    }
+}
+
+/* The curve's values at the knots into w, fitted on the runs not of
+ * network `skip` (-1: all): least squares on relative error with the
+ * ridge rows towards prior, then non-negative, at most x, the last at
+ * least its prior, rising.  false when out of memory or LAPACK fails. */
+static bool curve_solve(const oc_calib_curve_run *runs, size_t n, int skip,
+                        const double *prior, double ridge, double *w)
+{
+    enum { K = OC_CALIB_CURVE_KNOTS };
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++)
+        used += runs[i].net != skip;
+    int m = (int)(used + K), k = K, one = 1, lwork = -1, info = 0;
+    double *a = calloc((size_t)m * K, sizeof *a), *b = calloc((size_t)m, sizeof *b), q;
+    bool ok = a && b;
+    size_t r = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (runs[i].net == skip)
+            continue;
+        double row[K], tail, mw = runs[i].wall_us;
+        curve_row(&runs[i], row, &tail);
+        for (int j = 0; j < K; j++)
+            a[r + (size_t)j * (size_t)m] = row[j] / mw;
+        b[r++] = (mw - runs[i].rest_us - tail) / mw;
+    }
+    for (int j = 0; ok && j < K; j++) {
+        double sc = sqrt(ridge * (double)used) / fmax(prior[j], 0.2);
+        a[r + (size_t)j * (size_t)m] = sc;
+        b[r++] = sc * prior[j];
+    }
+    if (ok) /* the workspace it wants, then the fit */
+        dgels_("N", &m, &k, &one, a, &m, b, &m, &q, &lwork, &info, 1);
+    double *work = ok && !info ? malloc((size_t)q * sizeof *work) : NULL;
+    if ((ok = work != NULL)) {
+        lwork = (int)q;
+        dgels_("N", &m, &k, &one, a, &m, b, &m, work, &lwork, &info, 1);
+        ok = !info;
+    }
+    for (int j = 0; ok && j < K; j++) {
+        double v = fmin(fmax(b[j], 0), oc_calib_curve_knots[j]);
+        if (j == K - 1)
+            v = fmax(v, prior[j]);
+        w[j] = j && v < w[j - 1] ? w[j - 1] : v;
+    }
+    free(work);
+    free(a);
+    free(b);
+    return ok;
+}
+
+/* Run r as the curve w predicts it. */
+static double curve_total(const oc_calib_curve_run *r, const double *w)
+{
+    double row[OC_CALIB_CURVE_KNOTS], tail;
+    curve_row(r, row, &tail);
+    double t = r->rest_us + tail;
+    for (int j = 0; j < OC_CALIB_CURVE_KNOTS; j++)
+        t += row[j] * w[j];
+    return t;
+}
+
+oc_status oc_calib_fit_curve(oc_calib_fit *f, const oc_calib_curve_run *runs, size_t n,
+                             double ridge, double *err_before, double *err_after,
+                             oc_error *err)
+{
+    enum { K = OC_CALIB_CURVE_KNOTS };
+    double prior[K], w[K], before = 0, after = 0;
+    bool nets = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!(runs[i].wall_us > 0) || !isfinite(runs[i].rest_us))
+            return oc_error_set(err, OC_ERR_USAGE, NULL, "curve run %zu has no time", i);
+        nets |= runs[i].net != runs[0].net;
+        before += fabs(runs[i].total_us / runs[i].wall_us - 1);
+    }
+    if (err_before)
+        *err_before = n ? before / (double)n : 0;
+    if (err_after)
+        *err_after = 0;
+    if (n < OC_CALIB_CURVE_MIN_RUNS || !nets)
+        return OC_OK;
+    /* the chains' rule: the profiler's cost out, at least the floor */
+    double floor = f->n_chains ? f->kernel_floor_us : 0, g = fmin(f->per_kernel_us, 0);
+    for (int j = 0; j < K; j++)
+        prior[j] = fmin(oc_calib_curve_knots[j], fmax(floor, oc_calib_curve_knots[j] + g));
+    /* each network predicted by a curve fitted on the others */
+    int max_net = 0;
+    for (size_t i = 0; i < n; i++)
+        max_net = runs[i].net > max_net ? runs[i].net : max_net;
+    for (int q = 0; q <= max_net; q++) {
+        bool any = false;
+        for (size_t i = 0; i < n && !any; i++)
+            any = runs[i].net == q;
+        if (!any)
+            continue;
+        if (!curve_solve(runs, n, q, prior, ridge, w))
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory (the kernel curve)");
+        for (size_t i = 0; i < n; i++)
+            if (runs[i].net == q)
+                after += fabs(curve_total(&runs[i], w) / runs[i].wall_us - 1);
+    }
+    if (!curve_solve(runs, n, -1, prior, ridge, w))
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory (the kernel curve)");
+    if (err_after)
+        *err_after = after / (double)n;
+    f->n_curve = K;
+    f->curve_runs = (int)n;
+    memcpy(f->curve_x, oc_calib_curve_knots, sizeof oc_calib_curve_knots);
+    memcpy(f->curve_w, w, sizeof w);
+    f->curve_from[0] = 0;
+    return OC_OK;
+}
+
 const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads)
 {
     for (int i = 0; c && i < c->n_fits; i++)

@@ -153,6 +153,11 @@ typedef struct oc_calib_fit {
     int n_curve, curve_runs;
     double curve_x[OC_CALIB_CURVE_MAX], curve_w[OC_CALIB_CURVE_MAX];
     char curve_from[64];
+    /* While fitting one here (calibrate; not stored): the networks it was
+     * fitted on, and their runs' mean abs. relative error without it and
+     * with it (leave-one-network-out; 0: no curve fitted). */
+    int curve_nets;
+    double curve_err_before, curve_err_after;
     /* Step chains left out because ONNX Runtime ran another number of
      * kernels than the plan has (another version's rewrites): the kernels
      * it ran and the plan's, of the first such run; not saved. */
@@ -346,6 +351,44 @@ oc_status oc_calib_fit_steps(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
  * missing time). */
 oc_status oc_calib_fit_loop(oc_calib_fit *f, const oc_calib_chain *c, size_t n,
                             const oc_calib_chain *kc, size_t nk, oc_error *err);
+
+/* A kernel curve (oc_calib_fit's curve_x, curve_w) fitted on whole-network
+ * runs: per run, its measured wall time, its prediction without a curve
+ * (total_us), the rest of that prediction (the total less what its
+ * kernels add to it: their predicted times less the profiler's cost taken
+ * out of them), its kernels' predicted (profiled) times, and the network
+ * it is of (runs of one network share `net`). */
+typedef struct oc_calib_curve_run {
+    double wall_us, total_us, rest_us;
+    const double *x_us;
+    size_t n;
+    int net;
+} oc_calib_curve_run;
+/* The points the curve is fitted at (us), and the fewest runs it is
+ * fitted on. */
+enum { OC_CALIB_CURVE_KNOTS = 7, OC_CALIB_CURVE_MIN_RUNS = 12 };
+/* calibrate's ridge strength (fit_kernel_curve.py's --ridge default) */
+#define OC_CALIB_CURVE_RIDGE 0.01
+extern const double oc_calib_curve_knots[OC_CALIB_CURVE_KNOTS];
+
+/* f's kernel curve from n whole-network runs at its thread count: what a
+ * kernel predicted at x us adds to a run, at oc_calib_curve_knots (slope 1
+ * beyond the last), by least squares on the runs' relative error with a
+ * ridge pull (strength `ridge` per run) towards f's chains' rule (the
+ * profiler's cost per kernel, per_kernel_us, taken out, at least
+ * kernel_floor_us, never more than x); then made non-negative, at most x,
+ * rising, and at the last point at least the rule (a fit with no large
+ * kernels must not take tens of us off every large kernel).  The same
+ * fit as scripts/fit_kernel_curve.py's.  curve_from becomes "" (this
+ * machine's), curve_runs n; *err_before and *err_after (may be NULL) get
+ * the runs' mean abs. relative error without the curve and with one
+ * fitted leaving out each network's runs in turn.  Fewer than
+ * OC_CALIB_CURVE_MIN_RUNS runs or only one network: no curve, f unchanged,
+ * *err_after 0.  Errors: OC_ERR_NOMEM; OC_ERR_USAGE (a run without a
+ * positive wall time). */
+oc_status oc_calib_fit_curve(oc_calib_fit *f, const oc_calib_curve_run *runs, size_t n,
+                             double ridge, double *err_before, double *err_after,
+                             oc_error *err);
 
 /* The fit for a thread count, or NULL when the calibration has none. */
 const oc_calib_fit *oc_calib_fit_for(const oc_calib *c, int threads);

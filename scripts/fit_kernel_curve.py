@@ -21,7 +21,8 @@ Truth: each run of every set named in --sets, from the session where it
 was quickest (a set measured in several sessions is written A+B+C).
 Prints, per thread count, the mean abs. error of every set as `predict`
 has it now and with a curve fitted on the other sets alone (leave one set
-out), then the curve fitted on all of them; --write stores that curve in
+out), then the curve fitted on all of them (`onnxcost calibrate` fits
+one the same way on the curve networks it times); --write stores that curve in
 the machine's calibration (data/machines/FP/ort-cpu-inference-
 calibration.json, overhead.kernel_curve, through a temporary file), which
 the build embeds, or in --calibration FILE, which it fits instead.  Run `onnxcost calibrate` first: it writes a
@@ -121,7 +122,9 @@ def design(runs, knots):
 
 def fit(runs, rows, tails, knots, prior, lam):
     """The curve's values at the knots: least squares on relative error,
-    ridge towards prior, then made positive, rising and at most x."""
+    ridge towards prior, then made positive, at most x, the last at least
+    its prior (runs with few large kernels must not take tens of us off
+    every large kernel), and rising; as calibrate's oc_calib_fit_curve."""
     m = np.array([r["m"] for r in runs])
     rest = np.array([r["rest"] for r in runs])
     a = rows / m[:, None]
@@ -129,8 +132,9 @@ def fit(runs, rows, tails, knots, prior, lam):
     scale = np.sqrt(lam * len(runs)) / np.maximum(prior, 0.2)
     a = np.vstack([a, np.diag(scale)])
     y = np.concatenate([y, scale * prior])
-    w = np.linalg.lstsq(a, y, rcond=None)[0]
-    return np.maximum.accumulate(np.minimum(np.maximum(w, 0.0), knots))
+    w = np.minimum(np.maximum(np.linalg.lstsq(a, y, rcond=None)[0], 0.0), knots)
+    w[-1] = max(w[-1], prior[-1])
+    return np.maximum.accumulate(w)
 
 
 def predicted(runs, rows, tails, w):

@@ -122,6 +122,31 @@ for t, u in zip(c['threads'], s['threads']):
 E" "calibrate: the nearest measured machine's kernel curve, said and recorded with its machine"
 ok "! grep -q '^kernel curve' '$TMP/cp0' && ! grep -q kernel_curve '$TMP/cp0.json'" \
     "calibrate --no-curve: none lent"
+# where the curve networks were timed (here: f26's blind18 runs of the four
+# of them that set has, three batches, beside the six anchor runs), calibrate
+# fits this machine's own curve on them instead, said and recorded as its own
+B18=$SRC/data/machines/$FP/ort-cpu-blind18.jsonl
+ONNXCOST_ISA=$AVX512 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --probe "$PROBE" \
+    --anchors "$SRC/data/machines/$FP/ort-cpu-anchors.jsonl" --anchors "$B18" -o "$TMP/own.json" \
+    >"$TMP/own" 2>"$TMP/owne"
+ok "[ \$? -eq 0 ] && grep -q '^kernel curve at 1 thread, fitted on 18 whole-network runs of 7 networks: their mean error [0-9.]*% -> [0-9.]*% (leave-one-network-out)' '$TMP/own' &&
+    $PY - '$TMP/own.json' <<'E'
+import json, sys
+for t in json.load(open(sys.argv[1]))['threads']:
+    k, o = t['overhead']['kernel_curve'], t['overhead']
+    assert 'from' not in k and k['runs'] == 18 and k['predicted_us'] == [1, 2, 4, 8, 16, 32, 64], k
+    w = k['wall_us']
+    assert all(0 <= a <= b for a, b in zip(w, w[1:])) and all(a <= x for a, x in zip(w, k['predicted_us'])), w
+    # the last point at least the chains' rule
+    assert w[-1] >= 64 + min(o['per_kernel_us'], 0) - 1e-6, (w, o['per_kernel_us'])
+    # the curve networks are the curve's: the in-graph scale stays the anchors' 6 runs
+    assert o['anchors']['runs'] == 6, o['anchors']
+E" "calibrate with the curve networks' runs: this machine's own kernel curve, said and recorded as its own"
+ONNXCOST_ISA=$AVX512 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --probe "$PROBE" \
+    --anchors "$SRC/data/machines/$FP/ort-cpu-anchors.jsonl" --anchors "$B18" -o "$TMP/own0.json" \
+    >"$TMP/own0" 2>/dev/null
+ok "[ \$? -eq 0 ] && ! grep -q '^kernel curve' '$TMP/own0' && ! grep -q kernel_curve '$TMP/own0.json'" \
+    "calibrate --no-curve with the curve networks' runs: no curve"
 $PY - "$CACHED" "$TMP/kcfrom.json" <<'E'
 import json, sys
 c = json.load(open(sys.argv[1]))
@@ -642,13 +667,18 @@ import json, sys
 runs = [json.loads(l) for l in open(sys.argv[1])]
 nets = [r for r in runs if 'batch' in r]
 outs = [r for r in runs if 'output_bytes' in r]
-assert sorted((r['model'], r['batch']) for r in nets) == sorted(
+anchors = [r for r in nets if r['model'] in ('squeezenet1_1', 'mobilenet_v2', 'resnet18')]
+assert sorted((r['model'], r['batch']) for r in anchors) == sorted(
     (m, b) for m in ('squeezenet1_1', 'mobilenet_v2', 'resnet18') for b in (1, 4)), runs
+# and the curve networks, at batch 1, 4 and 16
+curve = [r for r in nets if r not in anchors]
+assert len(curve) == 36 and sorted({r['batch'] for r in curve}) == [1, 4, 16], curve
 assert sorted(r['output_bytes'] for r in outs) == [40000000, 64000000], outs
 assert all(r['model'] == 'expand_output' and r['kernel_us']['median'] >= 0 for r in outs)
 assert all(r['threads'] == 1 and r['wall_us']['median'] > 0 and r['machine'] for r in runs)
 f = json.load(open(sys.argv[2]))['threads'][0]['overhead']
 assert f['anchors']['runs'] == 6 and 0.25 <= f['kernel_scale'] <= 4, f
+assert f['kernel_curve']['runs'] == 42 and 'from' not in f['kernel_curve'], f
 assert f['output_us_per_mb'] > 0, f
 chains = [r for r in runs if r['model'] == 'kernel_chain']
 assert sorted(r['kernels'] for r in chains) == [8, 256], chains

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static char *slurp(const char *name, size_t *n)
@@ -113,6 +114,92 @@ static void make_rows(void)
         double factor = fam == OC_OPF_CONV ? 2.0 : fam == OC_OPF_GEMM ? 0.5 : 1.0;
         rows[i] = (oc_calib_row){X[i], pred, pred * factor * noise};
     }
+}
+
+/* What a kernel of predicted time x adds to a run under the curve through
+ * (0, 0) and (knots[j], w[j]), slope 1 beyond the last. */
+static double curve_at(const double *w, double x)
+{
+    double x0 = 0, w0 = 0;
+    for (int j = 0; j < OC_CALIB_CURVE_KNOTS; j++) {
+        if (x <= oc_calib_curve_knots[j])
+            return w0 + (w[j] - w0) * (x - x0) / (oc_calib_curve_knots[j] - x0);
+        x0 = oc_calib_curve_knots[j];
+        w0 = w[j];
+    }
+    return w0 + x - x0;
+}
+
+/* The kernel curve fitted on whole-network runs (calibrate's curve
+ * networks): it finds the curve the runs were made with, is left out on
+ * too few runs or one network, keeps its last point at least the chains'
+ * rule, and round-trips through the file without a "from". */
+static void kernel_curve(oc_calib *c)
+{
+    enum { NETS = 4, RUNS = 6, KERNELS = 40 };
+    const double truth[OC_CALIB_CURVE_KNOTS] = {0.2, 0.3, 0.6, 2.0, 8.0, 24.0, 62.0};
+    static double xs[NETS * RUNS][KERNELS];
+    oc_calib_curve_run runs[NETS * RUNS];
+    for (int r = 0; r < NETS * RUNS; r++) {
+        double wall = 50;
+        for (int k = 0; k < KERNELS; k++) {
+            /* 0.5 .. 100 us, a different mix in each run */
+            xs[r][k] = 0.5 * pow(200.0, fmod(0.618 * (k + 1) * (r + 3), 1.0));
+            wall += curve_at(truth, xs[r][k]);
+        }
+        runs[r] = (oc_calib_curve_run){wall, 2 * wall, 50, xs[r], KERNELS, r / RUNS};
+    }
+    oc_calib_fit f = {.threads = 1, .n_chains = 1, .kernel_floor_us = 0.2,
+                      .per_kernel_us = -3};
+    oc_error e;
+    double before = -1, after = -1;
+    CHECK_EQ_INT(oc_calib_fit_curve(&f, runs, NETS * RUNS, 1e-14, &before, &after, &e), OC_OK);
+    CHECK(fabs(before - 1) < 1e-9); /* each run's total was twice its wall time */
+    CHECK(f.n_curve == OC_CALIB_CURVE_KNOTS && f.curve_runs == NETS * RUNS &&
+          !f.curve_from[0]);
+    for (int j = 0; j < OC_CALIB_CURVE_KNOTS; j++)
+        CHECK(fabs(f.curve_w[j] - truth[j]) < 1e-3 && f.curve_x[j] == oc_calib_curve_knots[j]);
+    CHECK(after < 1e-4);
+    /* saved in c's fit at 1 thread as this machine's: no "from" */
+    oc_calib_fit *cf = (oc_calib_fit *)oc_calib_fit_for(c, 1), keep = *cf;
+    cf->n_curve = f.n_curve;
+    cf->curve_runs = f.curve_runs;
+    memcpy(cf->curve_x, f.curve_x, sizeof f.curve_x);
+    memcpy(cf->curve_w, f.curve_w, sizeof f.curve_w);
+    cf->curve_from[0] = 0;
+    json_t *j = oc_calib_to_json(c);
+    char *s = j ? json_dumps(j, 0) : NULL;
+    oc_calib back;
+    CHECK(s && strstr(s, "\"kernel_curve\"") && !strstr(s, "\"from\"") &&
+          oc_calib_loadb(s, strlen(s), "curve.json", &back, &e) == OC_OK &&
+          oc_calib_fit_for(&back, 1)->n_curve == OC_CALIB_CURVE_KNOTS &&
+          fabs(oc_calib_fit_for(&back, 1)->curve_w[3] - truth[3]) < 1e-3);
+    free(s);
+    json_decref(j);
+    *cf = keep;
+    /* too few runs, or one network: no curve, the fit as it was */
+    oc_calib_fit g = {.threads = 1};
+    CHECK_EQ_INT(oc_calib_fit_curve(&g, runs, OC_CALIB_CURVE_MIN_RUNS - 1, 1e-8, NULL, &after,
+                                    &e), OC_OK);
+    CHECK(g.n_curve == 0 && after == 0);
+    CHECK_EQ_INT(oc_calib_fit_curve(&g, runs, RUNS, 1e-8, NULL, NULL, &e), OC_OK);
+    CHECK(g.n_curve == 0);
+    /* runs that say large kernels add little: the last point stays at
+     * the chains' rule (64 - 3 us), the curve rising and at most x */
+    for (int r = 0; r < NETS * RUNS; r++) {
+        double wall = 50;
+        for (int k = 0; k < KERNELS; k++)
+            wall += fmin(xs[r][k], 0.3);
+        runs[r].wall_us = wall;
+    }
+    CHECK_EQ_INT(oc_calib_fit_curve(&f, runs, NETS * RUNS, 1e-8, NULL, NULL, &e), OC_OK);
+    CHECK(fabs(f.curve_w[OC_CALIB_CURVE_KNOTS - 1] - 61) < 1e-9);
+    for (int k = 0; k < OC_CALIB_CURVE_KNOTS; k++)
+        CHECK(f.curve_w[k] >= (k ? f.curve_w[k - 1] : 0) && f.curve_w[k] <= f.curve_x[k]);
+    /* a run without a time */
+    runs[3].wall_us = 0;
+    CHECK_EQ_INT(oc_calib_fit_curve(&f, runs, NETS * RUNS, 1e-8, NULL, NULL, &e),
+                 OC_ERR_USAGE);
 }
 
 static void calibrations(void)
@@ -340,6 +427,8 @@ static void calibrations(void)
         CHECK_EQ_INT(oc_calib_fit_steps(wf, st, 3, &e), OC_ERR_USAGE);
         *wf = keep;
     }
+
+    kernel_curve(&c);
 
     /* A file older than the forms: slopes say "size", else "scale". */
     json_t *j = oc_calib_to_json(&c);

@@ -17,9 +17,18 @@
 #include "training/log.h"
 
 enum { OC_N_ANCHORS = 3, OC_N_ANCHOR_BATCHES = 2, OC_N_OUTPUT_PROBES = 2, OC_N_CHAINS = 2,
-       OC_N_STEP_CHAINS = 2, OC_N_LOOP_CHAINS = 2,
+       OC_N_STEP_CHAINS = 2, OC_N_LOOP_CHAINS = 2, OC_N_CURVE_NETS = 12,
+       OC_N_CURVE_BATCHES = 3,
        OC_N_ANCHOR_RUNS = OC_N_ANCHORS * OC_N_ANCHOR_BATCHES + OC_N_OUTPUT_PROBES +
-                          OC_N_CHAINS + OC_N_STEP_CHAINS + OC_N_LOOP_CHAINS };
+                          OC_N_CHAINS + OC_N_STEP_CHAINS + OC_N_LOOP_CHAINS +
+                          OC_N_CURVE_NETS * OC_N_CURVE_BATCHES };
+/* The networks a kernel curve is fitted on (calib.h's oc_calib_fit_curve):
+ * networks of hundreds of small kernels from blind sets already scored,
+ * their graphs beside the anchors', timed at oc_curve_batches.  What such a
+ * kernel adds to a run, against its profiled time, is the machine's own;
+ * no lone kernel and no chain of one kind shows it. */
+extern const char *const oc_curve_names[OC_N_CURVE_NETS];
+extern const int64_t oc_curve_batches[OC_N_CURVE_BATCHES];
 /* The network that measures handing outputs back: Expand of one float to
  * output_bytes / 4 of them. */
 extern const char oc_output_probe[];
@@ -72,6 +81,8 @@ static inline bool oc_anchor_is_probe(const oc_anchor_run *r)
 {
     return oc_anchor_is_chain(r) || r->name == oc_output_probe;
 }
+/* Run r times a curve network (oc_curve_names). */
+bool oc_anchor_is_curve(const oc_anchor_run *r);
 /* The sum of the kernels of the kernel chain of length n as tm predicts
  * them (no in-graph fit: each as timed alone), into *kernels_us.  Errors:
  * OC_ERR_NOMEM, and what predicting the chain fails with. */

@@ -148,6 +148,34 @@ static oc_status loop_pass(const oc_tmodel *tm, oc_calib_fit *f, int64_t threads
     return n ? oc_calib_fit_loop(f, loops, n, chains, nk, err) : OC_OK;
 }
 
+/* Network run r estimated by tm with overhead ov: its graph's path into
+ * path, the model, its analysis (bound to the run's batch or inputs) and
+ * the estimate into *m, *an and *e (the caller frees them and ar). */
+static oc_status estimate_network(const oc_anchor_run *r, const oc_tmodel *tm,
+                                  const oc_overhead *ov, oc_arena *ar, char *path, size_t n,
+                                  oc_model **m, oc_analysis **an, oc_estimate *e,
+                                  oc_error *err)
+{
+    oc_analyze_opts ao = {.batch = r->n_inputs ? 0 : r->batch,
+                          .overrides = r->inputs,
+                          .n_overrides = (size_t)r->n_inputs};
+    oc_status rc = OC_OK;
+    if (oc_anchor_path(r->name, path, n)) {
+        rc = oc_error_set(err, OC_ERR_IO, NULL,
+                          "calibrate: the anchor network %s is missing (set "
+                          "ONNXCOST_ANCHORS)", path);
+    } else if (!ar) {
+        rc = oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
+    } else if ((rc = oc_model_load(path, NULL, m, err))) {
+        /* as the command's loads: a model that does not load is bad input */
+        rc = err->status = rc == OC_ERR_IO ? OC_ERR_INPUT : rc;
+    } else if (oc_analyze(*m, &ao, an, err) != OC_OK ||
+               oc_estimate_run(*an, tm, ov, e, ar, err) != OC_OK) {
+        rc = err->status;
+    }
+    return rc;
+}
+
 /* The in-graph scale at `threads` from the anchor runs there: each network
  * predicted by the base model with the calibration just fitted; first,
  * from the runs that list their kernels, each group's in-graph factor
@@ -232,29 +260,15 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
     int rc = 0;
     for (size_t i = 0; i < as->n && !rc; i++) {
         const oc_anchor_run *r = &as->r[i];
-        if (r->threads != threads || oc_anchor_is_probe(r))
+        /* the curve networks are the kernel curve's (curve_pass) */
+        if (r->threads != threads || oc_anchor_is_probe(r) || oc_anchor_is_curve(r))
             continue;
         char path[PATH_MAX];
         oc_model *m = NULL;
         oc_analysis *an = NULL;
         oc_arena *ar = oc_arena_new();
         oc_estimate e;
-        oc_analyze_opts ao = {.batch = r->n_inputs ? 0 : r->batch,
-                              .overrides = r->inputs,
-                              .n_overrides = (size_t)r->n_inputs};
-        if (oc_anchor_path(r->name, path, sizeof path)) {
-            rc = oc_error_set(err, OC_ERR_IO, NULL,
-                              "calibrate: the anchor network %s is missing (set "
-                              "ONNXCOST_ANCHORS)", path);
-        } else if (!ar) {
-            rc = oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
-        } else if ((rc = oc_model_load(path, NULL, &m, err))) {
-            /* as the command's loads: a model that does not load is bad input */
-            rc = err->status = rc == OC_ERR_IO ? OC_ERR_INPUT : rc;
-        } else if (oc_analyze(m, &ao, &an, err) != OC_OK ||
-                   oc_estimate_run(an, tm, &ov, &e, ar, err) != OC_OK) {
-            rc = err->status;
-        }
+        rc = estimate_network(r, tm, &ov, ar, path, sizeof path, &m, &an, &e, err);
         /* a network that is all output hand-back says nothing of its kernels */
         bool kernels = !rc && r->wall_us > 2 * e.output_us;
         if (kernels)
@@ -279,6 +293,82 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
         rc = loop_pass(tm, f, threads, as, err);
     oc_tmodel_free(tm);
     return rc;
+}
+
+/* Last, this machine's kernel curve at `threads` (calib.h), where the
+ * curve networks of at least two kinds were timed: fitted on their runs
+ * and the other networks' (the anchors'), each predicted as predict would
+ * with f, which has no curve yet. */
+static oc_status curve_pass(const char *base_path, oc_calib *cal, oc_calib_fit *f,
+                            const char *target, int64_t threads, const oc_anchor_set *as,
+                            oc_error *err)
+{
+    const char *first = NULL;
+    bool two = false;
+    for (size_t i = 0; i < as->n; i++)
+        if (as->r[i].threads == threads && oc_anchor_is_curve(&as->r[i])) {
+            two |= first && as->r[i].name != first;
+            first = first ? first : as->r[i].name;
+        }
+    if (!two)
+        return OC_OK;
+    oc_tmodel *tm = NULL;
+    oc_status st = oc_calib_load_base(base_path, target, &tm, err);
+    if (!st)
+        st = oc_tmodel_set_calib(tm, cal, err);
+    if (!st)
+        st = oc_tmodel_set_threads(tm, (int)threads, err);
+    oc_overhead ov;
+    oc_overhead_calibrated(tm, (int)threads, f, &ov);
+    oc_calib_curve_run *runs = calloc(as->n, sizeof *runs);
+    const char **nets = calloc(as->n, sizeof *nets);
+    size_t n = 0, n_nets = 0;
+    if (!st && (!runs || !nets))
+        st = oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+    for (size_t i = 0; i < as->n && !st; i++) {
+        const oc_anchor_run *r = &as->r[i];
+        if (r->threads != threads || oc_anchor_is_probe(r))
+            continue;
+        char path[PATH_MAX];
+        oc_model *m = NULL;
+        oc_analysis *an = NULL;
+        oc_arena *ar = oc_arena_new();
+        oc_estimate e;
+        st = estimate_network(r, tm, &ov, ar, path, sizeof path, &m, &an, &e, err);
+        double *x = st ? NULL : malloc((e.plan.n_kernels + 1) * sizeof *x);
+        if (!st && !x)
+            st = oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
+        if (!st) {
+            /* the kernels the curve applies to (estimate.c's profiler_cost) */
+            size_t nx = 0;
+            double sum = 0;
+            for (size_t k = 0; k < e.plan.n_kernels; k++)
+                if (e.plan.kernels[k].kind == OC_KERNEL_RUN && !e.plan.kernels[k].inlined)
+                    sum += x[nx++] = e.kernel_us[k];
+            size_t q = 0;
+            while (q < n_nets && nets[q] != r->name)
+                q++;
+            if (q == n_nets)
+                nets[n_nets++] = r->name;
+            runs[n++] = (oc_calib_curve_run){r->wall_us, e.total_us,
+                                             e.total_us - (sum - e.profiler_us), x, nx,
+                                             (int)q};
+        }
+        oc_arena_free(ar);
+        oc_analysis_free(an);
+        oc_model_free(m);
+    }
+    if (!st)
+        st = oc_calib_fit_curve(f, runs, n, OC_CALIB_CURVE_RIDGE, &f->curve_err_before,
+                                &f->curve_err_after, err);
+    if (!st)
+        f->curve_nets = (int)n_nets;
+    for (size_t i = 0; runs && i < n; i++)
+        free((void *)runs[i].x_us);
+    free(runs);
+    free(nets);
+    oc_tmodel_free(tm);
+    return st;
 }
 
 oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char *target,
@@ -318,6 +408,8 @@ oc_status oc_calib_fit_anchors(const char *base_path, oc_calib *cal, const char 
     }
     free(start);
     free(best);
+    if (!st)
+        st = curve_pass(base_path, cal, f, target, threads, as, err);
     return st;
 }
 

@@ -84,9 +84,10 @@ size_t oc_calib_compare_shipped(const oc_calib *cal, oc_calib_check *out, size_t
 /* ---- the probe: what calibrate measures, sized by its time budget ---- */
 
 /* Seconds to time the anchor networks at one thread count (three networks
- * at batch 1 and 4, two passes of five; measured on
- * cpu-AuthenticAMD-f26-m2). */
-#define OC_CALIB_ANCHOR_SECONDS 15.0
+ * at batch 1 and 4, the chains and probes, and the twelve curve networks
+ * at batch 1, 4 and 16; two passes of five: about 27 s on
+ * cpu-GenuineIntel-f6-m167, most of it loading the curve networks). */
+#define OC_CALIB_ANCHOR_SECONDS 30.0
 
 /* The probe's sampler families and their weights: samples per family per
  * unit of budget (convolutions and matrix products carry most of a
