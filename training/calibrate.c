@@ -319,7 +319,8 @@ static oc_status curve_pass(const char *base_path, oc_calib *cal, oc_calib_fit *
     if (!st)
         st = oc_tmodel_set_threads(tm, (int)threads, err);
     oc_overhead ov;
-    oc_overhead_calibrated(tm, (int)threads, f, &ov);
+    if (!st)
+        oc_overhead_calibrated(tm, (int)threads, f, &ov);
     oc_calib_curve_run *runs = calloc(as->n, sizeof *runs);
     const char **nets = calloc(as->n, sizeof *nets);
     size_t n = 0, n_nets = 0;
@@ -345,8 +346,8 @@ static oc_status curve_pass(const char *base_path, oc_calib *cal, oc_calib_fit *
             for (size_t k = 0; k < e.plan.n_kernels; k++)
                 if (e.plan.kernels[k].kind == OC_KERNEL_RUN && !e.plan.kernels[k].inlined)
                     sum += x[nx++] = e.kernel_us[k];
-            size_t q = 0;
-            while (q < n_nets && nets[q] != r->name)
+            size_t q = 0; /* (a network read from a file has a name per run) */
+            while (q < n_nets && strcmp(nets[q], r->name))
                 q++;
             if (q == n_nets)
                 nets[n_nets++] = r->name;
