@@ -148,29 +148,59 @@ static oc_status loop_pass(const oc_tmodel *tm, oc_calib_fit *f, int64_t threads
     return n ? oc_calib_fit_loop(f, loops, n, chains, nk, err) : OC_OK;
 }
 
-/* Network run r estimated by tm with overhead ov: its graph's path into
- * path, the model, its analysis (bound to the run's batch or inputs) and
- * the estimate into *m, *an and *e (the caller frees them and ar). */
+/* The base model (oc_calib_load_base) with cal applied, at `threads`, into
+ * *tm (the caller frees it, whatever this returns). */
+static oc_status calibrated_base(const char *base_path, const char *target, const oc_calib *cal,
+                                 int64_t threads, oc_tmodel **tm, oc_error *err)
+{
+    oc_status st = oc_calib_load_base(base_path, target, tm, err);
+    if (!st)
+        st = oc_tmodel_set_calib(*tm, cal, err);
+    if (!st)
+        st = oc_tmodel_set_threads(*tm, (int)threads, err);
+    return st;
+}
+
+/* A network run as estimated: its graph's path, the model, its analysis
+ * (bound to the run's batch or inputs) and the estimate, in its arena. */
+typedef struct net_estimate {
+    char path[PATH_MAX];
+    oc_model *m;
+    oc_analysis *an;
+    oc_arena *ar;
+    oc_estimate e;
+} net_estimate;
+
+static void net_estimate_free(net_estimate *ne)
+{
+    oc_arena_free(ne->ar);
+    oc_analysis_free(ne->an);
+    oc_model_free(ne->m);
+}
+
+/* Network run r estimated by tm with overhead ov into *ne (freed by
+ * net_estimate_free, whatever this returns). */
 static oc_status estimate_network(const oc_anchor_run *r, const oc_tmodel *tm,
-                                  const oc_overhead *ov, oc_arena *ar, char *path, size_t n,
-                                  oc_model **m, oc_analysis **an, oc_estimate *e,
-                                  oc_error *err)
+                                  const oc_overhead *ov, net_estimate *ne, oc_error *err)
 {
     oc_analyze_opts ao = {.batch = r->n_inputs ? 0 : r->batch,
                           .overrides = r->inputs,
                           .n_overrides = (size_t)r->n_inputs};
+    ne->m = NULL;
+    ne->an = NULL;
+    ne->ar = oc_arena_new();
     oc_status rc = OC_OK;
-    if (oc_anchor_path(r->name, path, n)) {
+    if (oc_anchor_path(r->name, ne->path, sizeof ne->path)) {
         rc = oc_error_set(err, OC_ERR_IO, NULL,
                           "calibrate: the anchor network %s is missing (set "
-                          "ONNXCOST_ANCHORS)", path);
-    } else if (!ar) {
+                          "ONNXCOST_ANCHORS)", ne->path);
+    } else if (!ne->ar) {
         rc = oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
-    } else if ((rc = oc_model_load(path, NULL, m, err))) {
+    } else if ((rc = oc_model_load(ne->path, NULL, &ne->m, err))) {
         /* as the command's loads: a model that does not load is bad input */
         rc = err->status = rc == OC_ERR_IO ? OC_ERR_INPUT : rc;
-    } else if (oc_analyze(*m, &ao, an, err) != OC_OK ||
-               oc_estimate_run(*an, tm, ov, e, ar, err) != OC_OK) {
+    } else if (oc_analyze(ne->m, &ao, &ne->an, err) != OC_OK ||
+               oc_estimate_run(ne->an, tm, ov, &ne->e, ne->ar, err) != OC_OK) {
         rc = err->status;
     }
     return rc;
@@ -186,11 +216,7 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
 {
     oc_tmodel *tm = NULL;
     oc_overhead ov;
-    oc_status st = oc_calib_load_base(base_path, target, &tm, err);
-    if (!st)
-        st = oc_tmodel_set_calib(tm, cal, err);
-    if (!st)
-        st = oc_tmodel_set_threads(tm, (int)threads, err);
+    oc_status st = calibrated_base(base_path, target, cal, threads, &tm, err);
     if (st) {
         oc_tmodel_free(tm);
         return st;
@@ -263,22 +289,18 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
         /* the curve networks are the kernel curve's (curve_pass) */
         if (r->threads != threads || oc_anchor_is_probe(r) || oc_anchor_is_curve(r))
             continue;
-        char path[PATH_MAX];
-        oc_model *m = NULL;
-        oc_analysis *an = NULL;
-        oc_arena *ar = oc_arena_new();
-        oc_estimate e;
-        rc = estimate_network(r, tm, &ov, ar, path, sizeof path, &m, &an, &e, err);
+        net_estimate ne;
+        rc = estimate_network(r, tm, &ov, &ne, err);
+        const oc_estimate *e = &ne.e;
         /* a network that is all output hand-back says nothing of its kernels */
-        bool kernels = !rc && r->wall_us > 2 * e.output_us;
+        bool kernels = !rc && r->wall_us > 2 * e->output_us;
         if (kernels)
-            rc = group_sums(path, oc_analysis_graph(an), &e, r->profiled, raw[k], sums, err);
+            rc = group_sums(ne.path, oc_analysis_graph(ne.an), e, r->profiled, raw[k], sums,
+                            err);
         if (kernels && !rc)
-            a[k++] = (oc_calib_anchor){r->name, e.kernels_raw_us, e.plan.n_run,
-                                       r->wall_us - e.output_us};
-        oc_arena_free(ar);
-        oc_analysis_free(an);
-        oc_model_free(m);
+            a[k++] = (oc_calib_anchor){r->name, e->kernels_raw_us, e->plan.n_run,
+                                       r->wall_us - e->output_us};
+        net_estimate_free(&ne);
     }
     if (!rc) {
         oc_calib_fit_in_graph_groups(f, sums);
@@ -313,11 +335,7 @@ static oc_status curve_pass(const char *base_path, oc_calib *cal, oc_calib_fit *
     if (!two)
         return OC_OK;
     oc_tmodel *tm = NULL;
-    oc_status st = oc_calib_load_base(base_path, target, &tm, err);
-    if (!st)
-        st = oc_tmodel_set_calib(tm, cal, err);
-    if (!st)
-        st = oc_tmodel_set_threads(tm, (int)threads, err);
+    oc_status st = calibrated_base(base_path, target, cal, threads, &tm, err);
     oc_overhead ov;
     if (!st)
         oc_overhead_calibrated(tm, (int)threads, f, &ov);
@@ -330,34 +348,29 @@ static oc_status curve_pass(const char *base_path, oc_calib *cal, oc_calib_fit *
         const oc_anchor_run *r = &as->r[i];
         if (r->threads != threads || oc_anchor_is_probe(r))
             continue;
-        char path[PATH_MAX];
-        oc_model *m = NULL;
-        oc_analysis *an = NULL;
-        oc_arena *ar = oc_arena_new();
-        oc_estimate e;
-        st = estimate_network(r, tm, &ov, ar, path, sizeof path, &m, &an, &e, err);
-        double *x = st ? NULL : malloc((e.plan.n_kernels + 1) * sizeof *x);
+        net_estimate ne;
+        st = estimate_network(r, tm, &ov, &ne, err);
+        const oc_estimate *e = &ne.e;
+        double *x = st ? NULL : malloc((e->plan.n_kernels + 1) * sizeof *x);
         if (!st && !x)
             st = oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         if (!st) {
             /* the kernels the curve applies to (estimate.c's profiler_cost) */
             size_t nx = 0;
             double sum = 0;
-            for (size_t k = 0; k < e.plan.n_kernels; k++)
-                if (e.plan.kernels[k].kind == OC_KERNEL_RUN && !e.plan.kernels[k].inlined)
-                    sum += x[nx++] = e.kernel_us[k];
+            for (size_t k = 0; k < e->plan.n_kernels; k++)
+                if (e->plan.kernels[k].kind == OC_KERNEL_RUN && !e->plan.kernels[k].inlined)
+                    sum += x[nx++] = e->kernel_us[k];
             size_t q = 0; /* (a network read from a file has a name per run) */
             while (q < n_nets && strcmp(nets[q], r->name))
                 q++;
             if (q == n_nets)
                 nets[n_nets++] = r->name;
-            runs[n++] = (oc_calib_curve_run){r->wall_us, e.total_us,
-                                             e.total_us - (sum - e.profiler_us), x, nx,
+            runs[n++] = (oc_calib_curve_run){r->wall_us, e->total_us,
+                                             e->total_us - (sum - e->profiler_us), x, nx,
                                              (int)q};
         }
-        oc_arena_free(ar);
-        oc_analysis_free(an);
-        oc_model_free(m);
+        net_estimate_free(&ne);
     }
     if (!st)
         st = oc_calib_fit_curve(f, runs, n, OC_CALIB_CURVE_RIDGE, &f->curve_err_before,
@@ -797,11 +810,7 @@ oc_status oc_calib_fit_step_anchors(const char *base_path, oc_calib *cal, const 
     if (!in)
         return oc_error_set(err, OC_ERR_IO, NULL, "%s: cannot read", path);
     oc_tmodel *tm = NULL;
-    oc_status st = oc_calib_load_base(base_path, target, &tm, err);
-    if (!st)
-        st = oc_tmodel_set_calib(tm, cal, err);
-    if (!st)
-        st = oc_tmodel_set_threads(tm, (int)threads, err);
+    oc_status st = calibrated_base(base_path, target, cal, threads, &tm, err);
     oc_arena *ar = oc_arena_new();
     oc_calib_anchor *a = calloc(OC_MAX_STEP_ANCHORS, sizeof *a);
     json_t **keep = calloc(OC_MAX_STEP_ANCHORS, sizeof *keep);
