@@ -22,11 +22,11 @@ was quickest (a set measured in several sessions is written A+B+C).
 Prints, per thread count, the mean abs. error of every set as `predict`
 has it now and with a curve fitted on the other sets alone (leave one set
 out), then the curve fitted on all of them (`onnxcost calibrate` fits
-one the same way on the curve networks it times); --write stores that curve in
-the machine's calibration (data/machines/FP/ort-cpu-inference-
+one the same way on the curve networks it times); --write stores that
+curve in the machine's calibration (data/machines/FP/ort-cpu-inference-
 calibration.json, overhead.kernel_curve, through a temporary file), which
-the build embeds, or in --calibration FILE, which it fits instead.  Run `onnxcost calibrate` first: it writes a
-calibration without a curve.
+the build embeds, or in --calibration FILE, which it fits instead.  Fit
+a calibration without a curve (`onnxcost calibrate --no-curve`).
 
     /usr/bin/python3 scripts/fit_kernel_curve.py [--bin build/onnxcost] [--write]
 """
