@@ -93,7 +93,9 @@ enum {
     F_TMERGED = 4,  /* a Transpose the optimizer took over */
     F_AS_RESHAPE = 8, /* merged with the Reshape before it into one Reshape */
     F_QUNIT = 16,   /* a quantized group's kernel (or an op whose QDQ went) */
-    F_MMT = 32      /* a Transpose every reader of which, a MatMul, took in */
+    F_MMT = 32,     /* a Transpose every reader of which, a MatMul, took in */
+    F_PUSHED = 64   /* a Transpose another one was pushed into (split_transposed):
+                       no MatMul takes it in */
 };
 
 /* The rounds in which ORT applies its level-1 rewrites, shapes inferred
@@ -2078,26 +2080,35 @@ static void fuse_pad(pctx *p, size_t i)
  * MatMul reads through when the input's last axis stays one of the last
  * two (transA/transB) and the batch axes stay contiguous and in order,
  * axis 0 first or second (transBatchA/transBatchB, *batch). */
+/* Whether MatmulTransposeFusion takes a Transpose of permutation q into a
+ * MatMul: the last two axes swapped, or the batch axis moved next to them
+ * (*batch). */
+static bool perm_fusable(const tperm *q, bool *batch)
+{
+    int r = q->r;
+    *batch = false;
+    if (r < 2 || (q->v[r - 1] != r - 1 && q->v[r - 2] != r - 1))
+        return false;
+    if (r >= 3) {
+        if (q->v[0] != 0 && q->v[0] != 1)
+            return false;
+        for (int d = 0; d + 3 < r; d++)
+            if (q->v[d] + 1 != q->v[d + 1])
+                return false;
+        *batch = q->v[0] == 1;
+    }
+    return true;
+}
+
 static bool transpose_fusable(const pctx *p, size_t t, bool *batch)
 {
     const oc_node *n = &p->g->nodes[t];
     tperm q = perm_of_node(p, t);
-    int r = q.r;
     *batch = false;
-    if (!is_op(p, n, OC_OPID_Transpose) || r < 2 || in(p, t, 0) < 0 ||
+    if (!is_op(p, n, OC_OPID_Transpose) || (p->flags[t] & F_PUSHED) || in(p, t, 0) < 0 ||
         !perm_is_id(&p->tp[in(p, t, 0)]))
         return false;
-    if (q.v[r - 1] != r - 1 && q.v[r - 2] != r - 1)
-        return false;
-    if (r >= 3) {
-        if (q.v[0] != 0 && q.v[0] != 1)
-            return false;
-        for (int d = 0; d + 3 < r; d++)
-            if (q.v[d] + 1 != q.v[d + 1])
-                return false;
-        *batch = q.v[0] == 1;
-    }
-    return true;
+    return perm_fusable(&q, batch);
 }
 
 /* The Transpose producing v that MatMul c, whose other operand is
@@ -2700,6 +2711,59 @@ static bool split_part(const pctx *p, size_t c, int64_t dim, int64_t *lo, int64_
     return *lo >= 0 && *lo < *hi && *hi <= dim;
 }
 
+/* ORT's level-2 loop runs its TransposeOptimizer again after
+ * GatherSliceToSplitFusion (both level 2 in ORT 1.30's list): where the
+ * tensor v split into the n parts is a Transpose's output that they alone
+ * read, the Transpose goes through the new Split and its Squeezes, so the
+ * Split reads the Transpose's input and each part gets a Transpose of its
+ * own (Transformer-in-Transformer's q, k, v: three Transposes where the
+ * graph has one).  A part whose only reader is a Transpose merges into it,
+ * and that one then takes no MatMul's transposition (k^T: the merged
+ * permutation moves the head axis).  Whether this happens (the Transpose
+ * dropped, the readers marked); each part's own permutation into pushed
+ * (identity where it needs none: no kernel).  Not where a merged
+ * permutation would be the identity (ORT drops both; left as it was). */
+static bool split_transposed(pctx *p, int v, const size_t *parts, const bool *squeeze, int n,
+                             int axis, tperm *pushed)
+{
+    const oc_graph *g = p->g;
+    int t = g->values[v].producer;
+    if (t < 0 || !live(p, (size_t)t) || !is_op(p, &g->nodes[t], OC_OPID_Transpose) ||
+        p->uses[v] != n || g->values[v].is_output || in(p, (size_t)t, 0) < 0 ||
+        !perm_is_id(&p->tp[in(p, (size_t)t, 0)]))
+        return false;
+    tperm perm = perm_of_node(p, (size_t)t);
+    if (perm.r == 0 || axis >= perm.r)
+        return false;
+    int gone = perm.v[axis]; /* the split axis in the Transpose's input */
+    int reader[64];
+    for (int q = 0; q < n; q++) {
+        tperm *o = &pushed[q];
+        *o = (tperm){.r = squeeze[q] ? (unsigned char)(perm.r - 1) : perm.r};
+        for (int d = 0, k = 0; d < perm.r; d++)
+            if (!(squeeze[q] && d == axis))
+                o->v[k++] = (signed char)(squeeze[q] && perm.v[d] > gone ? perm.v[d] - 1
+                                                                          : perm.v[d]);
+        int y = out0(p, parts[q]), r = -1;
+        reader[q] = -1;
+        if (y >= 0 && p->uses[y] == 1 && p->cons_start[y + 1] - p->cons_start[y] == 1)
+            r = p->cons[p->cons_start[y]];
+        if (r >= 0 && live(p, (size_t)r) && is_op(p, &g->nodes[r], OC_OPID_Transpose) &&
+            !perm_is_id(o)) {
+            tperm rp = perm_of_node(p, (size_t)r), m = perm_then(o, &rp);
+            if (rp.r != o->r || perm_is_id(&m))
+                return false;
+            reader[q] = r;
+            *o = (tperm){0}; /* merged: no kernel of its own */
+        }
+    }
+    drop(p, (size_t)t, OC_KERNEL_REMOVED, "pushed through the Split by the transpose optimizer");
+    for (int q = 0; q < n; q++)
+        if (reader[q] >= 0)
+            p->flags[reader[q]] |= F_PUSHED;
+    return true;
+}
+
 /* GatherSliceToSplitFusion (ORT's level 1, opset 13 and later): the
  * Gathers of one index and the Slices of one range that read tensor v
  * along one axis, together covering it once, run as one Split; a Gather
@@ -2753,11 +2817,15 @@ static void fuse_split(pctx *p, int v)
     }
     if (count < 2 || covered != dim)
         return;
+    tperm pushed[64];
+    bool through = split_transposed(p, v, parts, squeeze, count, (int)axis, pushed);
     for (int q = 0; q < count; q++) {
         if (parts[q] != (size_t)first)
             absorb(p, (size_t)first, parts[q]);
         if (squeeze[q])
             add_inserted(p, OC_OPID_Squeeze, out0(p, parts[q]), (size_t)first, false);
+        if (through && !perm_is_id(&pushed[q]))
+            add_inserted(p, OC_OPID_Transpose, out0(p, parts[q]), (size_t)first, false);
     }
     set_kernel(&p->nk[first], OC_OPID_Split);
     p->nk[first].axis = (int)axis;

@@ -879,6 +879,31 @@ static oc_builder *split_heads(void)
     return b;
 }
 
+/* The same heads taken by Gathers of one index (q = T[0], k = T[1],
+ * v = T[2]), as torch exports qkv[0], qkv[1], qkv[2]. */
+static oc_builder *gathered_heads(void)
+{
+    oc_builder *b = oc_builder_new(13);
+    int64_t x[] = {2, 4, 3, 2, 8};
+    oc_builder_input(b, "X", OC_DT_FLOAT, 5, x);
+    const char *idx[] = {"i0", "i1", "i2"}, *names[] = {"gq", "gk", "gv"},
+               *outs[] = {"Q", "K", "V"};
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "t", "X", "T"), "perm", 5,
+                         (int64_t[]){2, 0, 3, 1, 4});
+    for (int i = 0; i < 3; i++) {
+        char ins[16];
+        oc_builder_ints(b, idx[i], 0, NULL, (int64_t[]){i});
+        snprintf(ins, sizeof ins, "T,%s", idx[i]);
+        oc_builder_attr_int(b, oc_builder_node(b, "Gather", names[i], ins, outs[i]), "axis", 0);
+    }
+    oc_builder_attr_ints(b, oc_builder_node(b, "Transpose", "tk", "K", "KT"), "perm", 4,
+                         (int64_t[]){0, 1, 3, 2});
+    oc_builder_node(b, "MatMul", "qk", "Q,KT", "A");
+    oc_builder_node(b, "MatMul", "av", "A,V", "Y");
+    oc_builder_output(b, "Y", OC_DT_FLOAT, -1, NULL);
+    return b;
+}
+
 /* Relu(X [2, 4, 8]) reshaped by Concat([0], Unsqueeze(Gather(Shape(Z), 1)),
  * [-1]): Z [unknown, z1] is another tensor, whose dim 1 is X's when z1 is
  * 4. */
@@ -1147,6 +1172,20 @@ static void rules(void)
     CHECK_EQ_INT(count_of(&sh, "Squeeze"), 3);
     CHECK_EQ_INT(count_of(&sh, "MatMul"), 2);
     CHECK_EQ_INT(count_of(&sh, "FusedMatMul"), 0);
+    /* Gathers of the heads: GatherSliceToSplitFusion makes them a Split
+     * (level 2), and the TransposeOptimizer, run again in the same loop,
+     * takes the Transpose through it and the Squeezes: the Split reads X,
+     * q and v get a Transpose each after their Squeeze, k's merges into
+     * its own, which no MatMul then takes in (as ORT 1.30 ran
+     * Transformer-in-Transformer's heads, blind21) */
+    opcount gh = plan_built(gathered_heads(), 0, NULL);
+    CHECK_EQ_INT(count_of(&gh, "Transpose"), 3);
+    CHECK_EQ_INT(count_of(&gh, "Split"), 1);
+    CHECK_EQ_INT(count_of(&gh, "Squeeze"), 3);
+    CHECK_EQ_INT(count_of(&gh, "Gather"), 0);
+    CHECK_EQ_INT(count_of(&gh, "MatMul"), 2);
+    CHECK_EQ_INT(count_of(&gh, "FusedMatMul"), 0);
+    CHECK_EQ_INT(gh.run, 9);
     /* MatmulTransposeFusion: a Transpose moving axis 0 behind the batch
      * (transBatchA) fuses when both inputs have one known rank */
     opcount bt = plan_built(batch_transposed_matmul(), 0, NULL);
