@@ -1973,6 +1973,27 @@ static bool gemm_activation(const pctx *p, const oc_node *n)
     return false;
 }
 
+/* Whether ConvAddFusion (scalar false) or ConvMulFusion (true) folds a
+ * constant of shape b into a Conv of weight shape w and cout outputs: one
+ * per output channel, [cout, 1, ...] of w's rank less one or [1, cout, 1,
+ * ...] of w's rank; or, for Mul, a scalar.  Not [1] nor [1, 1, 1] (with
+ * more than one channel).  As ORT 1.30 ran one-Conv models of each
+ * (collector/ort_graph.js, 2026-12-06). */
+static bool conv_operand(const oc_tinfo *b, const oc_tinfo *w, int64_t cout, bool scalar)
+{
+    if (!b || !w || b->rank < 0)
+        return false;
+    if (b->rank == 0)
+        return scalar;
+    int c = b->rank == w->rank - 1 ? 0 : b->rank == w->rank ? 1 : -1;
+    if (cout < 1 || c < 0)
+        return false;
+    for (int d = 0; d < b->rank; d++)
+        if (!oc_dim_is_known(b->dims[d]) || b->dims[d].v != (d == c ? cout : 1))
+            return false;
+    return true;
+}
+
 /* Conv: constant BatchNormalization / Add / Mul folded into its weights,
  * then an activation (FusedConv). */
 static void fuse_conv(pctx *p, size_t m)
@@ -1994,13 +2015,11 @@ static void fuse_conv(pctx *p, size_t m)
                    slot_of(p, out0(p, last), (size_t)j) == 0) {
             /* ConvAddFusion / ConvMulFusion read the constant as the second
              * input (conv_add_fusion.cc, conv_mul_fusion.cc; ORT 1.30 keeps
-             * s * conv(x) apart, checked with a one-Conv model) */
+             * s * conv(x) apart, checked with a one-Conv model): one per
+             * output channel, or for Mul a scalar (conv_operand) */
             int other = in(p, (size_t)j, 1);
-            int64_t ne = const_numel(p, other);
-            params = ne > 0 && (ne == cout || ne == 1) && sinfo(p, other)->rank <= 4 &&
-                     sinfo(p, other)->rank >= 1;
-            if (params && is_op(p, nj, OC_OPID_Add) && ne == 1)
-                params = false;
+            params = const_numel(p, other) > 0 &&
+                     conv_operand(sinfo(p, other), w, cout, is_op(p, nj, OC_OPID_Mul));
         } else
             break;
         if (!params)

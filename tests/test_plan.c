@@ -1131,6 +1131,24 @@ static void rules(void)
     opcount af = plan_built(scaled_conv(3, c11, true, "Add"), 16, NULL);
     CHECK_EQ_INT(count_of(&af, "Conv"), 1);
     CHECK_EQ_INT(count_of(&af, "Add"), 2);
+    /* C * S folds for a scalar S and for [1, 16, 1, 1], not for [1] or
+     * [1, 1, 1]; C + S not for a scalar (ORT 1.30's kernels for each
+     * one-Conv model: BiFPN's C * w[0], blind22, folds) */
+    int64_t one[] = {1}, c111[] = {1, 1, 1};
+    opcount cs = plan_built(scaled_conv(0, NULL, false, "Mul"), 16, NULL);
+    CHECK_EQ_INT(count_of(&cs, "Conv"), 1);
+    CHECK_EQ_INT(count_of(&cs, "Mul"), 0);
+    opcount c4 = plan_built(scaled_conv(4, c1111, false, "Mul"), 16, NULL);
+    CHECK_EQ_INT(count_of(&c4, "Conv"), 1);
+    CHECK_EQ_INT(count_of(&c4, "Mul"), 0);
+    opcount c1 = plan_built(scaled_conv(1, one, false, "Mul"), 16, NULL);
+    CHECK_EQ_INT(count_of(&c1, "Mul"), 1);
+    opcount c3 = plan_built(scaled_conv(3, c111, false, "Mul"), 16, NULL);
+    CHECK_EQ_INT(count_of(&c3, "Mul"), 1);
+    opcount as = plan_built(scaled_conv(0, NULL, false, "Add"), 16, NULL);
+    CHECK_EQ_INT(count_of(&as, "Add"), 2);
+    opcount a4 = plan_built(scaled_conv(4, c1111, false, "Add"), 16, NULL);
+    CHECK_EQ_INT(count_of(&a4, "Add"), 1);
     /* TransposeOptimizer before LayerNormFusion: between two Transposes
      * that cancel, every node of the LayerNorm takes the first one through
      * (their outputs lead to the second), its axes become 1 and nothing
