@@ -1134,21 +1134,20 @@ static void rules(void)
     /* C * S folds for a scalar S and for [1, 16, 1, 1], not for [1] or
      * [1, 1, 1]; C + S not for a scalar (ORT 1.30's kernels for each
      * one-Conv model: BiFPN's C * w[0], blind22, folds) */
-    int64_t one[] = {1}, c111[] = {1, 1, 1};
-    opcount cs = plan_built(scaled_conv(0, NULL, false, "Mul"), 16, NULL);
-    CHECK_EQ_INT(count_of(&cs, "Conv"), 1);
-    CHECK_EQ_INT(count_of(&cs, "Mul"), 0);
-    opcount c4 = plan_built(scaled_conv(4, c1111, false, "Mul"), 16, NULL);
-    CHECK_EQ_INT(count_of(&c4, "Conv"), 1);
-    CHECK_EQ_INT(count_of(&c4, "Mul"), 0);
-    opcount c1 = plan_built(scaled_conv(1, one, false, "Mul"), 16, NULL);
-    CHECK_EQ_INT(count_of(&c1, "Mul"), 1);
-    opcount c3 = plan_built(scaled_conv(3, c111, false, "Mul"), 16, NULL);
-    CHECK_EQ_INT(count_of(&c3, "Mul"), 1);
-    opcount as = plan_built(scaled_conv(0, NULL, false, "Add"), 16, NULL);
-    CHECK_EQ_INT(count_of(&as, "Add"), 2);
-    opcount a4 = plan_built(scaled_conv(4, c1111, false, "Add"), 16, NULL);
-    CHECK_EQ_INT(count_of(&a4, "Add"), 1);
+    static const int64_t one[] = {1}, c111[] = {1, 1, 1}, c1x[] = {1, 16, 1, 1};
+    static const struct {
+        int rank;
+        const int64_t *shape;
+        const char *op;
+        int left; /* kernels of op after folding (the graph adds X last) */
+    } folds[] = {{0, NULL, "Mul", 0}, {4, c1x, "Mul", 0}, {1, one, "Mul", 1},
+                 {3, c111, "Mul", 1}, {0, NULL, "Add", 2}, {4, c1x, "Add", 1}};
+    for (size_t i = 0; i < sizeof folds / sizeof folds[0]; i++) {
+        opcount cf = plan_built(scaled_conv(folds[i].rank, folds[i].shape, false, folds[i].op),
+                                16, NULL);
+        CHECK_EQ_INT(count_of(&cf, "Conv"), 1);
+        CHECK_EQ_INT(count_of(&cf, folds[i].op), folds[i].left);
+    }
     /* TransposeOptimizer before LayerNormFusion: between two Transposes
      * that cancel, every node of the LayerNorm takes the first one through
      * (their outputs lead to the second), its axes become 1 and nothing
