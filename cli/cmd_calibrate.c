@@ -331,10 +331,11 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     oc_error_clear(&err);
     int rc = load_anchor_files(o, machine, have);
     bool done = !rc && oc_anchors_complete(o->anchors ? have : mem, threads);
-    oc_anchors_free(have);
-    free(have);
-    if (rc || done)
+    if (rc || done) {
+        oc_anchors_free(have);
+        free(have);
         return rc;
+    }
     char eta[16], el[16];
     fprintf(stderr, "calibrate: %lld thread%s: %-13s %2d runs      %s elapsed, eta %s\n",
             (long long)threads, threads == 1 ? "" : "s", "whole nets", ALL,
@@ -347,13 +348,24 @@ static int measure_anchors(const copts *o, int64_t threads, const char *workdir,
     if (oc_anchors_measure_steady(threads, workdir, &stop, &cli_log, &abandoned, runs, &n, &err))
         rc = cli_fail_run(&err, abandoned);
     *done_est += OC_CALIB_ANCHOR_SECONDS;
-    if (rc)
-        return rc;
-    if (o->anchors) {
+    if (!rc && o->anchors) {
+        /* only what the files lack (one of an older calibrate has no curve
+         * networks' runs): each run once in the fit */
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (oc_anchors_has(have, &runs[i]))
+                oc_anchor_runs_free(&runs[i], 1);
+            else
+                runs[k++] = runs[i];
+        }
+        n = k;
         rc = oc_anchors_append(o->anchors, machine, runs, n, &err) ? cli_fail(&err, 0) : 0;
         oc_anchor_runs_free(runs, n); /* read back from the file */
-        return rc;
     }
+    oc_anchors_free(have);
+    free(have);
+    if (rc || o->anchors)
+        return rc;
     size_t i = 0;
     for (; i < n && mem->n < OC_MAX_ANCHOR_RUNS; i++)
         mem->r[mem->n++] = runs[i]; /* the kernel lists go with them */

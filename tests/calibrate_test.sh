@@ -700,6 +700,21 @@ assert all(r['kernels'] and all({'name', 'op', 'median_us'} <= set(k) for k in r
            for r in nets), nets[0]
 assert 'conv' in f['in_graph_groups'], f
 E" "a real probe: the whole networks (with their kernels), the output probes and the kernel chains timed, kept in --anchors, fitted"
+    # an anchors file of an older calibrate (no curve networks' runs): the
+    # whole set is timed again, and only the runs it lacks are appended
+    grep -v -E '"model": ?"(lpd_recon|rl_deconv|admm_qp_layer|hnn_leapfrog|qr_eigensolver|deep_hedging|yee_fdtd|imu_strapdown|nmf_multiplicative|lqr_riccati|gray_scott|clockwork_rnn)"' \
+        "$TMP/real-an.jsonl" >"$TMP/old-an.jsonl"
+    env -u ONNXCOST_MACHINE "$BIN" calibrate --threads 1 --budget 10 --probe "$TMP/real.jsonl.gz" \
+        --anchors "$TMP/old-an.jsonl" -o "$TMP/real2.json" >/dev/null 2>"$TMP/rc2e"
+    ok "[ \$? -eq 0 ] && grep -q 'whole nets' '$TMP/rc2e' && $PY - '$TMP/old-an.jsonl' '$TMP/real-an.jsonl' <<'E'
+import json, sys
+old, new = ([json.loads(l) for l in open(p)] for p in sys.argv[1:3])
+def key(r):  # (a network's 'kernels' is its kernel list, a chain's its length)
+    k = r.get('kernels')
+    return (r['model'], r.get('batch'), r.get('output_bytes'), k if isinstance(k, int) else None,
+            r.get('steps'), r.get('trips'))
+assert sorted(map(key, old)) == sorted(map(key, new)), (len(old), len(new))
+E" "an older anchors file: timed again, only the curve networks' runs appended, each run once"
     ok "$PY - '$TMP/real.jsonl.gz' <<'E'
 import gzip, json, sys, os
 lines = [json.loads(l) for l in gzip.open(sys.argv[1], 'rt')]

@@ -755,7 +755,7 @@ static bool run_inputs(oc_anchor_set *s, size_t i, const json_t *in, oc_anchor_r
     return true;
 }
 
-static bool has_run(const oc_anchor_set *s, const oc_anchor_run *want)
+bool oc_anchors_has(const oc_anchor_set *s, const oc_anchor_run *want)
 {
     for (size_t i = 0; i < s->n; i++) {
         const oc_anchor_run *r = &s->r[i];
@@ -771,7 +771,7 @@ bool oc_anchors_complete(const oc_anchor_set *s, int64_t threads)
     oc_anchor_run plan[OC_N_ANCHOR_RUNS];
     size_t np = planned_runs(threads, plan);
     for (size_t q = 0; q < np; q++)
-        if (!has_run(s, &plan[q]))
+        if (!oc_anchors_has(s, &plan[q]))
             return false;
     return true;
 }

@@ -135,6 +135,9 @@ typedef struct oc_anchor_set {
  * borrowed from the JSON; false when they are not of that form or more
  * than cap. */
 bool oc_run_inputs_parse(const json_t *in, oc_input_override *ov, size_t cap, size_t *n);
+/* Whether s has a run of what `want` times (the same network or probe at
+ * the same batch, size and thread count). */
+bool oc_anchors_has(const oc_anchor_set *s, const oc_anchor_run *want);
 /* How many runs of s are at `threads`. */
 size_t oc_anchor_count(const oc_anchor_set *s, int64_t threads);
 /* Whether s has every run calibrate measures at `threads`: each anchor at
