@@ -514,19 +514,19 @@ extern void dgels_(const char *trans, const int *m, const int *n, const int *nrh
 
 /* Run r's row of the curve's design: per knot, its kernels' weights on
  * that point (the hat functions of the piecewise-linear curve, through
- * (0, 0)); *tail the kernels' time beyond the last point (slope 1). */
-static void curve_row(const oc_calib_curve_run *r, double row[OC_CALIB_CURVE_KNOTS],
-                      double *tail)
+ * (0, 0)), and last the kernels' time beyond the last point (slope 1). */
+typedef double curve_row_t[OC_CALIB_CURVE_KNOTS + 1];
+
+static void curve_row(const oc_calib_curve_run *r, curve_row_t row)
 {
     enum { K = OC_CALIB_CURVE_KNOTS };
     const double *kn = oc_calib_curve_knots;
-    memset(row, 0, K * sizeof *row);
-    *tail = 0;
+    memset(row, 0, sizeof(curve_row_t));
     for (size_t i = 0; i < r->n; i++) {
         double x = fmax(0, r->x_us[i]);
         if (x >= kn[K - 1]) {
             row[K - 1] += 1;
-            *tail += x - kn[K - 1];
+            row[K] += x - kn[K - 1];
             continue;
         }
         int j = 0;
@@ -539,12 +539,13 @@ static void curve_row(const oc_calib_curve_run *r, double row[OC_CALIB_CURVE_KNO
     }
 }
 
-/* The curve's values at the knots into w, fitted on the runs not of
- * network `skip` (-1: all): least squares on relative error with the
- * ridge rows towards prior, then non-negative, at most x, the last at
- * least its prior, rising.  false when out of memory or LAPACK fails. */
-static bool curve_solve(const oc_calib_curve_run *runs, size_t n, int skip,
-                        const double *prior, double ridge, double *w)
+/* The curve's values at the knots into w, fitted on the runs (their
+ * design rows in rows) not of network `skip` (-1: all): least squares on
+ * relative error with the ridge rows towards prior, then non-negative, at
+ * most x, the last at least its prior, rising.  false when out of memory
+ * or LAPACK fails. */
+static bool curve_solve(const oc_calib_curve_run *runs, const curve_row_t *rows, size_t n,
+                        int skip, const double *prior, double ridge, double *w)
 {
     enum { K = OC_CALIB_CURVE_KNOTS };
     size_t used = 0;
@@ -557,11 +558,10 @@ static bool curve_solve(const oc_calib_curve_run *runs, size_t n, int skip,
     for (size_t i = 0; ok && i < n; i++) {
         if (runs[i].net == skip)
             continue;
-        double row[K], tail, mw = runs[i].wall_us;
-        curve_row(&runs[i], row, &tail);
+        double mw = runs[i].wall_us;
         for (int j = 0; j < K; j++)
-            a[r + (size_t)j * (size_t)m] = row[j] / mw;
-        b[r++] = (mw - runs[i].rest_us - tail) / mw;
+            a[r + (size_t)j * (size_t)m] = rows[i][j] / mw;
+        b[r++] = (mw - runs[i].rest_us - rows[i][K]) / mw;
     }
     for (int j = 0; ok && j < K; j++) {
         double sc = sqrt(ridge * (double)used) / fmax(prior[j], 0.2);
@@ -588,12 +588,10 @@ static bool curve_solve(const oc_calib_curve_run *runs, size_t n, int skip,
     return ok;
 }
 
-/* Run r as the curve w predicts it. */
-static double curve_total(const oc_calib_curve_run *r, const double *w)
+/* A run of design row `row` and rest rest_us as the curve w predicts it. */
+static double curve_total(const curve_row_t row, double rest_us, const double *w)
 {
-    double row[OC_CALIB_CURVE_KNOTS], tail;
-    curve_row(r, row, &tail);
-    double t = r->rest_us + tail;
+    double t = rest_us + row[OC_CALIB_CURVE_KNOTS];
     for (int j = 0; j < OC_CALIB_CURVE_KNOTS; j++)
         t += row[j] * w[j];
     return t;
@@ -622,23 +620,32 @@ oc_status oc_calib_fit_curve(oc_calib_fit *f, const oc_calib_curve_run *runs, si
     double floor = f->n_chains ? f->kernel_floor_us : 0, g = fmin(f->per_kernel_us, 0);
     for (int j = 0; j < K; j++)
         prior[j] = fmin(oc_calib_curve_knots[j], fmax(floor, oc_calib_curve_knots[j] + g));
-    /* each network predicted by a curve fitted on the others */
+    /* every run's design row once, for every fit */
+    curve_row_t *rows = malloc(n * sizeof *rows);
+    if (!rows)
+        return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory (the kernel curve)");
     int max_net = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        curve_row(&runs[i], rows[i]);
         max_net = runs[i].net > max_net ? runs[i].net : max_net;
-    for (int q = 0; q <= max_net; q++) {
+    }
+    /* each network predicted by a curve fitted on the others, then the
+     * curve fitted on all */
+    bool ok = true;
+    for (int q = 0; ok && q <= max_net; q++) {
         bool any = false;
         for (size_t i = 0; i < n && !any; i++)
             any = runs[i].net == q;
         if (!any)
             continue;
-        if (!curve_solve(runs, n, q, prior, ridge, w))
-            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory (the kernel curve)");
-        for (size_t i = 0; i < n; i++)
+        ok = curve_solve(runs, rows, n, q, prior, ridge, w);
+        for (size_t i = 0; ok && i < n; i++)
             if (runs[i].net == q)
-                after += fabs(curve_total(&runs[i], w) / runs[i].wall_us - 1);
+                after += fabs(curve_total(rows[i], runs[i].rest_us, w) / runs[i].wall_us - 1);
     }
-    if (!curve_solve(runs, n, -1, prior, ridge, w))
+    ok = ok && curve_solve(runs, rows, n, -1, prior, ridge, w);
+    free(rows);
+    if (!ok)
         return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory (the kernel curve)");
     if (err_after)
         *err_after = after / (double)n;
