@@ -94,8 +94,10 @@ enum {
     F_AS_RESHAPE = 8, /* merged with the Reshape before it into one Reshape */
     F_QUNIT = 16,   /* a quantized group's kernel (or an op whose QDQ went) */
     F_MMT = 32,     /* a Transpose every reader of which, a MatMul, took in */
-    F_PUSHED = 64   /* a Transpose another one was pushed into (split_transposed):
+    F_PUSHED = 64,  /* a Transpose another one was pushed into (split_transposed):
                        no MatMul takes it in */
+    F_MMS = 128     /* a scale (Mul or Div by a scalar) every reader of which,
+                       a MatMul, took in */
 };
 
 /* The rounds in which ORT applies its level-1 rewrites, shapes inferred
@@ -182,6 +184,14 @@ static bool dim_eq(oc_dim x, oc_dim y)
     if (oc_dim_is_known(x) && oc_dim_is_known(y))
         return x.v == y.v;
     return x.sym && y.sym && x.v == y.v && strcmp(x.sym, y.sym) == 0;
+}
+
+/* x and y are one symbol as ONNX shapes name dims (dim_param): a name a
+ * graph input declares, not a product or a multiple of one. */
+static bool dim_param_eq(oc_dim x, oc_dim y)
+{
+    return x.sym && y.sym && x.v == 1 && y.v == 1 && strcmp(x.sym, y.sym) == 0 &&
+           !strpbrk(x.sym, "*()+- ");
 }
 
 static bool shapes_eq(const oc_tinfo *x, const oc_tinfo *y)
@@ -974,16 +984,210 @@ static bool broadcasting_op(const pctx *p, const oc_node *n)
     return false;
 }
 
+static bool ints_of(const pctx *p, size_t i, const char *name, size_t slot, int since,
+                    int64_t *out, int *n);
+static bool axes_mask(const int64_t *ax, int n, int rank, bool *mask);
+static bool reduce_axes(const pctx *p, size_t i, int rank, bool *mask);
+
+static bool reduction(const pctx *p, const oc_node *n)
+{
+    static const oc_op_id ops[] = {
+        OC_OPID_ReduceMean, OC_OPID_ReduceSum, OC_OPID_ReduceMax, OC_OPID_ReduceMin,
+        OC_OPID_ReduceProd, OC_OPID_ReduceL1, OC_OPID_ReduceL2, OC_OPID_ReduceSumSquare,
+        OC_OPID_ReduceLogSum, OC_OPID_ReduceLogSumExp};
+    for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
+        if (is_op(p, n, ops[q]))
+            return true;
+    return false;
+}
+
+/* Whether dim d of value v is a number in ORT's load-time shapes (not a
+ * symbol, not unknown). */
+static bool dim_valued(const pctx *p, int v, int d)
+{
+    const oc_tinfo *t = ort_info(p, v);
+    return t && d >= 0 && d < t->rank && oc_dim_is_known(t->dims[d]);
+}
+
+/* ONNX's Reshape inference with a constant target: a 0 copies the input's
+ * dim (allowzero 0), a number is itself, and the one -1 is computed only
+ * when every input dim is a number, bar those a 0 copies at their own
+ * index. So a -1 standing for a symbolic batch is unknown at load
+ * (measured with ORT 1.30: blind23's sknet_lite reshapes its [N, 2C, 1, 1]
+ * branch weights to [-1, 2, C, 1, 1], and every residual Add after them
+ * ran blocked between Reshapes, apart from its Conv and its Relu). */
+static bool reshape_lost(const pctx *p, size_t i, int r, bool *out)
+{
+    const oc_node *n = &p->g->nodes[i];
+    const oc_attr *az = oc_node_attr(n, "allowzero");
+    const oc_tinfo *xt = ort_info(p, in(p, i, 0));
+    int sh = n->n_inputs > 1 ? in(p, i, 1) : -1;
+    cvals c;
+    if (!xt || xt->rank < 0 || sh < 0 || !const_vals(p, sh, &c) || !c.ints || c.n != r)
+        return false;
+    bool copy0 = !(az && az->i), known = true, any = false;
+    for (int e = 0; e < xt->rank; e++)
+        known &= oc_dim_is_known(xt->dims[e]) || (e < r && copy0 && c.i[e] == 0);
+    for (int d = 0; d < r; d++)
+        any |= out[d] = c.i[d] == -1 ? !known
+                        : c.i[d] == 0 && copy0 ? dim_lost(p, in(p, i, 0), d) : false;
+    return any;
+}
+
+/* ONNX's Slice inference: starts, ends, axes or steps that are not
+ * constants leave every dim unknown (the rank alone); a sliced axis whose
+ * dim is not a number loses it (a symbol too); the others are copied
+ * (measured with ORT 1.30: blind23's ca_mobilenetv2 slices its pooled
+ * coordinates with ends computed from Shape, and every residual Add after
+ * such a block ran blocked between Reshapes). */
+static bool slice_lost(const pctx *p, size_t i, int r, bool *out)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int x = in(p, i, 0);
+    int64_t ax[OC_MAX_RANK];
+    int na = 0;
+    if (n->opset >= 10) {
+        for (size_t k = 1; k < n->n_inputs && k < 5; k++)
+            if (in(p, i, k) >= 0 && !p->constant[in(p, i, k)]) {
+                for (int d = 0; d < r; d++)
+                    out[d] = true;
+                return r > 0;
+            }
+    }
+    bool sliced[OC_MAX_RANK] = {false};
+    if (ints_of(p, i, "axes", 3, 10, ax, &na)) {
+        for (int q = 0; q < na; q++) {
+            int64_t d = ax[q] < 0 ? ax[q] + r : ax[q];
+            if (d >= 0 && d < r)
+                sliced[d] = true;
+        }
+    } else {
+        int64_t st[OC_MAX_RANK];
+        if (!ints_of(p, i, "starts", 1, 10, st, &na))
+            return false;
+        for (int d = 0; d < na && d < r; d++)
+            sliced[d] = true;
+    }
+    bool any = false;
+    for (int d = 0; d < r; d++)
+        any |= out[d] = sliced[d] ? !dim_valued(p, x, d) : dim_lost(p, x, d);
+    return any;
+}
+
+/* Ops that move dims about without computing them: Gather, Squeeze,
+ * Unsqueeze, Split, Flatten and the reductions copy their input's dims
+ * as ONNX's inference does, lost ones included; Reshape and Slice lose
+ * some of their own (above); layer, instance and group norms keep the
+ * shape. */
+static bool view_lost(const pctx *p, size_t i, int r, bool *out)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int x = in(p, i, 0);
+    const oc_tinfo *xt = sinfo(p, x);
+    int xr = xt ? xt->rank : -1;
+    bool any = false;
+    if (xr < 0 || xr > OC_MAX_RANK || n->domain[0])
+        return false;
+    if (is_op(p, n, OC_OPID_Reshape))
+        return reshape_lost(p, i, r, out);
+    if (is_op(p, n, OC_OPID_Slice))
+        return slice_lost(p, i, r, out);
+    if (is_op(p, n, OC_OPID_LayerNormalization) || is_op(p, n, OC_OPID_InstanceNormalization) ||
+        is_op(p, n, OC_OPID_GroupNormalization) || is_op(p, n, OC_OPID_LpNormalization)) {
+        for (int d = 0; d < r && d < xr; d++)
+            any |= out[d] = dim_lost(p, x, d);
+        return any;
+    }
+    if (is_op(p, n, OC_OPID_Gather)) {
+        int idx = n->n_inputs > 1 ? in(p, i, 1) : -1;
+        const oc_tinfo *it = sinfo(p, idx);
+        const oc_attr *a = oc_node_attr(n, "axis");
+        int64_t ax = a ? a->i : 0;
+        ax = ax < 0 ? ax + xr : ax;
+        if (!it || it->rank < 0 || ax < 0 || ax >= xr || r != xr - 1 + it->rank)
+            return false;
+        for (int d = 0; d < r; d++)
+            any |= out[d] = d < ax ? dim_lost(p, x, d)
+                            : d < ax + it->rank ? dim_lost(p, idx, d - (int)ax)
+                                                : dim_lost(p, x, d - it->rank + 1);
+        return any;
+    }
+    if (is_op(p, n, OC_OPID_Flatten)) {
+        const oc_attr *a = oc_node_attr(n, "axis");
+        int64_t ax = a ? a->i : 1;
+        ax = ax < 0 ? ax + xr : ax;
+        if (r != 2 || ax < 0 || ax > xr)
+            return false;
+        /* a product of dims is a number, or the one non-number among 1s;
+         * else unknown (ONNX's multiplyDims) */
+        for (int h = 0; h < 2; h++) {
+            int lo = h ? (int)ax : 0, hi = h ? xr : (int)ax, odd = 0;
+            bool ones = true;
+            for (int e = lo; e < hi; e++) {
+                odd += !dim_valued(p, x, e);
+                ones &= !dim_valued(p, x, e) || ort_info(p, x)->dims[e].v == 1;
+                out[h] |= dim_lost(p, x, e);
+            }
+            any |= out[h] |= odd > 1 || (odd == 1 && !ones);
+        }
+        return any;
+    }
+    if (reduction(p, n)) {
+        const oc_attr *k = oc_node_attr(n, "keepdims");
+        bool keep = !(k && !k->i), mask[OC_MAX_RANK];
+        if (!reduce_axes(p, i, xr, mask))
+            return false;
+        for (int d = 0, e = 0; e < xr && d < r; e++) {
+            if (mask[e] && !keep)
+                continue;
+            any |= out[d++] = !mask[e] && dim_lost(p, x, e);
+        }
+        return any;
+    }
+    /* the rest map each output dim to an input dim, or to a new 1 */
+    bool gone[OC_MAX_RANK] = {false}, added[OC_MAX_RANK] = {false};
+    int64_t ax[OC_MAX_RANK];
+    int na = 0;
+    if (is_op(p, n, OC_OPID_Squeeze)) {
+        if (!ints_of(p, i, "axes", 1, 13, ax, &na))
+            na = 0;
+        if (na == 0 && n->n_inputs < 2 && !oc_node_attr(n, "axes"))
+            for (int e = 0; e < xr; e++)
+                gone[e] = oc_dim_is_known(xt->dims[e]) && xt->dims[e].v == 1;
+        else if (!axes_mask(ax, na, xr, gone))
+            return false;
+    } else if (is_op(p, n, OC_OPID_Unsqueeze)) {
+        if (!ints_of(p, i, "axes", 1, 13, ax, &na) || !axes_mask(ax, na, r, added))
+            return false;
+    } else if (!is_op(p, n, OC_OPID_Split)) {
+        return false;
+    }
+    /* Split: every output keeps the other dims; its axis is sized */
+    const oc_attr *sa = is_op(p, n, OC_OPID_Split) ? oc_node_attr(n, "axis") : NULL;
+    int64_t split_ax = sa ? (sa->i < 0 ? sa->i + xr : sa->i) : 0;
+    for (int d = 0, e = 0; d < r; d++) {
+        while (e < xr && gone[e])
+            e++;
+        if (added[d])
+            continue;
+        bool sized = is_op(p, n, OC_OPID_Split) && e == split_ax;
+        any |= out[d] = !sized && dim_lost(p, x, e);
+        e++;
+    }
+    return any;
+}
+
 /* Which dims of node i's first output (rank r) ORT's load-time inference
- * does not know (out[d]; true when any). Two sources: ONNX's
+ * does not know (out[d]; true when any). The sources: ONNX's
  * ConstantOfShape gives dims only from a constant shape, so fed by
  * Shape(x) it gives the rank alone (measured: ORT left blind13's
  * deq_broyden and blind14's echo_state_net, whose states start as zeros
  * shaped like x, with no dims there, so no MatMul + Add of theirs became
- * a Gemm); and Resize leaves a symbolic dim unknown (NCHWc's blocked Adds
- * after one, same_batch). What reads such a value loses the same dims
- * through the ops below; any other op is taken to infer its dims as
- * ours. */
+ * a Gemm); Resize leaves a symbolic dim unknown (NCHWc's blocked Adds
+ * after one, same_batch); Range sizes only from constants; a Reshape's -1
+ * and a Slice's sliced or computed dims (view_lost). What reads such a
+ * value loses the same dims through the ops below; any other op is taken
+ * to infer its dims as ours. */
 static bool lost_dims(const pctx *p, size_t i, int r, bool *out)
 {
     const oc_node *n = &p->g->nodes[i];
@@ -995,6 +1199,16 @@ static bool lost_dims(const pctx *p, size_t i, int r, bool *out)
         for (int d = 0; d < r && x >= 0 && !p->constant[x]; d++)
             out[d] = any = true;
         return any;
+    }
+    if (is_op(p, n, OC_OPID_Range)) {
+        /* ONNX's Range inference sizes the output only from constant
+         * start, limit and delta (measured with ORT 1.30: the positions
+         * Range(0, L) of causal_gpt_tanh at opset 17 leave L unknown, and
+         * no SkipLayerNormalization reads the residual stream they feed) */
+        bool all = true;
+        for (size_t k = 0; k < n->n_inputs; k++)
+            all &= in(p, i, k) >= 0 && p->constant[in(p, i, k)];
+        return r == 1 && (out[0] = !all);
     }
     if (same_shape_op(p, n)) {
         for (int d = 0; d < r; d++)
@@ -1052,30 +1266,36 @@ static bool lost_dims(const pctx *p, size_t i, int r, bool *out)
             }
             any |= out[d] = d == ax ? one : all;
         }
+    } else {
+        any = view_lost(p, i, r, out);
     }
     return any;
 }
 
 /* Node i's outputs' shapes as ORT's load-time inference has them, where
- * it knows fewer dims than ours (p->lost). */
+ * it knows fewer dims than ours (p->lost): its first output, or every
+ * part of a Split. */
 static void lose_dims(pctx *p, size_t i)
 {
     const oc_node *n = &p->g->nodes[i];
-    int y = n->n_outputs ? n->outputs[0] : -1;
-    const oc_tinfo *t = sinfo(p, y);
-    bool lost[OC_MAX_RANK];
-    if (y < 0 || p->constant[y] || p->rankless[y] || !t || t->rank < 1 ||
-        !lost_dims(p, i, t->rank, lost))
-        return;
-    oc_tinfo *c = oc_arena_alloc(p->ar, sizeof *c);
-    oc_dim *dims = oc_arena_alloc(p->ar, (size_t)t->rank * sizeof *dims);
-    if (!c || !dims)
-        return; /* out of memory: ours, as before */
-    *c = *t;
-    for (int d = 0; d < t->rank; d++)
-        dims[d] = lost[d] ? (oc_dim){-1, NULL} : t->dims[d];
-    c->dims = dims;
-    p->lost[y] = c;
+    size_t outs = is_op(p, n, OC_OPID_Split) ? n->n_outputs : n->n_outputs > 0;
+    for (size_t q = 0; q < outs; q++) {
+        int y = n->outputs[q];
+        const oc_tinfo *t = sinfo(p, y);
+        bool lost[OC_MAX_RANK];
+        if (y < 0 || p->constant[y] || p->rankless[y] || !t || t->rank < 1 ||
+            t->rank > OC_MAX_RANK || !lost_dims(p, i, t->rank, lost))
+            continue;
+        oc_tinfo *c = oc_arena_alloc(p->ar, sizeof *c);
+        oc_dim *dims = oc_arena_alloc(p->ar, (size_t)t->rank * sizeof *dims);
+        if (!c || !dims)
+            return; /* out of memory: ours, as before */
+        *c = *t;
+        for (int d = 0; d < t->rank; d++)
+            dims[d] = lost[d] ? (oc_dim){-1, NULL} : t->dims[d];
+        c->dims = dims;
+        p->lost[y] = c;
+    }
 }
 
 static void ort_shapes(pctx *p)
@@ -1382,6 +1602,20 @@ static bool reads_plain(const pctx *p, int v, size_t c)
                 return false;
         }
     return true;
+}
+
+/* Node c reads the Transpose output v as the buffer under it, the
+ * transpose pushed through c (TransposeOptimizer): no kernel between. */
+static bool reads_buffer(const pctx *p, int v, size_t c)
+{
+    const oc_node *n = &p->g->nodes[c];
+    for (size_t k = 0; k < n->n_inputs; k++)
+        if (in(p, c, k) == v && !perm_is_id(&p->tp[v])) {
+            tperm need = read_layout(p, c, k);
+            if (perm_same(&p->tp[v], &need))
+                return true;
+        }
+    return false;
 }
 
 /* EstimateValueRank: the dims that are not 1 (a symbolic dim counts), 5
@@ -2317,6 +2551,37 @@ static bool matmul_add_2d(const pctx *p, size_t m)
     return gemm_bias_2d(p, xa, xb, in(p, (size_t)j, 1 - slot_of(p, out0(p, m), (size_t)j)));
 }
 
+/* Node t, a Mul or Div by a scalar constant of an operand whose load-time
+ * shape has a rank, is a scale MatMul m can take in from its input v. */
+static bool scale_before(const pctx *p, size_t t, int v, size_t m)
+{
+    const oc_node *n = &p->g->nodes[t];
+    if (!(live(p, t) || (p->flags[t] & F_MMS)) || p->g->values[v].is_output ||
+        !reads_plain(p, v, m) || !(is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)))
+        return false;
+    int c1 = in(p, t, 1), c0 = in(p, t, 0);
+    const oc_tinfo *t0 = ort_info(p, c0), *t1 = ort_info(p, c1);
+    return (is_scalar_const(p, c1, c0) && t0 && t0->rank > 0) ||
+           (is_op(p, n, OC_OPID_Mul) && is_scalar_const(p, c0, c1) && t1 && t1->rank > 0);
+}
+
+/* Every reader of v, the output of scale t, is a MatMul that takes it in
+ * (not one MatMulAddFusion makes a Gemm). */
+static bool all_matmuls_scale(const pctx *p, size_t t, int v)
+{
+    if (p->uses[v] != p->cons_start[v + 1] - p->cons_start[v])
+        return false;
+    for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
+        size_t c = (size_t)p->cons[e];
+        const oc_node *n = &p->g->nodes[c];
+        if (!live(p, c) || !is_op(p, n, OC_OPID_MatMul) || n->n_inputs != 2 ||
+            (p->nk[c].as_op && strcmp(p->nk[c].as_op, "MatMul")) || matmul_add_2d(p, c) ||
+            !scale_before(p, t, v, c))
+            return false;
+    }
+    return true;
+}
+
 /* MatMul: + bias on 2-D input -> Gemm (+ activation: FusedGemm); on N-D
  * input + constant bias -> Reshape, Gemm, Reshape; transposed inputs and
  * scalar scales -> FusedMatMul. */
@@ -2412,26 +2677,28 @@ static void fuse_matmul(pctx *p, size_t m)
             fused = true;
         }
     }
-    /* scale before: Mul(x, scalar) feeding only this MatMul */
+    /* scale before: Mul(x, scalar) or Div(x, scalar) read by this MatMul;
+     * it goes once every reader took it in (MatMulScaleFusion merges it
+     * into each MatMul that reads it and removes it when none is left:
+     * measured with ORT 1.30, blind18's seir_epidemic, whose 80 MatMuls
+     * all read one Div by a constant) */
     for (size_t s = 0; s < 2; s++) {
         int v = in(p, m, s);
         int t = v >= 0 ? p->g->values[v].producer : -1;
-        if (t >= 0 && live(p, (size_t)t) && p->uses[v] == 1 && !p->g->values[v].is_output &&
-            reads_plain(p, v, m) &&
-            (is_op(p, &p->g->nodes[t], OC_OPID_Mul) || is_op(p, &p->g->nodes[t], OC_OPID_Div))) {
-            /* the scaled input needs a load-time shape of rank > 0 */
+        if (t >= 0 && scale_before(p, (size_t)t, v, m)) {
+            fused = true;
             int c1 = in(p, (size_t)t, 1), c0 = in(p, (size_t)t, 0);
-            const oc_tinfo *t0 = ort_info(p, c0), *t1 = ort_info(p, c1);
-            bool scale0 = is_scalar_const(p, c1, c0) && t0 && t0->rank > 0;
-            if (scale0 || (is_op(p, &p->g->nodes[t], OC_OPID_Mul) && is_scalar_const(p, c0, c1) &&
-                           t1 && t1->rank > 0)) {
+            bool scale0 = is_scalar_const(p, c1, c0);
+            if (p->uses[v] == 1) {
                 absorb(p, m, (size_t)t);
-                fused = true;
                 /* MatmulTransposeFusion runs again after MatMulScaleFusion:
                  * a Transpose before the scale joins too */
                 int tt = matmul_transpose(p, scale0 ? c0 : c1, in(p, m, 1 - s), (size_t)t, false);
                 if (tt >= 0)
                     absorb(p, m, (size_t)tt);
+            } else if (live(p, (size_t)t) && all_matmuls_scale(p, (size_t)t, v)) {
+                drop(p, (size_t)t, OC_KERNEL_REMOVED, "taken in by every MatMul that reads it");
+                p->flags[t] |= F_MMS;
             }
         }
     }
@@ -2477,16 +2744,45 @@ static void fuse_skip(pctx *p, size_t m, int x)
     if (pr < 0 || !live(p, (size_t)pr) || !is_op(p, &p->g->nodes[pr], OC_OPID_Add) ||
         p->nk[pr].n_fused || p->g->values[x].is_output || !reads_plain(p, x, m))
         return;
-    const oc_tinfo *u = sinfo(p, in(p, (size_t)pr, 0)), *w = sinfo(p, in(p, (size_t)pr, 1));
-    /* ORT wants both shapes fully known at load time (no symbolic dim) */
-    if (!u || !w || u->rank != 3 || !shapes_eq(u, w) || !dims_concrete(u, 0, 3))
+    const oc_tinfo *u = ort_info(p, in(p, (size_t)pr, 0)), *w = ort_info(p, in(p, (size_t)pr, 1));
+    /* CheckFirstAdd: both of rank 3 at load time, each dim the same number
+     * or the same symbol in both (measured with ORT 1.30: blind16's
+     * fnet_encoder, its batch symbolic, ran eight SkipLayerNormalizations) */
+    if (!u || !w || u->rank != 3 || w->rank != 3)
         return;
+    for (int d = 0; d < 3; d++)
+        if (!(oc_dim_is_known(u->dims[d]) ? dim_eq(u->dims[d], w->dims[d])
+                                            : dim_param_eq(u->dims[d], w->dims[d])))
+            return;
     /* every use of the sum is inside this kernel */
     for (int e = p->cons_start[x]; e < p->cons_start[x + 1]; e++)
         if (p->owner[p->cons[e]] != (int)m)
             return;
     absorb(p, m, (size_t)pr);
     set_kernel(&p->nk[m], OC_KID_SkipLayerNormalization);
+    /* and a bias Add before the sum, its first input's or else its
+     * second's (CheckSecondAdd: a 1-D constant over the last dim, which
+     * ORT 1.30 took in on either side: blind16's fnet_encoder adds its
+     * biases as bias + x W, and its four SkipLayerNormalizations after
+     * the feed-forward took them) */
+    for (size_t s = 0; s < 2; s++) {
+        int a = in(p, (size_t)pr, s), b = a >= 0 ? p->g->values[a].producer : -1;
+        if (b < 0 || !live(p, (size_t)b) || !is_op(p, &p->g->nodes[b], OC_OPID_Add) ||
+            p->nk[b].n_fused || p->uses[a] != 1 || p->g->values[a].is_output ||
+            !reads_plain(p, a, (size_t)pr))
+            continue;
+        int c = in(p, (size_t)b, 1), x = in(p, (size_t)b, 0);
+        if (x >= 0 && p->constant[x]) {
+            c = x;
+            x = in(p, (size_t)b, 1);
+        }
+        const oc_tinfo *xt = ort_info(p, x), *ct = ort_info(p, c);
+        if (c >= 0 && p->constant[c] && xt && xt->rank == 3 && ct && ct->rank == 1 &&
+            oc_dim_is_known(xt->dims[2]) && dim_eq(xt->dims[2], ct->dims[0])) {
+            absorb(p, m, (size_t)b);
+            break;
+        }
+    }
 }
 
 /* Node i reduces over the last axes only, in the layout it runs in (the
@@ -2604,6 +2900,45 @@ static void pow_as_products(pctx *p, size_t m)
     int e = in(p, m, 1);
     if (const_numel(p, e) == 1 && (const_all(p, e, 2) || const_all(p, e, 3)))
         p->nk[m].as_op = "Mul";
+}
+
+/* GatherToSliceFusion (level 2, after level 1's folding): a Range read
+ * only by a Gather, as its indices, becomes a Slice of the Gather's data
+ * from Unsqueezes of the Range's start, limit and delta, which run
+ * (measured with ORT 1.30 on tests/data/ort-rules' range_positions: three
+ * Unsqueezes and a Slice, constants' Unsqueezes too). */
+static bool range_to_slice(pctx *p, size_t i)
+{
+    int idx = p->g->nodes[i].n_inputs > 1 ? in(p, i, 1) : -1;
+    int r = idx >= 0 ? p->g->values[idx].producer : -1;
+    if (r < 0 || !live(p, (size_t)r) || !is_op(p, &p->g->nodes[r], OC_OPID_Range) ||
+        p->g->nodes[r].n_inputs != 3 || p->uses[idx] != 1 || p->g->values[idx].is_output ||
+        !reads_plain(p, idx, i))
+        return false;
+    drop(p, (size_t)r, OC_KERNEL_REMOVED, "a Slice's bounds (GatherToSliceFusion)");
+    for (size_t k = 0; k < 3; k++)
+        add_inserted(p, OC_OPID_Unsqueeze, in(p, (size_t)r, k), i, true);
+    set_kernel(&p->nk[i], OC_OPID_Slice);
+    p->nk[i].as_op = "Slice";
+    return true;
+}
+
+/* DivMulFusion: a Div(1, y) whose one reader is a Mul runs as Div(x, y) of
+ * the Mul's other operand, one kernel on the Mul's shapes (measured with
+ * ORT 1.30: blind17's qr_eigensolver scales each column by 1 / sqrt(...)
+ * and ran 80 such Divs and none of the Muls). */
+static bool fuse_div_mul(pctx *p, size_t i)
+{
+    int a = in(p, i, 0);
+    int j = sole_next(p, i);
+    if (j < 0 || p->g->nodes[i].opset < 7 || const_numel(p, a) != 1 || !const_all(p, a, 1) ||
+        !is_op(p, &p->g->nodes[j], OC_OPID_Mul) || p->nk[j].n_fused ||
+        in(p, (size_t)j, 0) == in(p, (size_t)j, 1))
+        return false;
+    absorb(p, (size_t)j, i);
+    set_kernel(&p->nk[j], OC_OPID_Div);
+    p->nk[j].as_op = "Div";
+    return true;
 }
 
 /* Div(sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5): Gelu. */
@@ -3481,7 +3816,7 @@ static void pass_fuse(pctx *p)
             fuse_skip(p, i, in(p, i, 0));
         else if (is_op(p, n, OC_OPID_LayerNormalization))
             fuse_skip(p, i, in(p, i, 0));
-        else if (is_op(p, n, OC_OPID_Div))
+        else if (is_op(p, n, OC_OPID_Div) && !fuse_div_mul(p, i))
             fuse_gelu(p, i);
         else if (is_op(p, n, OC_OPID_Sigmoid))
             fuse_swish(p, i);
@@ -3491,6 +3826,11 @@ static void pass_fuse(pctx *p)
             pow_as_products(p, i);
         else if ((is_op(p, n, OC_OPID_Slice) || is_op(p, n, OC_OPID_Gather)) && in(p, i, 0) >= 0)
             fuse_split(p, in(p, i, 0));
+    }
+    for (size_t t = 0; t < p->nn; t++) {
+        size_t i = (size_t)g->topo[t];
+        if (live(p, i) && !(p->flags[i] & F_QUNIT) && is_op(p, &g->nodes[i], OC_OPID_Gather))
+            range_to_slice(p, i);
     }
 }
 
@@ -3626,9 +3966,15 @@ static bool read_blocked(pctx *p, int v, size_t i)
     return true;
 }
 
+/* The channels of v as ORT's load-time inference has them, which
+ * TransformPool reads (-1: not a number there). Measured with ORT 1.30:
+ * blind23's condensenet_lite average-pools a Concat whose shape that
+ * inference loses (a channel shuffle's Reshape to a computed shape at
+ * opset 13), and its pools ran plain, with the BatchNormalization and
+ * Relu after them. */
 static int64_t channels(const pctx *p, int v)
 {
-    const oc_tinfo *t = sinfo(p, v);
+    const oc_tinfo *t = ort_info(p, v);
     return t && t->rank == 4 && oc_dim_is_known(t->dims[1]) ? t->dims[1].v : -1;
 }
 
@@ -3969,7 +4315,18 @@ static void nchwc_pass(pctx *p)
             const oc_attr *perm = oc_node_attr(n, "perm");
             if (perm && perm->n == 4 && perm->ints[0] == 0 && perm->ints[1] == 2 &&
                 perm->ints[2] == 3 && perm->ints[3] == 1) {
-                p->nchwc_left[x]--;
+                /* a reader the transpose was pushed through reads x in
+                 * NCHW, which a plain ReorderOutput gives besides this
+                 * channels-last one (measured with ORT 1.30: blind23's
+                 * vip_permutator, whose first LayerNorm's ReduceMean and
+                 * Sub took the permute while the residual Add kept it) */
+                int t = out0(p, i);
+                bool pushed = false;
+                for (int c = p->cons_start[t]; c < p->cons_start[t + 1]; c++)
+                    pushed |= p->buf[t] == x && live(p, (size_t)p->cons[c]) &&
+                              reads_buffer(p, t, (size_t)p->cons[c]);
+                if (!pushed)
+                    p->nchwc_left[x]--;
                 set_kernel(&p->nk[i], OC_KID_ReorderOutput);
             }
         }

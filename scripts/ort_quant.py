@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Regenerate tests/data/ort-quant/: what ONNX Runtime runs for the small
-quantized and reduced-precision models of tests/data/gen_quant.py.
+quantized and reduced-precision models of tests/data/gen_quant.py (or, with
+--set rules, tests/data/ort-rules/: the one-rule graphs of
+tests/data/gen_rules.py, with no optimized graphs kept).
 
 For each model (all of them, or those named) this builds it with
 gen_quant.py, runs collector/ort_graph.js on it (onnxruntime-node, CPU
@@ -17,7 +19,7 @@ tests/ort_plan_check.py):
 and ORT's optimized graph itself as tests/data/ort-quant-opt/NAME.onnx.gz
 (initializers external as above), which ORT runs as it is.
 
-    /usr/bin/python3 scripts/ort_quant.py [--out DIR] [NAME...]   # ~20 s
+    /usr/bin/python3 scripts/ort_quant.py [--set quant|rules] [--out DIR] [NAME...]   # ~20 s
 
 Needs collector/node_modules (scripts/setup.sh) and build/onnxcost (for the
 machine's fingerprint).  The recorded kernels depend on the machine (the
@@ -44,10 +46,15 @@ ONNXCOST = os.path.join(REPO, "build", "onnxcost")
 EXTERNAL_FILE = "weights-not-committed.bin"
 INLINE_MAX = 64
 
-_spec = importlib.util.spec_from_file_location(
-    "gen_quant", os.path.join(REPO, "tests", "data", "gen_quant.py"))
-gq = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gq)
+
+
+def generator(name):
+    """tests/data/gen_NAME.py as a module (MODELS, build)."""
+    spec = importlib.util.spec_from_file_location(
+        "gen_" + name, os.path.join(REPO, "tests", "data", "gen_%s.py" % name))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def externalize(model):
@@ -80,14 +87,21 @@ def nchwc_block():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=os.path.join(REPO, "tests", "data", "ort-quant"))
-    ap.add_argument("--opt-out", default=os.path.join(REPO, "tests", "data", "ort-quant-opt"),
-                    help="ORT's optimized graphs (the same external-data treatment)")
+    ap.add_argument("--set", choices=["quant", "rules"], default="quant")
+    ap.add_argument("--out", help="default tests/data/ort-SET")
+    ap.add_argument("--opt-out", help="ORT's optimized graphs (the same external-data "
+                    "treatment; default tests/data/ort-quant-opt, none for rules)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
+    gq = generator(args.set)
+    data = os.path.join(REPO, "tests", "data")
+    args.out = args.out or os.path.join(data, "ort-" + args.set)
+    if args.set == "quant":
+        args.opt_out = args.opt_out or os.path.join(data, "ort-quant-opt")
     names = args.names or list(gq.MODELS)
     os.makedirs(args.out, exist_ok=True)
-    os.makedirs(args.opt_out, exist_ok=True)
+    if args.opt_out:
+        os.makedirs(args.opt_out, exist_ok=True)
     machine, block = fingerprint(ONNXCOST), nchwc_block()
     with tempfile.TemporaryDirectory() as work:
         for nm in names:
@@ -122,8 +136,9 @@ def main():
             }
             externalize(m)
             write_gz(os.path.join(args.out, nm + ".onnx.gz"), m.SerializeToString())
-            externalize(om)
-            write_gz(os.path.join(args.opt_out, nm + ".onnx.gz"), om.SerializeToString())
+            if args.opt_out:
+                externalize(om)
+                write_gz(os.path.join(args.opt_out, nm + ".onnx.gz"), om.SerializeToString())
             dump_json(info, os.path.join(args.out, nm + ".ort.json"))
             print("%-20s %3d nodes -> %3d kernels: %s" % (
                 nm, len(m.graph.node), len(info["profile"]),

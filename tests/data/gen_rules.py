@@ -1,0 +1,242 @@
+"""Small graphs, one per rule of the ort-cpu plan that a measured network
+showed, in the form of tests/data/gen_quant.py (MODELS, build(name) ->
+(ModelProto, input specs for collector/ort_graph.js)).  scripts/ort_quant.py
+--set rules runs each in ONNX Runtime and records what it ran
+(tests/data/ort-rules/); ctest's ort_rules plans them and wants the same
+kernels.  "N" is a symbolic batch, run at 2; "L" a symbolic length, run at 8.
+
+Load-time shapes (ONNX's inference as ORT runs it when it loads a model):
+  reshape_minus1_batch  Conv -> GlobalAveragePool -> Reshape [-1,16,1,1] ->
+                        Sigmoid gating the Conv, a Conv, a residual Add of a
+                        second Conv, Relu: the -1 of a symbolic batch is
+                        unknown, so the blocked Add cannot show its inputs
+                        equal (blind23's sknet_lite)
+  reshape_minus1_fixed  the same with a fixed batch: Conv + Add + Relu fuse
+  slice_computed_ends   a Slice whose ends come from Shape: every dim unknown
+                        (blind23's ca_mobilenetv2)
+  pool_reshaped_op13    a Conv of a Reshape to a computed shape at opset 13
+                        (no shape at load) concatenated with another Conv,
+                        pooled, then a Conv: the pool runs plain (blind23's
+                        condensenet_lite)
+  pool_reshaped_op14    the same at opset 14: the shape is known, the pool
+                        runs NCHWc
+  range_positions       X + Embedding(Range(0, L)) then x + x W into a
+                        LayerNormalization: L symbolic, unknown once added
+                        to the positions, no SkipLayerNormalization
+                        (causal_gpt_tanh-op17-dyn)
+  skip_ln_bias          x + (bias + x W) into a LayerNormalization, batch
+                        symbolic: one SkipLayerNormalization (blind16's
+                        fnet_encoder)
+Layouts and fusions:
+  nhwc_pushed           Conv, Transpose to NHWC, x - mean(x) over C: the
+                        transpose optimizer takes the Transpose through
+  nhwc_pushed_and_kept  the same, then x + (x - mean(x)) W: the residual Add
+                        reads the NHWC tensor, a second ReorderOutput
+                        (blind23's vip_permutator)
+  div_mul_one           x * (1 / sqrt(x)): one Div (DivMulFusion; blind17's
+                        qr_eigensolver)
+  div_mul_two           x * (2 / sqrt(x)): Div and Mul
+  scale_two_matmuls     x / 4 read by two MatMuls: both take it in
+                        (MatMulScaleFusion; blind18's seir_epidemic)
+  scale_matmuls_relu    the same with a Relu reading x / 4 too
+"""
+import zlib
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+MODELS = {}
+rng = np.random.default_rng(0)
+
+
+def model(fn):
+    MODELS[fn.__name__] = fn
+    return fn
+
+
+def weights(*shape):
+    return (rng.random(shape, dtype=np.float32) - 0.5).astype(np.float32)
+
+
+def build_model(nodes, inputs, outputs, inits, opset=13):
+    """(ModelProto, specs): inputs are (name, dims) with "N" symbolic, run
+    at 2; initializers are (name, array)."""
+    g = helper.make_graph(
+        [helper.make_node(op, ins, outs, name=outs[0], **attrs)
+         for op, ins, outs, attrs in nodes],
+        "rule",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, dims) for n, dims in inputs],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outputs],
+        [numpy_helper.from_array(np.asarray(a), n) for n, a in inits])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    specs = [{"name": n, "dtype": "float32",
+              "shape": [{"N": 2, "L": 8}.get(d, d) for d in dims]} for n, dims in inputs]
+    return m, specs
+
+
+def i64(*v):
+    return np.array(v, dtype=np.int64)
+
+
+def gated_residual(batch):
+    inits = [("W1", weights(16, 16, 1, 1)), ("W2", weights(16, 16, 1, 1)),
+             ("W3", weights(16, 16, 1, 1)), ("to", i64(-1, 16, 1, 1))]
+    nodes = [("Conv", ["X", "W1"], ["A"], {}),
+             ("GlobalAveragePool", ["A"], ["G"], {}),
+             ("Reshape", ["G", "to"], ["R"], {}),
+             ("Sigmoid", ["R"], ["S"], {}),
+             ("Mul", ["A", "S"], ["M"], {}),
+             ("Conv", ["M", "W2"], ["C"], {}),
+             ("Conv", ["X", "W3"], ["B"], {}),
+             ("Add", ["C", "B"], ["Y"], {}),
+             ("Relu", ["Y"], ["Z"], {})]
+    return build_model(nodes, [("X", [batch, 16, 8, 8])], ["Z"], inits)
+
+
+@model
+def reshape_minus1_batch():
+    return gated_residual("N")
+
+
+@model
+def reshape_minus1_fixed():
+    return gated_residual(2)
+
+
+@model
+def slice_computed_ends():
+    inits = [("W1", weights(16, 16, 1, 1)), ("W2", weights(16, 16, 1, 1)),
+             ("W3", weights(16, 16, 1, 1)), ("two", np.array(2, dtype=np.int64)),
+             ("zero", i64(0)), ("axis", i64(2))]
+    nodes = [("Conv", ["X", "W1"], ["A"], {}),
+             ("Shape", ["A"], ["SH"], {}),
+             ("Gather", ["SH", "two"], ["H"], {}),
+             ("Unsqueeze", ["H", "zero"], ["E"], {}),
+             ("Slice", ["A", "zero", "E", "axis"], ["P"], {}),
+             ("Sigmoid", ["P"], ["S"], {}),
+             ("Mul", ["A", "S"], ["M"], {}),
+             ("Conv", ["M", "W2"], ["C"], {}),
+             ("Conv", ["X", "W3"], ["B"], {}),
+             ("Add", ["C", "B"], ["Y"], {})]
+    return build_model(nodes, [("X", ["N", 16, 8, 8])], ["Y"], inits)
+
+
+def pool_reshaped(opset):
+    nodes = [("Conv", ["X", "W1"], ["A"], {}),
+             ("Shape", ["A"], ["SH"], {}),
+             ("Reshape", ["A", "SH"], ["R"], {}),
+             ("Conv", ["R", "W2"], ["B"], {}),
+             ("Concat", ["B", "A"], ["C"], {"axis": 1}),
+             ("AveragePool", ["C"], ["P"], {"kernel_shape": [2, 2], "strides": [2, 2]}),
+             ("Conv", ["P", "W3"], ["Y"], {})]
+    return build_model(nodes, [("X", ["N", 16, 8, 8])], ["Y"],
+                       [("W1", weights(16, 16, 1, 1)), ("W2", weights(16, 16, 1, 1)),
+                        ("W3", weights(16, 32, 1, 1))], opset)
+
+
+@model
+def pool_reshaped_op13():
+    return pool_reshaped(13)
+
+
+@model
+def pool_reshaped_op14():
+    return pool_reshaped(14)
+
+
+@model
+def range_positions():
+    inits = [("one", np.array(1, dtype=np.int64)), ("zero", np.array(0, dtype=np.int64)),
+             ("table", weights(64, 16)), ("W", weights(16, 16)), ("G", weights(16)),
+             ("B", weights(16))]
+    nodes = [("Shape", ["X"], ["SH"], {}),
+             ("Gather", ["SH", "one"], ["L"], {}),
+             ("Range", ["zero", "L", "one"], ["POS"], {}),
+             ("Gather", ["table", "POS"], ["P"], {}),
+             ("Add", ["X", "P"], ["E"], {}),
+             ("MatMul", ["E", "W"], ["F"], {}),
+             ("Add", ["E", "F"], ["S"], {}),
+             ("LayerNormalization", ["S", "G", "B"], ["Y"], {"axis": -1})]
+    return build_model(nodes, [("X", ["N", "L", 16])], ["Y"], inits, 17)
+
+
+@model
+def skip_ln_bias():
+    inits = [("W", weights(16, 16)), ("bias", weights(16)), ("G", weights(16)),
+             ("B", weights(16))]
+    nodes = [("MatMul", ["X", "W"], ["P"], {}),
+             ("Add", ["bias", "P"], ["Q"], {}),
+             ("Add", ["X", "Q"], ["S"], {}),
+             ("LayerNormalization", ["S", "G", "B"], ["Y"], {"axis": -1})]
+    return build_model(nodes, [("X", ["N", 8, 16])], ["Y"], inits, 17)
+
+
+def nhwc(residual):
+    nodes = [("Conv", ["X", "W1"], ["A"], {}),
+             ("Transpose", ["A"], ["T"], {"perm": [0, 2, 3, 1]}),
+             ("ReduceMean", ["T"], ["MU"], {"axes": [-1]}),
+             ("Sub", ["T", "MU"], ["D"], {})]
+    output = "D"
+    if residual:
+        nodes += [("MatMul", ["D", "WM"], ["U"], {}), ("Add", ["T", "U"], ["Y"], {})]
+        output = "Y"
+    return build_model(nodes, [("X", [1, 16, 8, 8])], [output],
+                       [("W1", weights(16, 16, 1, 1)), ("WM", weights(16, 16))])
+
+
+@model
+def nhwc_pushed():
+    return nhwc(False)
+
+
+@model
+def nhwc_pushed_and_kept():
+    return nhwc(True)
+
+
+def times_reciprocal(num):
+    nodes = [("Sqrt", ["X"], ["Q"], {}),
+             ("Div", ["num", "Q"], ["R"], {}),
+             ("Mul", ["X", "R"], ["Y"], {})]
+    return build_model(nodes, [("X", ["N", 16])], ["Y"],
+                       [("num", np.array(num, dtype=np.float32))])
+
+
+@model
+def div_mul_one():
+    return times_reciprocal(1.0)
+
+
+@model
+def div_mul_two():
+    return times_reciprocal(2.0)
+
+
+def shared_scale(relu):
+    nodes = [("Div", ["X", "four"], ["S"], {}),
+             ("MatMul", ["S", "W1"], ["Y1"], {}),
+             ("MatMul", ["S", "W2"], ["Y2"], {})]
+    outputs = ["Y1", "Y2"]
+    if relu:
+        nodes.append(("Relu", ["S"], ["Y3"], {}))
+        outputs.append("Y3")
+    return build_model(nodes, [("X", ["N", 8, 16])], outputs,
+                       [("W1", weights(16, 16)), ("W2", weights(16, 16)),
+                        ("four", np.array(4, dtype=np.float32))])
+
+
+@model
+def scale_two_matmuls():
+    return shared_scale(False)
+
+
+@model
+def scale_matmuls_relu():
+    return shared_scale(True)
+
+
+def build(name):
+    """MODELS[name]() with the generator seeded by the name."""
+    global rng
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    return MODELS[name]()
