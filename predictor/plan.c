@@ -2304,7 +2304,13 @@ static void fuse_pad(pctx *p, size_t i)
         return;
     if (slot_of(p, out0(p, i), (size_t)j) != 0)
         return;
-    if (n->n_inputs > 2 && in(p, i, 2) >= 0 && !const_all(p, in(p, i, 2), 0))
+    /* from opset 11 its constant_value, when the node names that slot at
+     * all, must be a constant zero: an empty name is no constant, and
+     * PadFusion leaves the Pad (measured with ORT 1.30: PyTorch writes
+     * F.pad's Pad with an empty third input, and blind18's ddsp_synth ran
+     * its Pad before the Conv) */
+    if (n->n_inputs > 3 || (n->n_inputs > 2 && n->opset >= 11 &&
+                            (in(p, i, 2) < 0 || !const_all(p, in(p, i, 2), 0))))
         return;
     int64_t np;
     const int64_t *pv;

@@ -39,6 +39,11 @@ Layouts and fusions:
   scale_two_matmuls     x / 4 read by two MatMuls: both take it in
                         (MatMulScaleFusion; blind18's seir_epidemic)
   scale_matmuls_relu    the same with a Relu reading x / 4 too
+  pad_into_conv         Pad (constant pads, no value) then a 1-D Conv: the
+                        Conv pads (PadFusion)
+  pad_empty_value       the same Pad with an empty third input, as PyTorch
+                        writes F.pad: no constant value, the Pad runs
+                        (blind18's ddsp_synth)
 """
 import zlib
 
@@ -233,6 +238,23 @@ def scale_two_matmuls():
 @model
 def scale_matmuls_relu():
     return shared_scale(True)
+
+
+def padded_conv(empty_value):
+    nodes = [("Pad", ["X", "pads", ""] if empty_value else ["X", "pads"], ["P"], {}),
+             ("Conv", ["P", "W"], ["Y"], {"pads": [0, 0]})]
+    return build_model(nodes, [("X", ["N", 16, 64])], ["Y"],
+                       [("W", weights(16, 16, 3)), ("pads", i64(0, 0, 2, 0, 0, 2))])
+
+
+@model
+def pad_empty_value():
+    return padded_conv(True)
+
+
+@model
+def pad_into_conv():
+    return padded_conv(False)
 
 
 def build(name):
