@@ -2401,8 +2401,27 @@ static int matmul_transpose(const pctx *p, int v, int other, size_t c, bool shar
     return t;
 }
 
-/* Every reader of v is a MatMul that takes in the Transpose producing it. */
-static bool all_matmuls_take(const pctx *p, int v)
+static bool is_scalar_const(const pctx *p, int v, int other);
+static bool matmul_add_2d(const pctx *p, size_t m);
+
+/* Node t, a Mul or Div by a scalar constant of an operand whose load-time
+ * shape has a rank, is a scale MatMul m can take in from its input v. */
+static bool scale_before(const pctx *p, size_t t, int v, size_t m)
+{
+    const oc_node *n = &p->g->nodes[t];
+    if (!(live(p, t) || (p->flags[t] & F_MMS)) || p->g->values[v].is_output ||
+        !reads_plain(p, v, m) || !(is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)))
+        return false;
+    int c1 = in(p, t, 1), c0 = in(p, t, 0);
+    const oc_tinfo *t0 = ort_info(p, c0), *t1 = ort_info(p, c1);
+    return (is_scalar_const(p, c1, c0) && t0 && t0->rank > 0) ||
+           (is_op(p, n, OC_OPID_Mul) && is_scalar_const(p, c0, c1) && t1 && t1->rank > 0);
+}
+
+/* Every reader of v is a MatMul that takes in v's producer: the Transpose
+ * (scale < 0) or the scale node `scale` (then also none that
+ * MatMulAddFusion makes a Gemm). */
+static bool all_matmuls_take(const pctx *p, int v, int scale)
 {
     if (p->uses[v] != p->cons_start[v + 1] - p->cons_start[v])
         return false;
@@ -2414,7 +2433,8 @@ static bool all_matmuls_take(const pctx *p, int v)
             (p->nk[c].as_op && strcmp(p->nk[c].as_op, "MatMul")))
             return false;
         int other = in(p, c, 0) == v ? in(p, c, 1) : in(p, c, 0);
-        if (matmul_transpose(p, v, other, c, true) < 0)
+        if (scale < 0 ? matmul_transpose(p, v, other, c, true) < 0
+                      : matmul_add_2d(p, c) || !scale_before(p, (size_t)scale, v, c))
             return false;
     }
     return true;
@@ -2557,37 +2577,6 @@ static bool matmul_add_2d(const pctx *p, size_t m)
     return gemm_bias_2d(p, xa, xb, in(p, (size_t)j, 1 - slot_of(p, out0(p, m), (size_t)j)));
 }
 
-/* Node t, a Mul or Div by a scalar constant of an operand whose load-time
- * shape has a rank, is a scale MatMul m can take in from its input v. */
-static bool scale_before(const pctx *p, size_t t, int v, size_t m)
-{
-    const oc_node *n = &p->g->nodes[t];
-    if (!(live(p, t) || (p->flags[t] & F_MMS)) || p->g->values[v].is_output ||
-        !reads_plain(p, v, m) || !(is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)))
-        return false;
-    int c1 = in(p, t, 1), c0 = in(p, t, 0);
-    const oc_tinfo *t0 = ort_info(p, c0), *t1 = ort_info(p, c1);
-    return (is_scalar_const(p, c1, c0) && t0 && t0->rank > 0) ||
-           (is_op(p, n, OC_OPID_Mul) && is_scalar_const(p, c0, c1) && t1 && t1->rank > 0);
-}
-
-/* Every reader of v, the output of scale t, is a MatMul that takes it in
- * (not one MatMulAddFusion makes a Gemm). */
-static bool all_matmuls_scale(const pctx *p, size_t t, int v)
-{
-    if (p->uses[v] != p->cons_start[v + 1] - p->cons_start[v])
-        return false;
-    for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
-        size_t c = (size_t)p->cons[e];
-        const oc_node *n = &p->g->nodes[c];
-        if (!live(p, c) || !is_op(p, n, OC_OPID_MatMul) || n->n_inputs != 2 ||
-            (p->nk[c].as_op && strcmp(p->nk[c].as_op, "MatMul")) || matmul_add_2d(p, c) ||
-            !scale_before(p, t, v, c))
-            return false;
-    }
-    return true;
-}
-
 /* MatMul: + bias on 2-D input -> Gemm (+ activation: FusedGemm); on N-D
  * input + constant bias -> Reshape, Gemm, Reshape; transposed inputs and
  * scalar scales -> FusedMatMul. */
@@ -2667,7 +2656,7 @@ static void fuse_matmul(pctx *p, size_t m)
         fused = true;
         if (p->uses[v] == 1)
             absorb(p, m, (size_t)t);
-        else if (live(p, (size_t)t) && all_matmuls_take(p, v)) {
+        else if (live(p, (size_t)t) && all_matmuls_take(p, v, -1)) {
             drop(p, (size_t)t, OC_KERNEL_REMOVED, "taken in by every MatMul that reads it");
             p->flags[t] |= F_MMT;
         }
@@ -2702,7 +2691,7 @@ static void fuse_matmul(pctx *p, size_t m)
                 int tt = matmul_transpose(p, scale0 ? c0 : c1, in(p, m, 1 - s), (size_t)t, false);
                 if (tt >= 0)
                     absorb(p, m, (size_t)tt);
-            } else if (live(p, (size_t)t) && all_matmuls_scale(p, (size_t)t, v)) {
+            } else if (live(p, (size_t)t) && all_matmuls_take(p, v, t)) {
                 drop(p, (size_t)t, OC_KERNEL_REMOVED, "taken in by every MatMul that reads it");
                 p->flags[t] |= F_MMS;
             }
