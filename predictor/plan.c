@@ -1298,6 +1298,43 @@ static void lose_dims(pctx *p, size_t i)
     }
 }
 
+/* A value whose shape the model declares (a graph output, value_info)
+ * keeps that shape in ORT where inference gives none: a rank, and the
+ * dims declared as numbers or as the symbols ours are; where inference
+ * works its dims win, as ORT merges them (measured with ORT 1.30:
+ * blind24's ising_metropolis computes its readout from values no shape
+ * rule reaches, a GreaterOrEqual before opset 16, and as that readout is a
+ * graph output declared [N, dim, 16] its MatMul + bias + Gelu still made a
+ * BiasGelu). */
+static void declared_shape(pctx *p, int v)
+{
+    const oc_value *dv = v >= 0 ? &p->g->values[v] : NULL;
+    const oc_tinfo *t = sinfo(p, v);
+    if (!dv || dv->rank < 0 || p->constant[v] || !t || t->rank != dv->rank ||
+        t->rank > OC_MAX_RANK || !(p->rankless[v] || p->lost[v]))
+        return;
+    bool lost[OC_MAX_RANK], any = false;
+    for (int d = 0; d < t->rank; d++) {
+        oc_dim x = dv->dims[d], y = t->dims[d];
+        bool known = !p->rankless[v] && !dim_lost(p, v, d);
+        lost[d] = !known && !(oc_dim_is_known(x) ? dim_eq(x, y) : dim_param_eq(x, y));
+        any |= lost[d];
+    }
+    p->rankless[v] = false;
+    p->lost[v] = NULL;
+    if (!any)
+        return;
+    oc_tinfo *c = oc_arena_alloc(p->ar, sizeof *c);
+    oc_dim *dims = oc_arena_alloc(p->ar, (size_t)t->rank * sizeof *dims);
+    if (!c || !dims)
+        return;
+    *c = *t;
+    for (int d = 0; d < t->rank; d++)
+        dims[d] = lost[d] ? (oc_dim){-1, NULL} : t->dims[d];
+    c->dims = dims;
+    p->lost[v] = c;
+}
+
 static void ort_shapes(pctx *p)
 {
     const oc_graph *g = p->g;
@@ -1342,6 +1379,8 @@ static void ort_shapes(pctx *p)
             p->shape_data[o] = data;
         }
         lose_dims(p, i);
+        for (size_t q = 0; q < n->n_outputs; q++)
+            declared_shape(p, n->outputs[q]);
     }
 }
 

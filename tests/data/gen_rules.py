@@ -44,6 +44,10 @@ Layouts and fusions:
   pad_empty_value       the same Pad with an empty third input, as PyTorch
                         writes F.pad: no constant value, the Pad runs
                         (blind18's ddsp_synth)
+  unshaped_gelu_plain   Where(X >= 0, X, 0) (GreaterOrEqual-12: no shape
+                        rule), MatMul, bias, Gelu: no shape, no BiasGelu
+  unshaped_gelu_declared  the same with the Where's output a graph output of
+                        declared shape: BiasGelu (blind24's ising_metropolis)
 """
 import zlib
 
@@ -255,6 +259,38 @@ def pad_empty_value():
 @model
 def pad_into_conv():
     return padded_conv(False)
+
+
+def unshaped_gelu(declared):
+    """Where(X >= 0, X, 0) (GreaterOrEqual-12 has no shape rule), then
+    MatMul, a bias Add and Gelu written out; with `declared` the Where's
+    output is also a graph output, its shape declared."""
+    nodes = [("GreaterOrEqual", ["X", "zero"], ["C"], {}),
+             ("Where", ["C", "X", "zero"], ["A"], {}),
+             ("MatMul", ["A", "W"], ["P"], {}),
+             ("Add", ["P", "b"], ["Q"], {}),
+             ("Div", ["Q", "sqrt2"], ["D"], {}),
+             ("Erf", ["D"], ["E"], {}),
+             ("Add", ["E", "one"], ["F"], {}),
+             ("Mul", ["Q", "F"], ["G"], {}),
+             ("Mul", ["G", "half"], ["Y"], {})]
+    inits = [("zero", np.array(0, dtype=np.float32)), ("W", weights(8, 16)), ("b", weights(16)),
+             ("sqrt2", np.array(1.4142135, dtype=np.float32)),
+             ("one", np.array(1, dtype=np.float32)), ("half", np.array(0.5, dtype=np.float32))]
+    m, specs = build_model(nodes, [("X", ["N", 4, 8])], ["Y"], inits)
+    if declared:
+        m.graph.output.append(helper.make_tensor_value_info("A", TensorProto.FLOAT, ["N", 4, 8]))
+    return m, specs
+
+
+@model
+def unshaped_gelu_plain():
+    return unshaped_gelu(False)
+
+
+@model
+def unshaped_gelu_declared():
+    return unshaped_gelu(True)
 
 
 def build(name):
