@@ -921,6 +921,36 @@ static void stream_floor(const float *x, const bool *fresh, size_t n, double gbp
     }
 }
 
+/* A kernel whose traffic (what it reads and writes) is beyond the caches:
+ * more than 8 MiB, four times cpu-GenuineIntel-f6-m167's L2, eight times
+ * the AMD hosts'.  On the seen Intel sets (blind18 ... blind24) 8 MiB left
+ * fewer sets worse than 2 MiB for the same mean. */
+#define OC_STREAM_MIN_BYTES (8.0 * 1024 * 1024)
+
+/* Each of the n rows of x that moves more than OC_STREAM_MIN_BYTES takes
+ * at least those bytes at the machine's measured copy bandwidth gbps
+ * (its prediction us, and its range lo and hi, raised to that).  The
+ * timing model learned memory-bound kernels on machines of other
+ * bandwidths, and a calibration's few probe kernels a group correct them
+ * only on average: on cpu-GenuineIntel-f6-m167, half f26's bandwidth,
+ * large pools, reorders and transposes were predicted 2-4x too quick. */
+static void traffic_floor(const float *x, size_t n, double gbps, double *us, double *lo,
+                          double *hi)
+{
+    for (size_t r = 0; r < n; r++) {
+        const float *f = x + r * OC_N_FEATURES;
+        /* LOG_BYTES_READ and LOG_BYTES_WRITTEN are log1p of the bytes */
+        double bytes = expm1((double)f[OC_F_LOG_BYTES_READ]) +
+                       expm1((double)f[OC_F_LOG_BYTES_WRITTEN]);
+        if (bytes < OC_STREAM_MIN_BYTES)
+            continue;
+        double t = bytes / (gbps * 1e3);
+        us[r] = fmax(us[r], t);
+        lo[r] = fmax(lo[r], t);
+        hi[r] = fmax(hi[r], t);
+    }
+}
+
 /* fresh[r] for n_run kernel rows of analysis a (run[r]: row r's node in
  * a's graph, the rows in the order they run; others, inserted kernels):
  * false where every weight the node reads (a constant of rank 2 or more)
@@ -1056,6 +1086,7 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
                 return st;
         }
         stream_floor(x, fresh, rows, ov->stream_gbps, us, us + total, us + 2 * total);
+        traffic_floor(x, rows, ov->stream_gbps, us, us + total, us + 2 * total);
     }
     for (size_t i = 0, r = 0; i < n; r += out[i].n_run, i++) {
         out[i].x = x + r * OC_N_FEATURES;
