@@ -1272,6 +1272,21 @@ static bool lost_dims(const pctx *p, size_t i, int r, bool *out)
     return any;
 }
 
+/* Value v's shape as ORT's load-time inference has it: ours (t) with the
+ * dims lost[d] unknown (out of memory: ours, as before). */
+static void mark_lost(pctx *p, int v, const oc_tinfo *t, const bool *lost)
+{
+    oc_tinfo *c = oc_arena_alloc(p->ar, sizeof *c);
+    oc_dim *dims = oc_arena_alloc(p->ar, (size_t)t->rank * sizeof *dims);
+    if (!c || !dims)
+        return;
+    *c = *t;
+    for (int d = 0; d < t->rank; d++)
+        dims[d] = lost[d] ? (oc_dim){-1, NULL} : t->dims[d];
+    c->dims = dims;
+    p->lost[v] = c;
+}
+
 /* Node i's outputs' shapes as ORT's load-time inference has them, where
  * it knows fewer dims than ours (p->lost): its first output, or every
  * part of a Split. */
@@ -1286,15 +1301,7 @@ static void lose_dims(pctx *p, size_t i)
         if (y < 0 || p->constant[y] || p->rankless[y] || !t || t->rank < 1 ||
             t->rank > OC_MAX_RANK || !lost_dims(p, i, t->rank, lost))
             continue;
-        oc_tinfo *c = oc_arena_alloc(p->ar, sizeof *c);
-        oc_dim *dims = oc_arena_alloc(p->ar, (size_t)t->rank * sizeof *dims);
-        if (!c || !dims)
-            return; /* out of memory: ours, as before */
-        *c = *t;
-        for (int d = 0; d < t->rank; d++)
-            dims[d] = lost[d] ? (oc_dim){-1, NULL} : t->dims[d];
-        c->dims = dims;
-        p->lost[y] = c;
+        mark_lost(p, y, t, lost);
     }
 }
 
@@ -1322,17 +1329,8 @@ static void declared_shape(pctx *p, int v)
     }
     p->rankless[v] = false;
     p->lost[v] = NULL;
-    if (!any)
-        return;
-    oc_tinfo *c = oc_arena_alloc(p->ar, sizeof *c);
-    oc_dim *dims = oc_arena_alloc(p->ar, (size_t)t->rank * sizeof *dims);
-    if (!c || !dims)
-        return;
-    *c = *t;
-    for (int d = 0; d < t->rank; d++)
-        dims[d] = lost[d] ? (oc_dim){-1, NULL} : t->dims[d];
-    c->dims = dims;
-    p->lost[v] = c;
+    if (any)
+        mark_lost(p, v, t, lost);
 }
 
 static void ort_shapes(pctx *p)
