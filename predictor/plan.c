@@ -3167,17 +3167,24 @@ static void fuse_split(pctx *p, int v)
     const oc_tinfo *t = ort_info(p, v);
     if (!t || t->rank < 1)
         return;
-    size_t parts[64];
-    int64_t los[64], his[64], axis = -1, covered = 0, dim = -1;
-    bool squeeze[64];
+    /* as many parts as readers (measured with ORT 1.30: blind25's
+     * goertzel_bank slices one [N, 8, 96] tensor 96 ways, one Split) */
+    size_t *parts = oc_arena_alloc(p->ar, (size_t)edges * sizeof *parts);
+    int64_t *los = oc_arena_alloc(p->ar, (size_t)edges * sizeof *los);
+    int64_t *his = oc_arena_alloc(p->ar, (size_t)edges * sizeof *his);
+    bool *squeeze = oc_arena_alloc(p->ar, (size_t)edges * sizeof *squeeze);
+    tperm *pushed = oc_arena_alloc(p->ar, (size_t)edges * sizeof *pushed);
+    int64_t axis = -1, covered = 0, dim = -1;
     int count = 0, first = -1;
+    if (!parts || !los || !his || !squeeze || !pushed)
+        return; /* out of memory: no Split */
     for (int e = p->cons_start[v]; e < p->cons_start[v + 1]; e++) {
         size_t c = (size_t)p->cons[e];
         const oc_node *n = &g->nodes[c];
         if (!live(p, c) || in(p, c, 0) != v ||
             !(is_op(p, n, OC_OPID_Gather) || is_op(p, n, OC_OPID_Slice)))
             continue;
-        if (n->opset < 13 || count == 64)
+        if (n->opset < 13)
             return;
         int64_t a, lo, hi;
         if (!part_axis(p, c, t->rank, &a) || (axis >= 0 && a != axis))
@@ -3203,7 +3210,6 @@ static void fuse_split(pctx *p, int v)
     }
     if (count < 2 || covered != dim)
         return;
-    tperm pushed[64];
     bool through = split_transposed(p, v, parts, squeeze, count, (int)axis, pushed);
     for (int q = 0; q < count; q++) {
         if (parts[q] != (size_t)first)

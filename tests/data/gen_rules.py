@@ -48,6 +48,9 @@ Layouts and fusions:
                         rule), MatMul, bias, Gelu: no shape, no BiasGelu
   unshaped_gelu_declared  the same with the Where's output a graph output of
                         declared shape: BiasGelu (blind24's ising_metropolis)
+  split_of_96           96 one-column Slices of one tensor: one Split
+                        (GatherSliceToSplitFusion has no limit on the parts;
+                        blind25's goertzel_bank)
 """
 import zlib
 
@@ -291,6 +294,18 @@ def unshaped_gelu_plain():
 @model
 def unshaped_gelu_declared():
     return unshaped_gelu(True)
+
+
+@model
+def split_of_96():
+    """X [N, 8, 96] * 2 read by 96 Slices of one column each, summed."""
+    nodes = [("Mul", ["X", "two"], ["M"], {})]
+    inits = [("two", np.array(2, dtype=np.float32)), ("axis", i64(2))]
+    for q in range(96):
+        inits += [("s%d" % q, i64(q)), ("e%d" % q, i64(q + 1))]
+        nodes.append(("Slice", ["M", "s%d" % q, "e%d" % q, "axis"], ["P%d" % q], {}))
+    nodes.append(("Sum", ["P%d" % q for q in range(96)], ["Y"], {}))
+    return build_model(nodes, [("X", ["N", 8, 96])], ["Y"], inits)
 
 
 def build(name):
