@@ -47,7 +47,6 @@ EXTERNAL_FILE = "weights-not-committed.bin"
 INLINE_MAX = 64
 
 
-
 def generator(name):
     """tests/data/gen_NAME.py as a module (MODELS, build)."""
     spec = importlib.util.spec_from_file_location(
