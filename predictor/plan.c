@@ -965,7 +965,8 @@ static bool same_shape_op(const pctx *p, const oc_node *n)
         OC_OPID_Cast,    OC_OPID_Identity, OC_OPID_Softplus, OC_OPID_Clip,    OC_OPID_LeakyRelu,
         OC_OPID_Elu,     OC_OPID_Softmax,  OC_OPID_LogSoftmax, OC_OPID_Dropout, OC_OPID_Sin,
         OC_OPID_Cos,     OC_OPID_Floor,    OC_OPID_Ceil,     OC_OPID_Sign,    OC_OPID_HardSigmoid,
-        OC_OPID_HardSwish, OC_OPID_BatchNormalization};
+        OC_OPID_HardSwish, OC_OPID_BatchNormalization, OC_OPID_LayerNormalization,
+        OC_OPID_InstanceNormalization, OC_OPID_GroupNormalization, OC_OPID_LpNormalization};
     for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
         if (is_op(p, n, ops[q]))
             return true;
@@ -989,16 +990,18 @@ static bool ints_of(const pctx *p, size_t i, const char *name, size_t slot, int 
 static bool axes_mask(const int64_t *ax, int n, int rank, bool *mask);
 static bool reduce_axes(const pctx *p, size_t i, int rank, bool *mask);
 
-static bool reduction(const pctx *p, const oc_node *n)
+/* The Reduce* operators (axes and keepdims; not ArgMax/ArgMin). */
+static bool reduce_op(oc_op_id op)
 {
-    static const oc_op_id ops[] = {
-        OC_OPID_ReduceMean, OC_OPID_ReduceSum, OC_OPID_ReduceMax, OC_OPID_ReduceMin,
-        OC_OPID_ReduceProd, OC_OPID_ReduceL1, OC_OPID_ReduceL2, OC_OPID_ReduceSumSquare,
-        OC_OPID_ReduceLogSum, OC_OPID_ReduceLogSumExp};
-    for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
-        if (is_op(p, n, ops[q]))
-            return true;
-    return false;
+    switch (op) {
+    case OC_OPID_ReduceLogSum: case OC_OPID_ReduceLogSumExp: case OC_OPID_ReduceMax:
+    case OC_OPID_ReduceMean: case OC_OPID_ReduceMin: case OC_OPID_ReduceProd:
+    case OC_OPID_ReduceSum: case OC_OPID_ReduceSumSquare: case OC_OPID_ReduceL1:
+    case OC_OPID_ReduceL2:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* Whether dim d of value v is a number in ORT's load-time shapes (not a
@@ -1077,8 +1080,7 @@ static bool slice_lost(const pctx *p, size_t i, int r, bool *out)
 /* Ops that move dims about without computing them: Gather, Squeeze,
  * Unsqueeze, Split, Flatten and the reductions copy their input's dims
  * as ONNX's inference does, lost ones included; Reshape and Slice lose
- * some of their own (above); layer, instance and group norms keep the
- * shape. */
+ * some of their own (above). */
 static bool view_lost(const pctx *p, size_t i, int r, bool *out)
 {
     const oc_node *n = &p->g->nodes[i];
@@ -1092,12 +1094,6 @@ static bool view_lost(const pctx *p, size_t i, int r, bool *out)
         return reshape_lost(p, i, r, out);
     if (is_op(p, n, OC_OPID_Slice))
         return slice_lost(p, i, r, out);
-    if (is_op(p, n, OC_OPID_LayerNormalization) || is_op(p, n, OC_OPID_InstanceNormalization) ||
-        is_op(p, n, OC_OPID_GroupNormalization) || is_op(p, n, OC_OPID_LpNormalization)) {
-        for (int d = 0; d < r && d < xr; d++)
-            any |= out[d] = dim_lost(p, x, d);
-        return any;
-    }
     if (is_op(p, n, OC_OPID_Gather)) {
         int idx = n->n_inputs > 1 ? in(p, i, 1) : -1;
         const oc_tinfo *it = sinfo(p, idx);
@@ -1132,7 +1128,7 @@ static bool view_lost(const pctx *p, size_t i, int r, bool *out)
         }
         return any;
     }
-    if (reduction(p, n)) {
+    if (reduce_op(oc_analysis_node_cost(p->a, i)->op)) {
         const oc_attr *k = oc_node_attr(n, "keepdims");
         bool keep = !(k && !k->i), mask[OC_MAX_RANK];
         if (!reduce_axes(p, i, xr, mask))
@@ -1485,6 +1481,8 @@ static tkind tkind_of(const pctx *p, size_t i)
         return TK_NONE;
     /* a Squeeze or Unsqueeze FuseContiguousReshapes made a Reshape */
     oc_op_id op = p->flags[i] & F_AS_RESHAPE ? OC_OPID_Reshape : oc_analysis_node_cost(p->a, i)->op;
+    if (reduce_op(op))
+        return TK_REDUCE;
     switch (op) {
     case OC_OPID_Cast: case OC_OPID_Exp: case OC_OPID_Gelu: case OC_OPID_Identity:
     case OC_OPID_LeakyRelu: case OC_OPID_Log: case OC_OPID_Reciprocal: case OC_OPID_Relu:
@@ -1509,11 +1507,6 @@ static tkind tkind_of(const pctx *p, size_t i)
         return TK_FIRST;
     case OC_OPID_Concat:
         return TK_CONCAT;
-    case OC_OPID_ReduceLogSum: case OC_OPID_ReduceLogSumExp: case OC_OPID_ReduceMax:
-    case OC_OPID_ReduceMean: case OC_OPID_ReduceMin: case OC_OPID_ReduceProd:
-    case OC_OPID_ReduceSum: case OC_OPID_ReduceSumSquare: case OC_OPID_ReduceL1:
-    case OC_OPID_ReduceL2:
-        return TK_REDUCE;
     case OC_OPID_Shape:
         return TK_SHAPE;
     case OC_OPID_Transpose:
