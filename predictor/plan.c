@@ -186,12 +186,18 @@ static bool dim_eq(oc_dim x, oc_dim y)
     return x.sym && y.sym && x.v == y.v && strcmp(x.sym, y.sym) == 0;
 }
 
-/* x and y are one symbol as ONNX shapes name dims (dim_param): a name a
- * graph input declares, not a product or a multiple of one. */
+/* A dim ONNX shape inference carries unchanged from a declared shape: a
+ * number, or a symbol of the model's own (not a product the analysis
+ * formed, which ORT's inference leaves unknown). */
+static bool declared_dim(oc_dim d)
+{
+    return oc_dim_is_known(d) || (d.sym && d.v == 1 && !strpbrk(d.sym, "*+-/() "));
+}
+
+/* x and y are one symbol as ONNX shapes name dims (dim_param). */
 static bool dim_param_eq(oc_dim x, oc_dim y)
 {
-    return x.sym && y.sym && x.v == 1 && y.v == 1 && strcmp(x.sym, y.sym) == 0 &&
-           !strpbrk(x.sym, "*()+- ");
+    return x.sym && declared_dim(x) && dim_eq(x, y);
 }
 
 static bool shapes_eq(const oc_tinfo *x, const oc_tinfo *y)
@@ -782,14 +788,6 @@ static bool not_where(pctx *p)
 }
 
 static const oc_tinfo *ort_info(const pctx *p, int v);
-
-/* A dim ONNX shape inference carries unchanged from a declared shape: a
- * number, or a symbol of the model's own (not a product the analysis
- * formed, which ORT's inference leaves unknown). */
-static bool declared_dim(oc_dim d)
-{
-    return oc_dim_is_known(d) || (d.sym && d.v == 1 && !strpbrk(d.sym, "*+-/() "));
-}
 
 /* Dim `at` of z is dim `at` of x as ORT's load-time shapes have them: z is
  * x, or both dims are the same number or the same symbol.  This follows
