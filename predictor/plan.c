@@ -3853,13 +3853,10 @@ static void pass_fuse(pctx *p)
             fuse_pad(p, i);
         else if (is_op(p, n, OC_OPID_Pow) && !fuse_rmsnorm(p, i))
             pow_as_products(p, i);
+        else if (is_op(p, n, OC_OPID_Gather) && range_to_slice(p, i))
+            continue; /* its indices computed: no part of a Split */
         else if ((is_op(p, n, OC_OPID_Slice) || is_op(p, n, OC_OPID_Gather)) && in(p, i, 0) >= 0)
             fuse_split(p, in(p, i, 0));
-    }
-    for (size_t t = 0; t < p->nn; t++) {
-        size_t i = (size_t)g->topo[t];
-        if (live(p, i) && !(p->flags[i] & F_QUNIT) && is_op(p, &g->nodes[i], OC_OPID_Gather))
-            range_to_slice(p, i);
     }
 }
 
