@@ -899,40 +899,21 @@ static void scatter(const oc_analysis *a, oc_estimate *out, const size_t *run,
         out->total_high_us = fmax(out->total_high_us, out->total_us * ov->range_high);
 }
 
-/* A kernel whose traffic (what it reads and writes) is beyond the caches:
- * more than 8 MiB, four times cpu-GenuineIntel-f6-m167's L2, eight times
- * the AMD hosts'.  On the seen Intel sets (blind18 ... blind24) 8 MiB left
- * fewer sets worse than 2 MiB for the same mean. */
-#define OC_STREAM_MIN_BYTES (8.0 * 1024 * 1024)
-
-/* The n rows of x take at least the bytes they must move at gbps, the
- * machine's measured copy bandwidth (their prediction us, and its range
- * lo and hi, raised to that):
- * - a Conv, ConvTranspose, Gemm or MatMul kernel that reads weights no
- *   earlier kernel of its graph read (fresh[r]) streams its weights.
- *   Other kernels with weights (Gather, a bias Add) read only part of
- *   them, or little;
- * - a kernel that reads and writes more than OC_STREAM_MIN_BYTES moves
- *   them all.  The timing model learned memory-bound kernels on machines
- *   of other bandwidths, and a calibration's few probe kernels a group
- *   correct them only on average: on cpu-GenuineIntel-f6-m167, half f26's
- *   bandwidth, large pools, reorders and transposes were predicted 2-4x
- *   too quick. */
+/* Each Conv, ConvTranspose, Gemm and MatMul kernel of the n rows of x
+ * that reads weights no earlier kernel of its graph read (fresh[r])
+ * takes at least its weights' bytes at gbps (its prediction as timed
+ * alone, us, and its range, lo and hi, raised to that).  Other kernels
+ * with weights (Gather, a bias Add) read only part of them, or little. */
 static void stream_floor(const float *x, const bool *fresh, size_t n, double gbps, double *us,
                          double *lo, double *hi)
 {
     for (size_t r = 0; r < n; r++) {
         const float *f = x + r * OC_N_FEATURES;
-        double bytes = 0;
-        if (fresh[r] && (f[OC_F_FAM_CONV] >= 0.5f || f[OC_F_FAM_CONV_TRANSPOSE] >= 0.5f ||
-                         f[OC_F_FAM_GEMM] >= 0.5f || f[OC_F_FAM_MATMUL] >= 0.5f))
-            /* LOG_PARAMS is log1p(weight elements), DTYPE_BYTES their size */
-            bytes = expm1((double)f[OC_F_LOG_PARAMS]) * (double)f[OC_F_DTYPE_BYTES];
-        /* LOG_BYTES_READ and LOG_BYTES_WRITTEN are log1p of the bytes */
-        double moved = expm1((double)f[OC_F_LOG_BYTES_READ]) +
-                       expm1((double)f[OC_F_LOG_BYTES_WRITTEN]);
-        if (moved >= OC_STREAM_MIN_BYTES)
-            bytes = fmax(bytes, moved);
+        if (!fresh[r] || (f[OC_F_FAM_CONV] < 0.5f && f[OC_F_FAM_CONV_TRANSPOSE] < 0.5f &&
+                          f[OC_F_FAM_GEMM] < 0.5f && f[OC_F_FAM_MATMUL] < 0.5f))
+            continue;
+        /* LOG_PARAMS is log1p(weight elements), DTYPE_BYTES their size */
+        double bytes = expm1((double)f[OC_F_LOG_PARAMS]) * (double)f[OC_F_DTYPE_BYTES];
         double t = bytes / (gbps * 1e3); /* GB/s = 1e3 bytes per us */
         us[r] = fmax(us[r], t);
         lo[r] = fmax(lo[r], t);
