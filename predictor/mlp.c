@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 /* ---- PRNG ---- */
 
@@ -381,6 +384,26 @@ oc_status oc_mlp_loss_grad(const oc_mlp *m, const float *X, const float *y,
 
 /* ---- training ---- */
 
+/* Subnormal floats cost x86 cores a microcode assist per operation, and
+ * training makes many: Adam's moments of a weight whose gradient is nearly
+ * always 0 (a dead ReLU's) decay towards 0 step by step, and so do the
+ * gradients backpropagated through them.  Training flushes them to zero
+ * (MXCSR's flush-to-zero and denormals-are-zero) and gives the caller its
+ * mode back; the result stays a function of the seed and the data. */
+#if defined(__SSE__)
+static unsigned subnormals_off(void)
+{
+    unsigned saved = _mm_getcsr();
+    _mm_setcsr(saved | 0x8040u);
+    return saved;
+}
+
+static void subnormals_restore(unsigned saved) { _mm_setcsr(saved); }
+#else
+static unsigned subnormals_off(void) { return 0; }
+static void subnormals_restore(unsigned saved) { (void)saved; }
+#endif
+
 oc_mlp_train_opts oc_mlp_train_defaults(void)
 {
     return (oc_mlp_train_opts){
@@ -425,10 +448,9 @@ static oc_status bad_opts(oc_error *err, const char *what)
     return oc_error_set(err, OC_ERR_USAGE, "", "MLP training: %s", what);
 }
 
-oc_status oc_mlp_train(const oc_mlp_train_opts *o, const float *X,
-                       const float *y, size_t n, size_t d, const float *Xv,
-                       const float *yv, size_t nv, oc_mlp **out,
-                       oc_mlp_train_report *rep, oc_error *err)
+static oc_status train(const oc_mlp_train_opts *o, const float *X, const float *y,
+                       size_t n, size_t d, const float *Xv, const float *yv, size_t nv,
+                       oc_mlp **out, oc_mlp_train_report *rep, oc_error *err)
 {
     *out = NULL;
     if (n == 0)
@@ -568,5 +590,16 @@ done:
     oc_mlp_free(g);
     oc_mlp_free(m1);
     oc_mlp_free(v1);
+    return st;
+}
+
+oc_status oc_mlp_train(const oc_mlp_train_opts *o, const float *X,
+                       const float *y, size_t n, size_t d, const float *Xv,
+                       const float *yv, size_t nv, oc_mlp **out,
+                       oc_mlp_train_report *rep, oc_error *err)
+{
+    unsigned mode = subnormals_off();
+    oc_status st = train(o, X, y, n, d, Xv, yv, nv, out, rep, err);
+    subnormals_restore(mode);
     return st;
 }
