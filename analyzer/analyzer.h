@@ -64,6 +64,16 @@ typedef struct oc_dim_binding {
     int64_t value; /* >= 0 */
 } oc_dim_binding;
 
+/* The elements of an integer tensor of the main graph (value index v)
+ * that a runtime's rewrite made a constant: ORT's ReshapeFusion writes a
+ * Reshape's computed target as one, with 0 for a dim copied from the
+ * input and -1 for the one left over, and infers shapes again. */
+typedef struct oc_value_ints {
+    int v;
+    int64_t n;
+    const int64_t *vals;
+} oc_value_ints;
+
 /* What binds a symbolic dim, first to last: a dim binding, an override's
  * dim where the input declares that symbol, the batch for the leading
  * symbolic dim of every input.  A binding that names no symbolic dim of
@@ -88,6 +98,10 @@ typedef struct oc_analyze_opts {
      * computed from constants and fully known shapes (Shape of a tensor with
      * a symbolic dim gives unknown values, not symbolic ones). */
     bool session_view;
+    /* Values whose elements are given (oc_value_ints), whatever their
+     * node computes; their shapes are their node's. */
+    const oc_value_ints *known_ints;
+    size_t n_known_ints;
 } oc_analyze_opts;
 
 typedef struct oc_node_cost {

@@ -689,6 +689,26 @@ static void assume_dims(oc_analysis *a, grun *r, const oc_node *n)
     }
 }
 
+/* Node n's outputs whose elements the options give (known_ints). */
+static oc_status given_ints(oc_analysis *a, grun *r, const oc_node *n, oc_error *err)
+{
+    for (size_t i = 0; i < n->n_outputs; i++)
+        for (size_t k = 0; k < a->opts->n_known_ints; k++) {
+            const oc_value_ints *w = &a->opts->known_ints[k];
+            if (n->outputs[i] < 0 || w->v != n->outputs[i] || w->n < 0 || w->n > 64)
+                continue;
+            oc_dim *iv = oc_arena_alloc(a->arena, ((size_t)w->n + 1) * sizeof *iv);
+            if (!iv)
+                return nomem(a, err);
+            for (int64_t q = 0; q < w->n; q++)
+                iv[q] = (oc_dim){w->vals[q], NULL};
+            r->info[w->v].nvals = w->n;
+            r->info[w->v].ivals = iv;
+            r->info[w->v].fvals = NULL;
+        }
+    return OC_OK;
+}
+
 static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
 {
     const oc_graph *g = r->g;
@@ -738,6 +758,11 @@ static oc_status run_graph(oc_analysis *a, grun *r, oc_cost *sum, oc_error *err)
         }
         if (d)
             assume_dims(a, r, n);
+        if (r == &a->main && a->opts && a->opts->n_known_ints) {
+            oc_status st = given_ints(a, r, n, err);
+            if (st)
+                return st;
+        }
         mark_weights(r, n);
         oc_status st = count_node(a, r, n, d, &c, nc, err);
         if (st)

@@ -27,6 +27,12 @@ Load-time shapes (ONNX's inference as ORT runs it when it loads a model):
   skip_ln_bias          x + (bias + x W) into a LayerNormalization, batch
                         symbolic: one SkipLayerNormalization (blind16's
                         fnet_encoder)
+  reshape_rounds        two Reshapes to [-1, dim 1 of X, ...] (Shape of X,
+                        computed targets, opset 13), a Sigmoid between,
+                        then MatMul, bias and Gelu: the first fuses, ORT
+                        infers shapes again, the second fuses in the next
+                        round, and its shape makes a BiasGelu (blind26's
+                        deberta_encoder)
 Layouts and fusions:
   nhwc_pushed           Conv, Transpose to NHWC, x - mean(x) over C: the
                         transpose optimizer takes the Transpose through
@@ -181,6 +187,32 @@ def skip_ln_bias():
              ("Add", ["X", "Q"], ["S"], {}),
              ("LayerNormalization", ["S", "G", "B"], ["Y"], {"axis": -1})]
     return build_model(nodes, [("X", ["N", 8, 16])], ["Y"], inits, 17)
+
+
+@model
+def reshape_rounds():
+    inits = [("one", np.array(1, dtype=np.int64)), ("ax0", i64(0)), ("m1", i64(-1)),
+             ("c3", i64(3)), ("c16", i64(16)), ("c48", i64(48)), ("W0", weights(48, 48)),
+             ("W1", weights(48, 64)), ("b", weights(64)),
+             ("sqrt2", np.array(1.4142135, dtype=np.float32)),
+             ("onef", np.array(1, dtype=np.float32)), ("half", np.array(0.5, dtype=np.float32))]
+    nodes = [("MatMul", ["X", "W0"], ["P"], {}),
+             ("Shape", ["X"], ["SX"], {}),
+             ("Gather", ["SX", "one"], ["D1"], {}),
+             ("Unsqueeze", ["D1", "ax0"], ["U1"], {}),
+             ("Concat", ["m1", "U1", "c3", "c16"], ["T1"], {"axis": 0}),
+             ("Reshape", ["P", "T1"], ["R1"], {}),
+             ("Sigmoid", ["R1"], ["S"], {}),
+             ("Concat", ["m1", "U1", "c48"], ["T2"], {"axis": 0}),
+             ("Reshape", ["S", "T2"], ["R2"], {}),
+             ("MatMul", ["R2", "W1"], ["Q"], {}),
+             ("Add", ["Q", "b"], ["QB"], {}),
+             ("Div", ["QB", "sqrt2"], ["D"], {}),
+             ("Erf", ["D"], ["E"], {}),
+             ("Add", ["E", "onef"], ["F"], {}),
+             ("Mul", ["QB", "F"], ["G"], {}),
+             ("Mul", ["G", "half"], ["Y"], {})]
+    return build_model(nodes, [("X", ["N", 8, 48])], ["Y"], inits)
 
 
 def nhwc(residual):
