@@ -96,6 +96,19 @@ def i64(*v):
     return np.array(v, dtype=np.int64)
 
 
+def gelu(x, y):
+    """Gelu written out as PyTorch exports it, y = x (1 + erf(x / sqrt 2)) / 2:
+    its nodes and constants."""
+    nodes = [("Div", [x, "sqrt2"], ["D"], {}),
+             ("Erf", ["D"], ["E"], {}),
+             ("Add", ["E", "one"], ["F"], {}),
+             ("Mul", [x, "F"], ["G"], {}),
+             ("Mul", ["G", "half"], [y], {})]
+    inits = [("sqrt2", np.array(1.4142135, dtype=np.float32)),
+             ("one", np.array(1, dtype=np.float32)), ("half", np.array(0.5, dtype=np.float32))]
+    return nodes, inits
+
+
 def gated_residual(batch):
     inits = [("W1", weights(16, 16, 1, 1)), ("W2", weights(16, 16, 1, 1)),
              ("W3", weights(16, 16, 1, 1)), ("to", i64(-1, 16, 1, 1))]
@@ -191,14 +204,12 @@ def skip_ln_bias():
 
 @model
 def reshape_rounds():
-    inits = [("one", np.array(1, dtype=np.int64)), ("ax0", i64(0)), ("m1", i64(-1)),
+    inits = [("idx1", np.array(1, dtype=np.int64)), ("ax0", i64(0)), ("m1", i64(-1)),
              ("c3", i64(3)), ("c16", i64(16)), ("c48", i64(48)), ("W0", weights(48, 48)),
-             ("W1", weights(48, 64)), ("b", weights(64)),
-             ("sqrt2", np.array(1.4142135, dtype=np.float32)),
-             ("onef", np.array(1, dtype=np.float32)), ("half", np.array(0.5, dtype=np.float32))]
+             ("W1", weights(48, 64)), ("b", weights(64))]
     nodes = [("MatMul", ["X", "W0"], ["P"], {}),
              ("Shape", ["X"], ["SX"], {}),
-             ("Gather", ["SX", "one"], ["D1"], {}),
+             ("Gather", ["SX", "idx1"], ["D1"], {}),
              ("Unsqueeze", ["D1", "ax0"], ["U1"], {}),
              ("Concat", ["m1", "U1", "c3", "c16"], ["T1"], {"axis": 0}),
              ("Reshape", ["P", "T1"], ["R1"], {}),
@@ -206,13 +217,9 @@ def reshape_rounds():
              ("Concat", ["m1", "U1", "c48"], ["T2"], {"axis": 0}),
              ("Reshape", ["S", "T2"], ["R2"], {}),
              ("MatMul", ["R2", "W1"], ["Q"], {}),
-             ("Add", ["Q", "b"], ["QB"], {}),
-             ("Div", ["QB", "sqrt2"], ["D"], {}),
-             ("Erf", ["D"], ["E"], {}),
-             ("Add", ["E", "onef"], ["F"], {}),
-             ("Mul", ["QB", "F"], ["G"], {}),
-             ("Mul", ["G", "half"], ["Y"], {})]
-    return build_model(nodes, [("X", ["N", 8, 48])], ["Y"], inits)
+             ("Add", ["Q", "b"], ["QB"], {})]
+    g_nodes, g_inits = gelu("QB", "Y")
+    return build_model(nodes + g_nodes, [("X", ["N", 8, 48])], ["Y"], inits + g_inits)
 
 
 def nhwc(residual):
@@ -303,16 +310,10 @@ def unshaped_gelu(declared):
     nodes = [("GreaterOrEqual", ["X", "zero"], ["C"], {}),
              ("Where", ["C", "X", "zero"], ["A"], {}),
              ("MatMul", ["A", "W"], ["P"], {}),
-             ("Add", ["P", "b"], ["Q"], {}),
-             ("Div", ["Q", "sqrt2"], ["D"], {}),
-             ("Erf", ["D"], ["E"], {}),
-             ("Add", ["E", "one"], ["F"], {}),
-             ("Mul", ["Q", "F"], ["G"], {}),
-             ("Mul", ["G", "half"], ["Y"], {})]
-    inits = [("zero", np.array(0, dtype=np.float32)), ("W", weights(8, 16)), ("b", weights(16)),
-             ("sqrt2", np.array(1.4142135, dtype=np.float32)),
-             ("one", np.array(1, dtype=np.float32)), ("half", np.array(0.5, dtype=np.float32))]
-    m, specs = build_model(nodes, [("X", ["N", 4, 8])], ["Y"], inits)
+             ("Add", ["P", "b"], ["Q"], {})]
+    inits = [("zero", np.array(0, dtype=np.float32)), ("W", weights(8, 16)), ("b", weights(16))]
+    g_nodes, g_inits = gelu("Q", "Y")
+    m, specs = build_model(nodes + g_nodes, [("X", ["N", 4, 8])], ["Y"], inits + g_inits)
     if declared:
         m.graph.output.append(helper.make_tensor_value_info("A", TensorProto.FLOAT, ["N", 4, 8]))
     return m, specs
