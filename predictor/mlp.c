@@ -391,10 +391,12 @@ oc_status oc_mlp_loss_grad(const oc_mlp *m, const float *X, const float *y,
  * (MXCSR's flush-to-zero and denormals-are-zero) and gives the caller its
  * mode back; the result stays a function of the seed and the data. */
 #if defined(__SSE__)
+enum { MXCSR_DAZ = 0x0040u, MXCSR_FTZ = 0x8000u };
+
 static unsigned subnormals_off(void)
 {
     unsigned saved = _mm_getcsr();
-    _mm_setcsr(saved | 0x8040u);
+    _mm_setcsr(saved | MXCSR_FTZ | MXCSR_DAZ);
     return saved;
 }
 
