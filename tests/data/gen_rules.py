@@ -33,6 +33,14 @@ Load-time shapes (ONNX's inference as ORT runs it when it loads a model):
                         infers shapes again, the second fuses in the next
                         round, and its shape makes a BiasGelu (blind26's
                         deberta_encoder)
+  reshape_rounds_transposed  the second Reshape's pieces read the Shape of
+                        a Transpose of X that a LayerNormalization reads
+                        (the transpose optimizer keeps it): fused in the
+                        second round too.  blind7's evoformer_lite, whose
+                        Transpose the optimizer takes through a written-out
+                        LayerNorm, keeps such a Reshape unfused in ORT and
+                        not in the plan (the optimizer runs between the
+                        rounds; not modelled)
 Layouts and fusions:
   nhwc_pushed           Conv, Transpose to NHWC, x - mean(x) over C: the
                         transpose optimizer takes the Transpose through
@@ -220,6 +228,33 @@ def reshape_rounds():
              ("Add", ["Q", "b"], ["QB"], {})]
     g_nodes, g_inits = gelu("QB", "Y")
     return build_model(nodes + g_nodes, [("X", ["N", 8, 48])], ["Y"], inits + g_inits)
+
+
+@model
+def reshape_rounds_transposed():
+    inits = [("idx1", np.array(1, dtype=np.int64)), ("idx2", np.array(2, dtype=np.int64)),
+             ("ax0", i64(0)), ("m1", i64(-1)), ("c3", i64(3)), ("c32", i64(32)),
+             ("c96", i64(96)), ("W0", weights(32, 96)), ("G", weights(32)), ("B", weights(32))]
+    nodes = [("MatMul", ["X", "W0"], ["P"], {}),
+             ("Shape", ["X"], ["SX"], {}),
+             ("Gather", ["SX", "idx1"], ["X1"], {}),
+             ("Unsqueeze", ["X1", "ax0"], ["UX1"], {}),
+             ("Gather", ["SX", "idx2"], ["X2"], {}),
+             ("Unsqueeze", ["X2", "ax0"], ["UX2"], {}),
+             ("Concat", ["m1", "UX1", "UX2", "c3", "c32"], ["T1"], {"axis": 0}),
+             ("Reshape", ["P", "T1"], ["R1"], {}),
+             ("Transpose", ["R1"], ["RT"], {"perm": [0, 2, 1, 3, 4]}),
+             ("Transpose", ["X"], ["XT"], {"perm": [0, 2, 1, 3]}),
+             ("Shape", ["XT"], ["ST"], {}),
+             ("Gather", ["ST", "idx1"], ["T1d"], {}),
+             ("Unsqueeze", ["T1d", "ax0"], ["UT1"], {}),
+             ("Gather", ["ST", "idx2"], ["T2d"], {}),
+             ("Unsqueeze", ["T2d", "ax0"], ["UT2"], {}),
+             ("Concat", ["m1", "UT1", "UT2", "c96"], ["T2"], {"axis": 0}),
+             ("Reshape", ["RT", "T2"], ["R2"], {}),
+             ("LayerNormalization", ["XT", "G", "B"], ["LN"], {"axis": -1}),
+             ("Relu", ["LN"], ["Y2"], {})]
+    return build_model(nodes, [("X", ["N", 8, 16, 32])], ["R2", "Y2"], inits, 17)
 
 
 def nhwc(residual):
