@@ -17,16 +17,17 @@ import collections
 import glob
 import json
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from zoo_accuracy import predict_json  # noqa: E402
 
 
 def measured_runs(models):
-    """{(machine, model, inputs): (graph, Counter of ORT's ops, file)} and
-    the number of runs without a graph."""
+    """{(machine, model, inputs): (graph, Counter of ORT's ops, file, the
+    run)} and the number of runs without a graph."""
     runs, missing = {}, 0
     for mdir in sorted(glob.glob(os.path.join(ROOT, "data", "machines", "*", ""))):
         machine = os.path.basename(os.path.dirname(mdir))
@@ -46,20 +47,14 @@ def measured_runs(models):
                              for s in r["inputs"])
                 runs.setdefault((machine, r["model"], spec),
                                 (graph, collections.Counter(k["op"] for k in r["kernels"]),
-                                 base))
+                                 base, r))
     return runs, missing
 
 
-def planned(binary, machine, graph, spec):
+def planned(binary, machine, graph, run):
     """Counter of the planned kernels' ops, or None when predict fails."""
-    cmd = [binary, "predict", graph, "-T", "1", "-f", "json", "--by", "kernel"]
-    for s in spec:
-        cmd += ["--input", s]
-    p = subprocess.run(cmd, capture_output=True, text=True,
-                       env=dict(os.environ, ONNXCOST_MACHINE=machine))
-    if p.returncode:
-        return None
-    return collections.Counter(k["op"] for k in json.loads(p.stdout)["kernels"])
+    d, _ = predict_json(binary, graph, run, None, machine)
+    return collections.Counter(k["op"] for k in d["kernels"]) if d else None
 
 
 def distance(plan, ran):
@@ -82,7 +77,8 @@ def main():
     plans = {}
     with ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         for b in bins:
-            plans[b] = list(ex.map(lambda k, b=b: planned(b, k[0], runs[k][0], k[2]), keys))
+            plans[b] = list(ex.map(lambda k, b=b: planned(b, k[0], runs[k][0], runs[k][3]),
+                                   keys))
     print("%d measured 1-thread runs (%d lines left out: no graph in %s)" % (len(keys), missing,
                                                                       a.models))
     for b in bins:
