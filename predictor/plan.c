@@ -955,18 +955,18 @@ static bool propagates_shape_data(const pctx *p, const oc_node *n)
 }
 
 /* Whether dim d of value v is one ORT's load-time shapes do not know
- * (p->lost, lost_dims). */
+ * (p->lost, lost_dims, or unknown in the session view itself). */
 static bool dim_lost(const pctx *p, int v, int d)
 {
-    const oc_tinfo *o = v >= 0 ? p->lost[v] : NULL;
+    const oc_tinfo *o = ort_info(p, v);
     return o && d >= 0 && d < o->rank && oc_dim_is_unknown(o->dims[d]);
 }
 
 /* Output axis d (of rank r) of a broadcasting node i, by ONNX's rule on
  * the inputs' load-time dims: a value other than 1 decides it; otherwise
  * a single non-1 dim, or several equal symbols; else unknown. Lost when
- * ORT's answer is unknown and an input's dim there is lost, or unknown in
- * the session view (measured with ORT 1.30: vit_b_16's residual Add of its
+ * ORT's answer is unknown and an input's dim there is lost (measured
+ * with ORT 1.30: vit_b_16's residual Add of its
  * [N, 197, 768] stream and an attention output it cannot size is
  * [?, 197, 768], and its last LayerNormalization stays one, not a
  * SkipLayerNormalization). */
@@ -985,7 +985,7 @@ static bool broadcast_lost(const pctx *p, size_t i, int d, int r)
         int e = d - (r - t->rank);
         if (e < 0)
             continue;
-        if (dim_lost(p, v, e) || oc_dim_is_unknown(t->dims[e])) {
+        if (dim_lost(p, v, e)) {
             any_lost = true;
             others++;
             syms_same = false;
