@@ -1,16 +1,25 @@
 #!/usr/bin/python3
-"""node_tests_predict.py ONNXCOST [NODE_DIR] - how many ONNX backend node
-tests (Debian libonnx-testdata) `onnxcost predict` refuses, and why.
+"""node_tests_predict.py ONNXCOST [NODE_DIR] [--max-refused N] - how many
+ONNX backend node tests (Debian libonnx-testdata) `onnxcost predict`
+refuses, and why.
 
 Prints one line per refusal reason (the error line with node names and
 numbers stripped), then the totals: models tried, predicted, refused, and
 predicted with some nodes left uncounted (totals.uncounted_nodes > 0).
+With --max-refused N (the ctest node_tests_predict: 0) it exits 1 when more
+are refused, or when NODE_DIR holds no model.
 """
 import json, os, re, subprocess, sys
 from collections import Counter
 
-bin_ = sys.argv[1]
-root = sys.argv[2] if len(sys.argv) > 2 else "/usr/share/libonnx-testdata/data/node"
+args = sys.argv[1:]
+max_refused = None
+if "--max-refused" in args:
+    i = args.index("--max-refused")
+    max_refused = int(args[i + 1])
+    del args[i:i + 2]
+bin_ = args[0]
+root = args[1] if len(args) > 1 else "/usr/share/libonnx-testdata/data/node"
 tried = ok = partial = 0
 refused = Counter()
 examples = {}
@@ -38,3 +47,8 @@ for why, n in refused.most_common():
     print(f"{n:5d}  {why}  (e.g. {examples[why]})")
 print(f"models {tried}, predicted {ok} ({partial} with nodes not counted), "
       f"refused {sum(refused.values())}")
+if max_refused is not None and not tried:
+    sys.exit(f"node_tests_predict: no model.onnx under {root}")
+if max_refused is not None and sum(refused.values()) > max_refused:
+    sys.exit(f"node_tests_predict: {sum(refused.values())} of {tried} models refused "
+             f"(at most {max_refused} expected)")

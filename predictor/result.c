@@ -289,10 +289,16 @@ const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e,
             } else if (j == n_ops) {
                 more_ops = true;
             }
-        } else if (n_big < MAX_BIG) {
-            big[n_big++] = w;
         } else {
-            more_big = true;
+            /* sizes beyond the data, and the thread count (every kernel's
+             * reason alike: listed once) */
+            size_t j = 0;
+            while (j < n_big && strcmp(big[j], w))
+                j++;
+            if (j == n_big && n_big < MAX_BIG)
+                big[n_big++] = w;
+            else if (j == n_big)
+                more_big = true;
         }
     }
     char list[768];

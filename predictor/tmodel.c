@@ -284,23 +284,26 @@ bool oc_tmodel_has_coverage(const oc_tmodel *tm)
 const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *buf,
                               size_t size)
 {
-    if (!tm->cover)
-        return NULL;
     const struct cover *c = NULL;
-    for (size_t i = 0; i < tm->n_cover && !c; i++)
+    for (size_t i = 0; tm->cover && i < tm->n_cover && !c; i++)
         if (!strcmp(tm->cover[i].op, d->op))
             c = &tm->cover[i];
-    if (!c) {
+    if (tm->cover && !c) {
         snprintf(buf, size, "no sample of %s in the timing model's data", d->op);
         return buf;
     }
     double work = (double)d->cost.flops + (double)d->cost.bytes_read +
                   (double)d->cost.bytes_written;
-    double beyond = log10(1 + work) - c->hi;
-    if (beyond <= 1)
-        return NULL;
-    snprintf(buf, size, "%s: %.0fx the work of the largest sample", d->op, pow(10, beyond));
-    return buf;
+    double beyond = c ? log10(1 + work) - c->hi : 0;
+    if (beyond > 1) {
+        snprintf(buf, size, "%s: %.0fx the work of the largest sample", d->op, pow(10, beyond));
+        return buf;
+    }
+    if (!oc_tmodel_has_threads(tm, tm->info.threads)) {
+        snprintf(buf, size, "no sample at %d threads", tm->info.threads);
+        return buf;
+    }
+    return NULL;
 }
 
 bool oc_tmodel_measured_op(const oc_tmodel *tm, const char *op, size_t len)

@@ -226,9 +226,10 @@ const char *oc_tmodel_fit_source(const oc_tmodel *tm);
 /* Whether coverage is known. */
 bool oc_tmodel_has_coverage(const oc_tmodel *tm);
 /* Why a prediction for kernel description d lies outside the training
- * data, written into buf: "no sample of OP in the timing model's data", or
- * "OP: 25x the work of the largest sample" (more than 10x).  NULL when
- * inside, or coverage unknown. */
+ * data, written into buf: "no sample of OP in the timing model's data",
+ * "OP: 25x the work of the largest sample" (more than 10x), or "no sample
+ * at 4 threads" (a thread count the model never learned), in that order.
+ * NULL when inside; with coverage unknown, only the thread count is asked. */
 const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *buf,
                               size_t size);
 /* Whether the training data has samples of operator op (its first len

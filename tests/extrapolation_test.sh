@@ -3,8 +3,8 @@
 # model's data is said once and marked (issue 16, deliverable 6): kernels
 # of an operator the built-in model has no sample of (LRN, which no
 # measured network has either), or far beyond its largest samples
-# (SqueezeNet at batch 1024), are counted in
-# one warning line, marked per node and kernel in JSON, and their share of
+# (SqueezeNet at batch 1024), or at a thread count it never learned, are
+# counted in one warning line, marked per node and kernel in JSON, and their share of
 # the time is given; inside the data (SqueezeNet at batch 1) nothing is.
 set -u
 BIN=$1 SRC=$2
@@ -61,6 +61,27 @@ ok 'grep -q "extrapolated beyond the timing model.s data: [A-Za-z]*: [0-9]*x the
 ok "$PY -c \"import json; j=json.load(open('$TMP/j3')); t=j['totals'];
 assert t['extrapolated_kernels'] > 0 and 0 < t['extrapolated_ms'] <= t['time_ms'], t\"" \
     "far beyond the largest samples: counted in JSON"
+
+# a thread count the timing model never learned (it has 1 and 2): every
+# kernel the model predicts is marked, in one warning line, in JSON
+"$BIN" predict "$SQ" --batch 1 --threads 2 -f json >"$TMP/j7" 2>"$TMP/e7"
+ok "[ \$? -eq 0 ] && ! grep -q extrapolated '$TMP/e7' && $PY -c \"import json
+assert json.load(open('$TMP/j7'))['totals']['extrapolated_kernels'] == 0\"" \
+    "2 threads (learned): nothing marked"
+"$BIN" predict "$SQ" --batch 1 --threads 4 -f json >"$TMP/j8" 2>"$TMP/e8"
+ok '[ $? -eq 0 ] && [ "$(grep -c "extrapolated beyond" "$TMP/e8")" -eq 1 ] &&
+    grep -q "extrapolated beyond the timing model.s data: no sample at 4 threads$" "$TMP/e8"' \
+    "4 threads (never learned): one warning line naming the thread count"
+ok "$PY - '$TMP/j8' <<'E'
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j['totals']
+marked = [k for k in j['kernels'] if k.get('extrapolated') == 'no sample at 4 threads']
+assert marked and t['extrapolated_kernels'] == len(marked), t
+assert all(n['extrapolated'] == 'no sample at 4 threads'
+           for n in j['nodes'] if 'extrapolated' in n)
+assert t['extrapolated_ms'] > 0.5 * (t['time_ms'] - t['overhead_ms']), t
+E" "4 threads: marked per kernel and node, most of the kernel time in totals"
 
 # the same in sweep (the worst batch) and annotate, once each
 "$BIN" sweep "$SQ" --batch 1,2048 >/dev/null 2>"$TMP/e4"
