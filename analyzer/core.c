@@ -587,6 +587,8 @@ static oc_status count_node(oc_analysis *a, const grun *r, const oc_node *n,
                             oc_error *err)
 {
     bool known = true;
+    /* Shape and Size read their input's dims, not its data: no bytes */
+    bool dims_only = d && (d->id == OC_OPID_Shape || d->id == OC_OPID_Size);
     for (size_t i = 0; i < n->n_inputs; i++) {
         if (n->inputs[i] < 0)
             continue;
@@ -602,8 +604,8 @@ static oc_status count_node(oc_analysis *a, const grun *r, const oc_node *n,
                                 "%s: node '%s' (%s): input %zu has more elements "
                                 "than 64 bits can count",
                                 oc_model_source(a->model), n->name, n->op, i);
-        if (!oc_mul_u64(e, oc_dtype_size(t->dtype), &b) ||
-            !oc_add_u64(nc->bytes_read, b, &nc->bytes_read))
+        if (!dims_only && (!oc_mul_u64(e, oc_dtype_size(t->dtype), &b) ||
+                           !oc_add_u64(nc->bytes_read, b, &nc->bytes_read)))
             return oc_error_set(err, OC_ERR_OVERFLOW, n->name,
                                 "%s: node '%s' (%s): byte count overflows 64 bits",
                                 oc_model_source(a->model), n->name, n->op);

@@ -245,6 +245,11 @@ oc_status oc_node_desc_from_analysis(const oc_analysis *a, size_t node, oc_node_
     const oc_node_cost *c = oc_analysis_node_cost(a, node);
     out->cost =
         (oc_desc_cost){c->macs, c->flops, c->params, c->bytes_read, c->bytes_written};
+    /* Shape and Size read no data (the analyzer counts 0 bytes), but the
+     * timing model's samples of them (in-graph runs) were described with
+     * their input's bytes as read: the features keep that convention. */
+    if ((c->op == OC_OPID_Shape || c->op == OC_OPID_Size) && n->n_inputs && in[0].present)
+        out->cost.bytes_read = value_bytes(&in[0]);
     return as_onnx_op(a, node, out, arena, err);
 }
 

@@ -168,6 +168,36 @@ static void test_core_accounting(void)
     oc_model_free(m);
 }
 
+/* Shape reads its input's dims, not its data: no bytes read (issue 16). */
+static void test_shape_reads_no_data(void)
+{
+    oc_model *m;
+    oc_analysis *a;
+    oc_error e;
+    if (oc_model_load_file(OC_TESTS_DIR "/data/tensor/chain_heads.onnx", &m, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        t_failed++;
+        return;
+    }
+    CHECK_EQ_INT(oc_analyze(m, NULL, &a, &e), OC_OK);
+    const oc_graph *g = oc_model_graph(m);
+    size_t shapes = 0;
+    for (size_t i = 0; a && i < g->n_nodes; i++) {
+        if (strcmp(g->nodes[i].op, "Shape"))
+            continue;
+        const oc_node_cost *c = oc_analysis_node_cost(a, i);
+        const oc_tinfo *x = oc_analysis_value(a, g->nodes[i].inputs[0]);
+        uint64_t ne = 0;
+        CHECK(oc_tinfo_numel(x, &ne) && ne > 1);
+        CHECK_EQ_INT(c->bytes_read, 0);
+        CHECK_EQ_INT(c->bytes_written, (uint64_t)x->rank * 8);
+        shapes++;
+    }
+    CHECK_EQ_INT(shapes, 1);
+    oc_analysis_free(a);
+    oc_model_free(m);
+}
+
 int main(void)
 {
     glob_t gl;
@@ -177,5 +207,6 @@ int main(void)
         globfree(&gl);
     }
     test_core_accounting();
+    test_shape_reads_no_data();
     return t_report("test_costs");
 }
