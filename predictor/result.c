@@ -3,6 +3,7 @@
 #include "predictor/result.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -267,17 +268,24 @@ const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e,
                                      size_t size)
 {
     enum { MAX_OPS = 8, MAX_BIG = 2 };
-    static const char none[] = "no sample of ";
+    static const char none[] = "no sample of ", at[] = "no sample at ";
     if (!e->n_outside)
         return NULL;
     size_t nn = oc_model_graph(oc_analysis_model(a))->n_nodes;
     const char *ops[MAX_OPS + 1], *big[MAX_BIG + 1];
-    size_t ops_len[MAX_OPS + 1], n_ops = 0, n_big = 0;
+    size_t ops_len[MAX_OPS + 1], n_ops = 0, n_big = 0, n_at = 0;
+    double at_us = 0;
     bool more_ops = false, more_big = false;
     for (size_t i = 0; i < nn; i++) {
         const char *w = e->node_outside[i];
         if (!w)
             continue;
+        if (!strncmp(w, at, sizeof at - 1)) {
+            /* a thread count never learned: the target's warning says it */
+            n_at++;
+            at_us += e->node_us[i];
+            continue;
+        }
         if (!strncmp(w, none, sizeof none - 1)) {
             const char *op = w + sizeof none - 1;
             size_t l = strcspn(op, " "), j = 0;
@@ -301,6 +309,9 @@ const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e,
                 more_big = true;
         }
     }
+    size_t n = e->n_outside - n_at;
+    if (!n)
+        return NULL;
     char list[768];
     size_t len = 0;
     for (size_t j = 0; j < n_ops && len < sizeof list; j++)
@@ -316,7 +327,7 @@ const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e,
     snprintf(buf, size,
              "%zu kernel%s (%.0f%% of the predicted kernel time) %s extrapolated beyond the "
              "timing model's data: %s",
-             e->n_outside, e->n_outside == 1 ? "" : "s", 100 * e->outside_us / total,
-             e->n_outside == 1 ? "is" : "are", list);
+             n, n == 1 ? "" : "s", 100 * fmax(0, e->outside_us - at_us) / total,
+             n == 1 ? "is" : "are", list);
     return buf;
 }

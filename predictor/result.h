@@ -80,7 +80,9 @@ void oc_target_line(const oc_tmodel *tm, const char *label, char *buf, size_t n)
 /* The kernels of e predicted outside the timing model's data, in one line
  * (in buf): how many, their share of the kernel time, the operators it has
  * no sample of, then the first kernels far beyond its largest samples (a
- * few of each; linear in the nodes).  NULL when there are none. */
+ * few of each; linear in the nodes).  NULL when there are none.  Kernels
+ * marked only for a thread count the model never learned are left out:
+ * the target's warning says that once. */
 const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e, char *buf,
                                      size_t size);
 
