@@ -10,8 +10,9 @@ both binaries and prints the runs whose plans differ: closer to ORT's
 kernels, further off, or neither (the summed difference of op counts).
 
 Needs the graphs in build/zoo (scripts/measure_zoo.py or
-scripts/ort_graphs.py exports them); runs whose graph is not there are
-left out and counted.  About a minute on two cores."""
+scripts/ort_graphs.py exports them; the real-world corpus's, whose names
+the quantized corpus reuses, are tests/data/corpus); runs whose graph is
+not there are left out and counted.  About a minute on two cores."""
 import argparse
 import collections
 import glob
@@ -21,13 +22,14 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "tests", "data", "corpus")
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from zoo_accuracy import predict_json  # noqa: E402
 
 
 def measured_runs(models):
-    """{(machine, model, inputs): (graph, Counter of ORT's ops, file, the
-    run)} and the number of runs without a graph."""
+    """{(machine, model, inputs, graph dir): (graph, Counter of ORT's ops,
+    file, the run)} and the number of runs without a graph."""
     runs, missing = {}, 0
     for mdir in sorted(glob.glob(os.path.join(ROOT, "data", "machines", "*", ""))):
         machine = os.path.basename(os.path.dirname(mdir))
@@ -35,17 +37,18 @@ def measured_runs(models):
             base = os.path.basename(path)
             if any(s in base for s in ("anchors", "probe", "calibration")):
                 continue
+            gdir = CORPUS if base.startswith("ort-cpu-real") else models
             for line in open(path):
                 r = json.loads(line)
                 if r.get("threads") != 1 or "kernels" not in r or "model" not in r:
                     continue
-                graph = os.path.join(models, r["model"] + ".onnx")
+                graph = os.path.join(gdir, r["model"] + ".onnx")
                 if not os.path.exists(graph):
                     missing += 1
                     continue
                 spec = tuple("%s=%s" % (s["name"], "x".join(map(str, s["shape"])))
                              for s in r["inputs"])
-                runs.setdefault((machine, r["model"], spec),
+                runs.setdefault((machine, r["model"], spec, gdir),
                                 (graph, collections.Counter(k["op"] for k in r["kernels"]),
                                  base, r))
     return runs, missing
