@@ -281,7 +281,14 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     out->profiler_us += t * se->profiler_us;
     out->outside_us += t * se->outside_us / scale; /* scaled with the rest */
     if (se->n_outside) {
-        out->node_outside[m] = "some kernels of its subgraph are outside the timing model's data";
+        /* a thread count never learned marks every kernel of it alike */
+        int th = oc_tmodel_get_info(tm)->threads;
+        out->node_outside[m] =
+            oc_tmodel_has_threads(tm, th)
+                ? "some kernels of its subgraph are outside the timing model's data"
+                : oc_arena_printf(arena, "no sample at %d threads", th);
+        if (!out->node_outside[m])
+            return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         out->n_outside++;
     }
     return OC_OK;

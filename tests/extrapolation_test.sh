@@ -86,6 +86,14 @@ assert all(n['extrapolated'] == 'no sample at 4 threads'
 assert t['extrapolated_ms'] > 0.5 * (t['time_ms'] - t['overhead_ms']), t
 E" "4 threads: marked per kernel and node, most of the kernel time in totals"
 
+# a Loop at 4 threads: its node carries the thread count too, unsaid twice
+"$BIN" predict "$SRC/tests/data/corpus/loop_const.onnx" --threads 4 -f json \
+    >"$TMP/j10" 2>"$TMP/e10"
+ok "[ \$? -eq 0 ] && ! grep -q 'extrapolated beyond' '$TMP/e10' && $PY -c \"import json
+j = json.load(open('$TMP/j10'))
+assert [n['extrapolated'] for n in j['nodes'] if n['op'] == 'Loop'] == ['no sample at 4 threads']\"" \
+    "4 threads, a Loop: its node marked with the thread count"
+
 # the same in sweep (the worst batch) and annotate, once each
 "$BIN" sweep "$SQ" --batch 1,2048 >/dev/null 2>"$TMP/e4"
 ok '[ "$(grep -c extrapolated "$TMP/e4")" -eq 1 ]' "sweep: one warning line"
