@@ -121,23 +121,35 @@ static void run_file(const char *tsv)
     fclose(f);
 }
 
+/* Model `path` and its analysis with options o, both NULL (and the test
+ * failed) when either fails; free both. */
+static oc_analysis *load_analyzed(const char *path, const oc_analyze_opts *o, oc_model **m)
+{
+    oc_analysis *a = NULL;
+    oc_error e;
+    if (oc_model_load_file(path, m, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        t_failed++;
+        *m = NULL;
+        return NULL;
+    }
+    CHECK_EQ_INT(oc_analyze(*m, o, &a, &e), OC_OK);
+    if (!a) {
+        oc_model_free(*m);
+        *m = NULL;
+    }
+    return a;
+}
+
 /* The core's accounting on the committed squeezenet sample. */
 static void test_core_accounting(void)
 {
     oc_model *m;
-    oc_analysis *a;
     oc_error e;
-    if (oc_model_load_file(OC_SAMPLES "/squeezenet1_1.onnx", &m, &e)) {
-        fprintf(stderr, "%s\n", e.msg);
-        t_failed++;
-        return;
-    }
     oc_analyze_opts o = {.batch = 2};
-    CHECK_EQ_INT(oc_analyze(m, &o, &a, &e), OC_OK);
-    if (!a) {
-        oc_model_free(m);
+    oc_analysis *a = load_analyzed(OC_SAMPLES "/squeezenet1_1.onnx", &o, &m);
+    if (!a)
         return;
-    }
     const oc_graph *g = oc_model_graph(m);
     const oc_totals *t = oc_analysis_totals(a);
     CHECK_EQ_INT(t->nodes, 83);
@@ -172,17 +184,12 @@ static void test_core_accounting(void)
 static void test_shape_reads_no_data(void)
 {
     oc_model *m;
-    oc_analysis *a;
-    oc_error e;
-    if (oc_model_load_file(OC_TESTS_DIR "/data/tensor/chain_heads.onnx", &m, &e)) {
-        fprintf(stderr, "%s\n", e.msg);
-        t_failed++;
+    oc_analysis *a = load_analyzed(OC_TESTS_DIR "/data/tensor/chain_heads.onnx", NULL, &m);
+    if (!a)
         return;
-    }
-    CHECK_EQ_INT(oc_analyze(m, NULL, &a, &e), OC_OK);
     const oc_graph *g = oc_model_graph(m);
     size_t shapes = 0;
-    for (size_t i = 0; a && i < g->n_nodes; i++) {
+    for (size_t i = 0; i < g->n_nodes; i++) {
         if (strcmp(g->nodes[i].op, "Shape"))
             continue;
         const oc_node_cost *c = oc_analysis_node_cost(a, i);
