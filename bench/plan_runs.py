@@ -11,8 +11,10 @@ kernels, further off, or neither (the summed difference of op counts).
 
 Needs the graphs in build/zoo (scripts/measure_zoo.py or
 scripts/ort_graphs.py exports them; the real-world corpus's, whose names
-the quantized corpus reuses, are tests/data/corpus); runs whose graph is
-not there are left out and counted.  About a minute on two cores."""
+the quantized corpus reuses, are tests/data/corpus, and the reference
+networks' of ort-cpu-models*.jsonl tests/reference/models, as the zoo's
+exports of the same names differ); runs whose graph is not there are left
+out and counted.  About a minute on two cores."""
 import argparse
 import collections
 import glob
@@ -23,6 +25,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "tests", "data", "corpus")
+REFERENCE = os.path.join(ROOT, "tests", "reference", "models")
+
+
+def graph_dir(base, models):
+    """Where the graphs of the runs in measured file `base` are."""
+    if base.startswith("ort-cpu-real"):
+        return CORPUS
+    return REFERENCE if base.startswith("ort-cpu-models") else models
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from zoo_accuracy import predict_json  # noqa: E402
 
@@ -37,7 +47,7 @@ def measured_runs(models):
             base = os.path.basename(path)
             if any(s in base for s in ("anchors", "probe", "calibration")):
                 continue
-            gdir = CORPUS if base.startswith("ort-cpu-real") else models
+            gdir = graph_dir(base, models)
             for line in open(path):
                 r = json.loads(line)
                 if r.get("threads") != 1 or "kernels" not in r or "model" not in r:
