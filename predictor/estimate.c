@@ -282,11 +282,11 @@ static oc_status control_kernel(const oc_analysis *a, const oc_analysis *session
     out->outside_us += t * se->outside_us / scale; /* scaled with the rest */
     if (se->n_outside) {
         /* a thread count never learned marks every kernel of it alike */
-        int th = oc_tmodel_get_info(tm)->threads;
+        char buf[64];
+        const char *th = oc_tmodel_threads_outside(tm, buf, sizeof buf);
         out->node_outside[m] =
-            oc_tmodel_has_threads(tm, th)
-                ? "some kernels of its subgraph are outside the timing model's data"
-                : oc_arena_printf(arena, "no sample at %d threads", th);
+            th ? oc_arena_strdup(arena, th)
+               : "some kernels of its subgraph are outside the timing model's data";
         if (!out->node_outside[m])
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         out->n_outside++;

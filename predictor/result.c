@@ -268,7 +268,7 @@ const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e,
                                      size_t size)
 {
     enum { MAX_OPS = 8, MAX_BIG = 2 };
-    static const char none[] = "no sample of ", at[] = "no sample at ";
+    static const char none[] = "no sample of ", at[] = OC_TMODEL_NO_THREADS;
     if (!e->n_outside)
         return NULL;
     size_t nn = oc_model_graph(oc_analysis_model(a))->n_nodes;
@@ -298,8 +298,7 @@ const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e,
                 more_ops = true;
             }
         } else {
-            /* sizes beyond the data, and the thread count (every kernel's
-             * reason alike: listed once) */
+            /* sizes beyond the data, each reason listed once */
             size_t j = 0;
             while (j < n_big && strcmp(big[j], w))
                 j++;

@@ -299,11 +299,15 @@ const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *
         snprintf(buf, size, "%s: %.0fx the work of the largest sample", d->op, pow(10, beyond));
         return buf;
     }
-    if (!oc_tmodel_has_threads(tm, tm->info.threads)) {
-        snprintf(buf, size, "no sample at %d threads", tm->info.threads);
-        return buf;
-    }
-    return NULL;
+    return oc_tmodel_threads_outside(tm, buf, size);
+}
+
+const char *oc_tmodel_threads_outside(const oc_tmodel *tm, char *buf, size_t size)
+{
+    if (oc_tmodel_has_threads(tm, tm->info.threads))
+        return NULL;
+    snprintf(buf, size, OC_TMODEL_NO_THREADS "%d threads", tm->info.threads);
+    return buf;
 }
 
 bool oc_tmodel_measured_op(const oc_tmodel *tm, const char *op, size_t len)

@@ -232,6 +232,11 @@ bool oc_tmodel_has_coverage(const oc_tmodel *tm);
  * NULL when inside; with coverage unknown, only the thread count is asked. */
 const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *buf,
                               size_t size);
+/* The thread-count part of that: "no sample at 4 threads" (it starts with
+ * OC_TMODEL_NO_THREADS) when tm never learned the count it is set to, in
+ * buf; NULL when it did. */
+#define OC_TMODEL_NO_THREADS "no sample at "
+const char *oc_tmodel_threads_outside(const oc_tmodel *tm, char *buf, size_t size);
 /* Whether the training data has samples of operator op (its first len
  * characters); true when coverage is unknown. */
 bool oc_tmodel_measured_op(const oc_tmodel *tm, const char *op, size_t len);
