@@ -9,17 +9,15 @@ predicted with some nodes left uncounted (totals.uncounted_nodes > 0).
 With --max-refused N (the ctest node_tests_predict: 0) it exits 1 when more
 are refused, or when NODE_DIR holds no model.
 """
-import json, os, re, subprocess, sys
+import argparse, json, os, re, subprocess, sys
 from collections import Counter
 
-args = sys.argv[1:]
-max_refused = None
-if "--max-refused" in args:
-    i = args.index("--max-refused")
-    max_refused = int(args[i + 1])
-    del args[i:i + 2]
-bin_ = args[0]
-root = args[1] if len(args) > 1 else "/usr/share/libonnx-testdata/data/node"
+ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+ap.add_argument("onnxcost")
+ap.add_argument("node_dir", nargs="?", default="/usr/share/libonnx-testdata/data/node")
+ap.add_argument("--max-refused", type=int)
+a = ap.parse_args()
+bin_, root, max_refused = a.onnxcost, a.node_dir, a.max_refused
 tried = ok = partial = 0
 refused = Counter()
 examples = {}
