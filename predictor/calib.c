@@ -29,7 +29,6 @@ static const char *const group_names[OC_CALIB_GROUPS] = {
 #undef XX
     "conv_depthwise",
     "quantized",
-    "conv_nd",
 };
 
 static const char *const form_names[OC_CALIB_FORMS] = {
@@ -66,14 +65,6 @@ int oc_calib_group_of(const float *x)
     return fam;
 }
 
-bool oc_calib_is_conv_nd(const float *x)
-{
-    float rank = x[OC_F_RANK_OUT]; /* 0: not known */
-    int g = oc_calib_group_of(x);
-    return (g == OC_OPF_CONV || g == OC_CALIB_DEPTHWISE) && rank > 0.5f &&
-           (rank < 3.5f || rank > 4.5f);
-}
-
 static void covariates(const oc_calib_fit *f, const float *x, double pred_us, double a[3])
 {
     double z[2] = {x[OC_F_LOG_INTENSITY], log(pred_us > 1e-3 ? pred_us : 1e-3)};
@@ -84,28 +75,17 @@ static void covariates(const oc_calib_fit *f, const float *x, double pred_us, do
     }
 }
 
-static double clamp_exponent(double e)
+static double exponent(const double w[3], const double a[3])
 {
+    double e = w[0] * a[0] + w[1] * a[1] + w[2] * a[2];
     return e > MAX_EXPONENT ? MAX_EXPONENT : e < -MAX_EXPONENT ? -MAX_EXPONENT : e;
-}
-
-static double dot3(const double w[3], const double a[3])
-{
-    return w[0] * a[0] + w[1] * a[1] + w[2] * a[2];
-}
-
-/* The exponent of a kernel of group g (and a 1-D or 3-D convolution when
- * nd) under the weights w. */
-static double exponent(const double (*w)[3], int g, bool nd, const double a[3])
-{
-    return clamp_exponent(dot3(w[g], a) + (nd ? dot3(w[OC_CALIB_CONV_ND], a) : 0));
 }
 
 double oc_calib_factor(const oc_calib_fit *f, const float *x, double pred_us)
 {
     double a[3];
     covariates(f, x, pred_us, a);
-    return exp(exponent(f->w, oc_calib_group_of(x), oc_calib_is_conv_nd(x), a));
+    return exp(exponent(f->w[oc_calib_group_of(x)], a));
 }
 
 /* Solve the 3x3 system A w = b (A symmetric positive definite once the
@@ -145,8 +125,7 @@ static void solve3(double A[3][3], double b[3], double w[3])
  * weight `k0`), skipping row `skip`; with slopes false the intercept
  * alone (the slopes 0). */
 typedef struct fit_row {
-    int group; /* conv_nd rows: OC_CALIB_CONV_ND, their 2-D group in `base` */
-    int base;
+    int group;
     double a[3], r;
 } fit_row;
 
@@ -180,23 +159,14 @@ static void ridge(const fit_row *rows, size_t n, int g, size_t skip, bool slopes
 }
 
 /* Every group's weights of `form` (SIZE or SCALE) from rows (skipping
- * `skip`) into f->w; `nd` is scratch for the 1-D and 3-D convolutions'
- * rows, whose weights are fitted on what their 2-D group's leave (shrunk
- * towards none). */
-static void fit_all(oc_calib_fit *f, int form, const fit_row *rows, size_t n, size_t skip,
-                    fit_row *nd)
+ * `skip`) into f->w. */
+static void fit_all(oc_calib_fit *f, int form, const fit_row *rows, size_t n, size_t skip)
 {
     static const double zero[3] = {0, 0, 0};
     bool slopes = form == OC_CALIB_SIZE;
     ridge(rows, n, -1, skip, slopes, zero, 1e-6, f->global);
-    for (int g = 0; g < OC_CALIB_CONV_ND; g++)
+    for (int g = 0; g < OC_CALIB_GROUPS; g++)
         ridge(rows, n, g, skip, slopes, f->global, GROUP_PRIOR, f->w[g]);
-    for (size_t i = 0; i < n; i++) {
-        nd[i] = rows[i];
-        if (rows[i].group == OC_CALIB_CONV_ND)
-            nd[i].r -= dot3(f->w[rows[i].base], rows[i].a);
-    }
-    ridge(nd, n, OC_CALIB_CONV_ND, skip, slopes, zero, GROUP_PRIOR, f->w[OC_CALIB_CONV_ND]);
 }
 
 void oc_calib_use_form(oc_calib_fit *f, int form)
@@ -248,7 +218,7 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
     if (!f && c->n_fits >= OC_CALIB_MAX_THREADS)
         return oc_error_set(err, OC_ERR_USAGE, NULL, "more than %d thread counts",
                             OC_CALIB_MAX_THREADS);
-    fit_row *fr = malloc(2 * n * sizeof *fr), *nd = fr + n;
+    fit_row *fr = malloc(n * sizeof *fr);
     double *e = malloc(n * sizeof *e);
     if (!fr || !e) {
         free(fr);
@@ -277,8 +247,7 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
         f->sd[k] = var > 1e-12 ? sqrt(var) : 1;
     }
     for (size_t i = 0; i < n; i++) {
-        fr[i].base = oc_calib_group_of(rows[i].x);
-        fr[i].group = oc_calib_is_conv_nd(rows[i].x) ? OC_CALIB_CONV_ND : fr[i].base;
+        fr[i].group = oc_calib_group_of(rows[i].x);
         covariates(f, rows[i].x, rows[i].pred_us, fr[i].a);
         fr[i].r = log(rows[i].meas_us / rows[i].pred_us);
         f->n_group[fr[i].group]++;
@@ -290,14 +259,12 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
     for (int form = 0; form < OC_CALIB_FORMS; form++) {
         if (form != OC_CALIB_NONE) {
             for (size_t i = 0; i < n; i++) {
-                fit_all(f, form, fr, n, i, nd);
-                double p = rows[i].pred_us * exp(exponent(f->w, fr[i].base,
-                                                          fr[i].group == OC_CALIB_CONV_ND,
-                                                          fr[i].a));
+                fit_all(f, form, fr, n, i);
+                double p = rows[i].pred_us * exp(exponent(f->w[fr[i].group], fr[i].a));
                 e[i] = fabs(p - rows[i].meas_us) / rows[i].meas_us;
             }
             f->form_err[form] = oc_median(e, n);
-            fit_all(f, form, fr, n, (size_t)-1, nd);
+            fit_all(f, form, fr, n, (size_t)-1);
         } else {
             memset(f->w, 0, sizeof f->w);
             memset(f->global, 0, sizeof f->global);
@@ -306,8 +273,7 @@ oc_status oc_calib_fit_threads(oc_calib *c, int threads, const oc_calib_row *row
         memcpy(f->form_w[form], f->w, sizeof f->w);
         memcpy(f->form_global[form], f->global, sizeof f->global);
         for (size_t i = 0; i < n; i++)
-            e[i] = fabs(fr[i].r - exponent(f->w, fr[i].base, fr[i].group == OC_CALIB_CONV_ND,
-                                           fr[i].a));
+            e[i] = fabs(fr[i].r - exponent(f->w[fr[i].group], fr[i].a));
         f->form_residual[form] = oc_median(e, n);
     }
     /* Size, unless it does not beat the model left alone on the kernels it
@@ -1068,8 +1034,6 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
             memcpy(f->w[g], f->global, sizeof f->w[g]);
             continue;
         }
-        if (!e && g == OC_CALIB_CONV_ND) /* older still: their 2-D group's alone */
-            continue;
         if (!json_is_object(e) || !get_vec(e, "w", 3, -10, 10, f->w[g]) ||
             !get_num(e, "n", 0, 1e9, &gn))
             return BAD("%s: corrupt calibration: group \"%s\" missing or out of range",

@@ -42,16 +42,11 @@
 enum {
     OC_CALIB_VERSION = 1,
     /* the op families, then depthwise conv, then ORT's integer kernels
-     * (QLinearConv, QLinearMatMul, QLinearAdd, ...: where the probe has
-     * none, they take the machine-wide correction, not their fp32
-     * family's); then not a group but a correction on top of one: 1-D and
-     * 3-D convolutions, which ORT runs outside its NCHWc layout, take
-     * their 2-D group's (conv or conv_depthwise) times one of their own
-     * (oc_calib_is_conv_nd; 1 where the probe has none of them) */
-    OC_CALIB_GROUPS = OC_OPF_COUNT + 3,
+     * (QLinearConv, QLinearMatMul, QLinearAdd, ...: the probe has none, so
+     * they take the machine-wide correction, not their fp32 family's) */
+    OC_CALIB_GROUPS = OC_OPF_COUNT + 2,
     OC_CALIB_DEPTHWISE = OC_OPF_COUNT,
     OC_CALIB_QUANTIZED = OC_OPF_COUNT + 1,
-    OC_CALIB_CONV_ND = OC_OPF_COUNT + 2,
     OC_CALIB_MAX_THREADS = 16
 };
 
@@ -224,13 +219,10 @@ typedef struct oc_calib_row {
     double pred_us, meas_us;
 } oc_calib_row;
 
-/* Name of a group ("conv", ..., "conv_depthwise", "quantized",
- * "conv_nd"); the group of a raw feature row (never conv_nd); whether
- * it is a 1-D or 3-D convolution (its output's rank known and not 4),
- * whose correction is its group's times the conv_nd weights'. */
+/* Name of a group ("conv", ..., "conv_depthwise"); the group of a raw
+ * feature row. */
 const char *oc_calib_group_name(int g);
 int oc_calib_group_of(const float *x);
-bool oc_calib_is_conv_nd(const float *x);
 
 /* An empty calibration of `machine` for the base model described by the
  * arguments. */

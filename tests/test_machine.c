@@ -256,46 +256,6 @@ static void calibrations(void)
     other[OC_F_DEPTHWISE] = 1;
     CHECK_EQ_INT(oc_calib_group_of(other), OC_CALIB_DEPTHWISE);
     CHECK_EQ_STR(oc_calib_group_name(OC_CALIB_DEPTHWISE), "conv_depthwise");
-    /* 1-D and 3-D convolutions, depthwise or not, stay in their 2-D
-     * group and take a correction of their own on top (a rank not known:
-     * a 2-D one); with no probe kernel of theirs, their group's alone. */
-    CHECK(!oc_calib_is_conv_nd(other));
-    other[OC_F_RANK_OUT] = 4;
-    CHECK(!oc_calib_is_conv_nd(other));
-    other[OC_F_RANK_OUT] = 5;
-    CHECK_EQ_INT(oc_calib_group_of(other), OC_CALIB_DEPTHWISE);
-    CHECK(oc_calib_is_conv_nd(other));
-    other[OC_F_DEPTHWISE] = 0;
-    other[OC_F_RANK_OUT] = 3;
-    CHECK(oc_calib_is_conv_nd(other) && oc_calib_group_of(other) == OC_OPF_CONV);
-    CHECK_EQ_STR(oc_calib_group_name(OC_CALIB_CONV_ND), "conv_nd");
-    other[OC_F_LOG_INTENSITY] = X[0][OC_F_LOG_INTENSITY];
-    CHECK(f->n_group[OC_CALIB_CONV_ND] == 0 &&
-          fabs(oc_calib_factor(f, other, rows[0].pred_us) - fc) < 1e-12);
-    {
-        /* their own probe kernels, 4x slower than predicted, pull them
-         * away from conv's 2x; the 2-D ones keep theirs */
-        static float Xn[NROWS][OC_N_FEATURES];
-        oc_calib_row rn[NROWS];
-        for (int i = 0; i < NROWS; i++) {
-            memcpy(Xn[i], X[i], sizeof Xn[i]);
-            rn[i] = rows[i];
-            rn[i].x = Xn[i];
-            if (i % 6 == 0) {
-                Xn[i][OC_F_RANK_OUT] = 3;
-                rn[i].meas_us *= 2;
-            }
-        }
-        oc_calib cn;
-        oc_calib_init(&cn, &m, "ort-cpu", "onnxruntime-node 1.30.0", "inference", "cpu-x",
-                      "2026-12-03T08:18:01Z");
-        CHECK_EQ_INT(oc_calib_fit_threads(&cn, 1, rn, NROWS, 1, 0, &e), OC_OK);
-        const oc_calib_fit *fn = oc_calib_fit_for(&cn, 1);
-        CHECK(fn && fn->n_group[OC_CALIB_CONV_ND] == 10 && fn->n_group[OC_OPF_CONV] == 10);
-        double f2 = oc_calib_factor(fn, X[0], rows[0].pred_us);
-        double f1 = oc_calib_factor(fn, Xn[0], rows[0].pred_us);
-        CHECK(f2 > 1.6 && f2 < 2.2 && f1 > 3.0 && f1 < 4.4);
-    }
 
     /* Conv 2x slower at 10 us, 4x at the largest: slopes on the size;
      * no error at all: no correction. */
@@ -575,9 +535,6 @@ static void calibrations(void)
         CHECK_EQ_INT(oc_calib_load(sp, &shipped, &e), OC_OK);
         const oc_calib_fit *sf = oc_calib_fit_for(&shipped, 1);
         CHECK(sf && !memcmp(sf->w[OC_CALIB_QUANTIZED], sf->global, sizeof sf->global));
-        /* and its 1-D and 3-D convolutions their 2-D group's alone */
-        static const double zero[3] = {0, 0, 0};
-        CHECK(sf && !memcmp(sf->w[OC_CALIB_CONV_ND], zero, sizeof zero));
     }
 }
 

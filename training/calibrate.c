@@ -688,8 +688,7 @@ const oc_calib_probe_family oc_calib_probe_families[OC_CALIB_N_PROBE_FAMILIES] =
     {"swish", 1, true},       {"reduce", 1, false},    {"concat", 1, false},
     {"split", 1, false},      {"slice", 1, false},     {"transpose", 1, false},
     {"reshape", 1, false},    {"resize", 1, false},    {"pad", 1, false},
-    {"gather", 1, false},     {"convtranspose", 1, false}, {"conv1d", 1, true},
-    {"conv3d", 1, true},      {"qconv", 1, true},      {"qmatmul", 1, true},
+    {"gather", 1, false},     {"convtranspose", 1, false},
 };
 
 /* Seconds per probe sample and per family run (a driver start and two

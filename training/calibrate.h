@@ -91,15 +91,13 @@ size_t oc_calib_compare_shipped(const oc_calib *cal, oc_calib_check *out, size_t
 
 /* The probe's sampler families and their weights: samples per family per
  * unit of budget (convolutions and matrix products carry most of a
- * network's time); ort_only ones are not probed in training mode (ORT's
- * quantized kernels, which no training step runs; and the 1-D and 3-D
- * convolutions, whose group the training probe has never had). */
+ * network's time); ort_only ones are not probed in training mode. */
 typedef struct oc_calib_probe_family {
     const char *name;
     int weight;
     bool ort_only;
 } oc_calib_probe_family;
-enum { OC_CALIB_N_PROBE_FAMILIES = 24 };
+enum { OC_CALIB_N_PROBE_FAMILIES = 20 };
 extern const oc_calib_probe_family oc_calib_probe_families[OC_CALIB_N_PROBE_FAMILIES];
 
 /* Seconds to measure n probe samples of one family (a driver start, two
