@@ -287,8 +287,10 @@ const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e,
             continue;
         }
         if (!strncmp(w, none, sizeof none - 1)) {
-            const char *op = w + sizeof none - 1;
-            size_t l = strcspn(op, " "), j = 0;
+            /* the operator, and its element type where that is what no
+             * sample had: "ReduceSum on int64" */
+            const char *op = w + sizeof none - 1, *end = strstr(op, OC_TMODEL_IN_DATA);
+            size_t l = end ? (size_t)(end - op) : strlen(op), j = 0;
             while (j < n_ops && (ops_len[j] != l || strncmp(ops[j], op, l)))
                 j++;
             if (j == n_ops && n_ops < MAX_OPS) {

@@ -27,7 +27,8 @@ struct oc_tmodel {
     struct cover {
         char op[64];
         uint64_t samples;
-        double lo, hi; /* log10(1 + work) of the samples */
+        double lo, hi;   /* log10(1 + work) of the samples */
+        uint32_t dtypes; /* a bit per oc_dtype of their first input; 0: not recorded */
     } *cover;
     int n_fit;       /* the in-graph fit, per thread count (0: none) */
     oc_tmodel_fit fit[OC_TMODEL_MAX_THREADS];
@@ -91,6 +92,20 @@ static oc_status set_coverage(oc_tmodel *tm, const json_t *doc, oc_error *err)
         c[n].samples = k > 0 ? (uint64_t)k : 0;
         c[n].lo = json_number_value(json_array_get(w, 0));
         c[n].hi = json_number_value(json_array_get(w, 1));
+        const json_t *dts = json_object_get(v, "dtypes");
+        size_t i;
+        const json_t *dt;
+        json_array_foreach(dts, i, dt) {
+            int t = 0;
+            while (t < OC_DT_COUNT_ && (!json_is_string(dt) ||
+                                        strcmp(json_string_value(dt), oc_dtype_name(t))))
+                t++;
+            if (t == OC_DT_COUNT_) {
+                free(c);
+                return oc_error_set(err, OC_ERR_INPUT, NULL, "coverage: bad dtype of '%s'", op);
+            }
+            c[n].dtypes |= 1u << t;
+        }
         n++;
     }
     free(tm->cover);
@@ -289,7 +304,12 @@ const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *
         if (!strcmp(tm->cover[i].op, d->op))
             c = &tm->cover[i];
     if (tm->cover && !c) {
-        snprintf(buf, size, "no sample of %s in the timing model's data", d->op);
+        snprintf(buf, size, "no sample of %s" OC_TMODEL_IN_DATA, d->op);
+        return buf;
+    }
+    oc_dtype dt = d->n_inputs && d->inputs[0].present ? d->inputs[0].dtype : OC_DT_UNDEFINED;
+    if (c && c->dtypes && dt != OC_DT_UNDEFINED && !(c->dtypes & (1u << dt))) {
+        snprintf(buf, size, "no sample of %s on %s" OC_TMODEL_IN_DATA, d->op, oc_dtype_name(dt));
         return buf;
     }
     double work = (double)d->cost.flops + (double)d->cost.bytes_read +
@@ -1065,6 +1085,7 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
         put_u64(b, tm->cover[i].samples);
         put_f64(b, tm->cover[i].lo);
         put_f64(b, tm->cover[i].hi);
+        put_u32(b, tm->cover[i].dtypes);
     }
     put_u32(b, (uint32_t)in->n_machines);
     for (int i = 0; i < in->n_machines; i++) {
@@ -1174,6 +1195,7 @@ static oc_status parse_fit(rbuf *b, oc_tmodel *tm, const char *label, oc_error *
         c->samples = get_u64(b);
         c->lo = get_f64(b);
         c->hi = get_f64(b);
+        c->dtypes = tm->info.version >= 8 ? get_u32(b) : 0;
         if (b->bad || !c->op[0] || !isfinite(c->lo) || !isfinite(c->hi))
             return CORRUPT("coverage");
     }

@@ -41,11 +41,12 @@
 #include "predictor/mlp.h"
 
 enum {
-    OC_TMODEL_VERSION = 7, /* 2: optimizers; 3: the Huber threshold; 4: the
+    OC_TMODEL_VERSION = 8, /* 2: optimizers; 3: the Huber threshold; 4: the
                               machine's fingerprint; 5: the in-graph fit and
                               the coverage; 6: the profiles of every machine
                               whose data trained it; 7: the whole-model
-                              range (3 to 6 are still read) */
+                              range; 8: the coverage's element types (3 to 7
+                              are still read) */
     OC_TMODEL_MAX_ENSEMBLE = 64,
     OC_TMODEL_MAX_MACHINES = 8,
     OC_TMODEL_MAX_THREADS = 16 /* distinct thread counts in one model */
@@ -227,9 +228,12 @@ const char *oc_tmodel_fit_source(const oc_tmodel *tm);
 bool oc_tmodel_has_coverage(const oc_tmodel *tm);
 /* Why a prediction for kernel description d lies outside the training
  * data, written into buf: "no sample of OP in the timing model's data",
- * "OP: 25x the work of the largest sample" (more than 10x), or "no sample
- * at 4 threads" (a thread count the model never learned), in that order.
- * NULL when inside; with coverage unknown, only the thread count is asked. */
+ * "no sample of OP on int64 in the timing model's data" (its first input's
+ * element type, where the coverage records them), "OP: 25x the work of
+ * the largest sample" (more than 10x), or "no sample at 4 threads" (a
+ * thread count the model never learned), in that order.  NULL when
+ * inside; with coverage unknown, only the thread count is asked. */
+#define OC_TMODEL_IN_DATA " in the timing model's data"
 const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *buf,
                               size_t size);
 /* The thread-count part of that: "no sample at 4 threads" (it starts with

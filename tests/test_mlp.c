@@ -920,7 +920,8 @@ static const char FIT_JSON[] =
     "\"1\": {\"kernel_scale\": 0.9, \"per_kernel_us\": 1.5, \"small_kernel_us\": 5},"
     "\"4\": {\"kernel_scale\": 0.8, \"per_kernel_us\": 0.5, \"output_us_per_mb\": 3000}},"
     "\"range\": {\"low\": 0.8, \"high\": 1.5},"
-    "\"measured_ops\": {\"Conv\": {\"samples\": 10, \"log10_work\": [4.0, 9.0]},"
+    "\"measured_ops\": {\"Conv\": {\"samples\": 10, \"log10_work\": [4.0, 9.0],"
+    "\"dtypes\": [\"float32\", \"uint8\"]},"
     "\"Relu\": {\"samples\": 3, \"log10_work\": [3.5, 7.0]}}}";
 
 /* The inflated payload of tm's file (malloc'ed, *n bytes). */
@@ -1027,6 +1028,11 @@ static void test_tmodel_fit(void)
     CHECK(oc_tmodel_set_fit(tm, "{\"range\": {\"low\": 1.2, \"high\": 2}}", "r.json", &err) ==
           OC_ERR_INPUT);
     CHECK_CONTAINS(err.msg, "range");
+    CHECK(oc_tmodel_set_fit(tm,
+                            "{\"measured_ops\": {\"Conv\": {\"samples\": 1, \"log10_work\": "
+                            "[1, 2], \"dtypes\": [\"float99\"]}}}",
+                            "dt.json", &err) == OC_ERR_INPUT);
+    CHECK_CONTAINS(err.msg, "bad dtype of 'Conv'");
     char machine[64];
     snprintf(machine, sizeof machine, "%s", oc_tmodel_get_info(tm)->machine);
     CHECK(oc_tmodel_set_fit(tm, FIT_JSON, "dir/fit.json", &err) == OC_OK);
@@ -1057,6 +1063,18 @@ static void test_tmodel_fit(void)
         d.cost.flops = 1000000; /* log10 6: inside */
         char why[128];
         CHECK(oc_tmodel_outside(back, &d, why, sizeof why) == NULL);
+        /* an element type no sample of the operator had (the first
+         * input's); an operator whose types were not recorded: any */
+        oc_desc_value in = {.present = true, .dtype = OC_DT_INT64};
+        d.n_inputs = 1;
+        d.inputs = &in;
+        CHECK(oc_tmodel_outside(back, &d, why, sizeof why) != NULL);
+        CHECK_EQ_STR(why, "no sample of Conv on int64 in the timing model's data");
+        in.dtype = OC_DT_UINT8;
+        CHECK(oc_tmodel_outside(back, &d, why, sizeof why) == NULL);
+        d.op = "Relu";
+        in.dtype = OC_DT_INT64;
+        CHECK(oc_tmodel_outside(back, &d, why, sizeof why) == NULL);
         d.op = "MatMul";
         CHECK(oc_tmodel_outside(back, &d, why, sizeof why) != NULL);
         CHECK_CONTAINS(why, "no sample of MatMul");
@@ -1067,20 +1085,33 @@ static void test_tmodel_fit(void)
     }
     oc_tmodel_free(back);
 
-    /* Format 6: each fit without its range (16 bytes) still loads, with
-     * the ensemble's range alone. */
+    /* Format 7: each coverage entry without its element types (4 bytes)
+     * still loads, marking no type; format 6: each fit without its range
+     * (16 bytes) too, with the ensemble's range alone. */
     size_t src = 4 + strlen("fit.json (fitted on a, b)"), mb = machines_bytes(tm);
-    size_t at_known = n - 4 - mb - 64 - 8, at_nfit = at_known - src - 2 * 52 - 4;
-    unsigned char *v6 = malloc(n);
-    size_t n6 = 0;
+    size_t at_known = n - 4 - mb - 72 - 8, at_nfit = at_known - src - 2 * 52 - 4;
+    unsigned char *v6 = malloc(n), *v7 = malloc(n);
+    size_t n6 = 0, n7 = 0;
     for (size_t i = 0; i < n; i++) {
-        bool range = false;
+        bool range = false, types = false;
         for (size_t k = 0; k < 2; k++) {
-            size_t at = at_nfit + 4 + k * 52 + 36;
+            size_t at = at_nfit + 4 + k * 52 + 36, tt = at_known + 8 + k * 36 + 32;
             range |= i >= at && i < at + 16;
+            types |= i >= tt && i < tt + 4;
         }
-        if (!range)
+        if (!types)
+            v7[n7++] = pl[i];
+        if (!range && !types)
             v6[n6++] = pl[i];
+    }
+    CHECK(oc_tmodel_from_payload(7, OC_N_FEATURES, v7, n7, "v7", &back, &err) == OC_OK);
+    if (back) {
+        oc_desc_value in = {.present = true, .dtype = OC_DT_INT64};
+        oc_node_desc d = {.op = "Conv", .n_inputs = 1, .inputs = &in};
+        d.cost.flops = 1000000;
+        char why[128];
+        CHECK(oc_tmodel_has_coverage(back) && !oc_tmodel_outside(back, &d, why, sizeof why));
+        oc_tmodel_free(back);
     }
     CHECK(oc_tmodel_from_payload(6, OC_N_FEATURES, v6, n6, "v6", &back, &err) == OC_OK);
     if (back) {
@@ -1089,9 +1120,10 @@ static void test_tmodel_fit(void)
         oc_tmodel_free(back);
     }
     free(v6);
+    free(v7);
 
     /* A corrupt or truncated section: one line.  The payload ends with
-     * u32 n_fit, 2 x 52 bytes, str source, u32 known, u32 n, 2 x 32
+     * u32 n_fit, 2 x 52 bytes, str source, u32 known, u32 n, 2 x 36
      * bytes, the machines, "END1". */
     const uint32_t V = OC_TMODEL_VERSION;
     unsigned char *c = malloc(n);
