@@ -649,9 +649,9 @@ static void pass_remove(pctx *p, bool eager)
                    ainfo(p, x)->dtype != OC_DT_UNDEFINED && oc_node_attr(n, "to") &&
                    (int64_t)ainfo(p, x)->dtype == oc_node_attr(n, "to")->i)
             why = "cast to its own type";
-        else if (is_op(p, n, OC_OPID_Expand) && shapes_eq(sinfo(p, x), sinfo(p, y)) &&
-                 dims_concrete(sinfo(p, x), 0, OC_MAX_RANK))
-            why = "expand to its own shape";
+        else if (is_op(p, n, OC_OPID_Expand) && x >= 0 && g->values[x].producer >= 0 &&
+                 shapes_eq(sinfo(p, x), sinfo(p, y)) && dims_concrete(sinfo(p, x), 0, OC_MAX_RANK))
+            why = "expand to its own shape"; /* as expand_elimination below */
         else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ||
                   is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)) &&
                  n->n_inputs == 2) {
@@ -1406,6 +1406,15 @@ static void ort_shapes(pctx *p)
             data = !any_rankless;
         } else if (is_op(p, n, OC_OPID_Range) || is_op(p, n, OC_OPID_NonZero)) {
             rankless = false;
+        } else if (is_op(p, n, OC_OPID_ConstantOfShape)) {
+            /* its rank is its input's length: unknown when that input is
+             * the Shape of a value of no known rank (measured with ORT
+             * 1.30: an Add of such a ConstantOfShape has no shape, and an
+             * Expand of it to [1, 1, 1] stays) */
+            int x = in(p, i, 0), pr = x >= 0 ? g->values[x].producer : -1;
+            rankless = any_rankless ||
+                       (pr >= 0 && is_op(p, &g->nodes[pr], OC_OPID_Shape) &&
+                        in(p, (size_t)pr, 0) >= 0 && p->rankless[in(p, (size_t)pr, 0)]);
         } else if (is_op(p, n, OC_OPID_Reshape)) {
             int sh = in(p, i, 1);
             rankless = sh >= 0 && !p->constant[sh] && (n->opset < 14 || !p->shape_data[sh]);
@@ -1519,6 +1528,8 @@ typedef enum tkind {
     TK_UNSQUEEZE, /* the first input, new axes of 1 left in place */
     TK_SLICE,     /* the first input, the axes remapped */
     TK_SOFTMAX,   /* Softmax, Hardmax, LogSoftmax: the axis remapped */
+    TK_TILE,      /* the first input, the repeats permuted (a Gather on
+                     them when they are computed) */
     TK_HELD,      /* a handler this plan does not replay: never taken */
     TK_VIEW       /* Reshape: a handler whose output is not transposed */
 } tkind;
@@ -1570,7 +1581,9 @@ static tkind tkind_of(const pctx *p, size_t i)
         return TK_SLICE;
     case OC_OPID_Softmax: case OC_OPID_Hardmax: case OC_OPID_LogSoftmax:
         return TK_SOFTMAX;
-    case OC_OPID_Pad: case OC_OPID_ArgMin: case OC_OPID_ArgMax: case OC_OPID_Tile:
+    case OC_OPID_Tile:
+        return TK_TILE;
+    case OC_OPID_Pad: case OC_OPID_ArgMin: case OC_OPID_ArgMax:
     case OC_OPID_QuantizeLinear: case OC_OPID_DequantizeLinear:
     case OC_OPID_MaxPool: case OC_OPID_Resize:
         return TK_HELD;
@@ -1964,6 +1977,11 @@ static bool tp_push(pctx *p, size_t i, tkind k, const tperm *q, uint32_t slots)
     }
     if (k == TK_SHAPE)
         add_inserted(p, OC_OPID_Gather, out0(p, i), i, false);
+    /* HandleTile: constant repeats are permuted in place, computed ones
+     * go through a Gather */
+    int rep = n->n_inputs > 1 ? in(p, i, 1) : -1;
+    if (k == TK_TILE && rep >= 0 && !p->constant[rep])
+        add_inserted(p, OC_OPID_Gather, rep, i, true);
     return true;
 }
 
@@ -2214,6 +2232,44 @@ static bool late_noop(pctx *p)
             const_numel(p, c) != 1 || !const_all(p, c, add ? 0 : 1))
             continue;
         drop(p, i, OC_KERNEL_REMOVED, "no-op arithmetic");
+        p->alias[y] = x;
+        gone = true;
+    }
+    return !gone || count_uses(p);
+}
+
+/* ExpandElimination (expand_elimination.cc, a level-1 rewrite rule, after
+ * ConstantFolding, before the transpose optimizer): a live Expand(x,
+ * shape) -> y goes when y is no graph output, x is a node's output (not a
+ * graph input: graph_utils' CanRemoveNode wants the node's one input
+ * edge; measured with ORT 1.30, an Expand of a graph input to [1, 1, 1]
+ * stays), x has a shape as ORT's load-time inference has it, shape is an
+ * int64 constant of one axis with no more elements than x has axes, and
+ * each element, matched from the last axis, is at most 1 or x's dim
+ * there, a number.  (The Expands to their own concrete shape went with
+ * the other eliminations.)  Returns false when out of memory. */
+static bool expand_elimination(pctx *p)
+{
+    const oc_graph *g = p->g;
+    bool gone = false;
+    for (size_t i = 0; i < p->nn; i++) {
+        const oc_node *n = &g->nodes[i];
+        if (!live(p, i) || !is_op(p, n, OC_OPID_Expand) || n->n_inputs != 2)
+            continue;
+        int x = in(p, i, 0), s = in(p, i, 1), y = out0(p, i);
+        const oc_tinfo *xt = ort_info(p, x), *st = sinfo(p, s);
+        cvals c;
+        if (y < 0 || g->values[y].is_output || x < 0 || g->values[x].producer < 0 || !xt ||
+            xt->rank < 0 ||
+            (xt->rank && !xt->dims) || !st || st->dtype != OC_DT_INT64 || st->rank != 1 ||
+            !const_vals(p, s, &c) || !c.ints || c.n < 1 || c.n > xt->rank)
+            continue;
+        bool same = true;
+        for (int64_t j = c.n - 1, d = xt->rank - 1; same && j >= 0; j--, d--)
+            same = c.i[j] <= 1 || (oc_dim_is_known(xt->dims[d]) && xt->dims[d].v == c.i[j]);
+        if (!same)
+            continue;
+        drop(p, i, OC_KERNEL_REMOVED, "expand to its own shape");
         p->alias[y] = x;
         gone = true;
     }
@@ -4569,7 +4625,7 @@ static oc_status plan_build(const oc_analysis *a, const oc_plan_opts *opts, oc_p
             reinfer(&p);
             ort_shapes(&p);
         }
-        if (fuse_contiguous_reshapes(&p) && !count_uses(&p))
+        if ((fuse_contiguous_reshapes(&p) && !count_uses(&p)) || !expand_elimination(&p))
             return oc_error_set(err, OC_ERR_NOMEM, NULL, "out of memory");
         pass_transpose(&p);
         ort_shapes(&p);

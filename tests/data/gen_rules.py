@@ -65,6 +65,20 @@ Layouts and fusions:
   split_of_96           96 one-column Slices of one tensor: one Split
                         (GatherSliceToSplitFusion has no limit on the parts;
                         blind25's goertzel_bank)
+Eliminations:
+  expand_ones           a Slice's output expanded to ConstantOfShape([3])
+                        of ones: the Expand goes (ExpandElimination; blind29's
+                        micn_forecast, blind27's autoformer_forecast)
+  expand_ones_input     the graph input expanded so: the Expand stays (no
+                        input edge for CanRemoveNode)
+  expand_ones_no_rank   x + ConstantOfShape(Shape(a Reshape to a computed
+                        shape)) expanded so: no rank at load, it stays
+                        (blind15's timesformer_lite)
+  tile_transposed       Transpose, Tile with constant repeats, Transpose
+                        back: the transpose optimizer takes the first through
+                        the Tile and the pair cancels (micn_forecast)
+  tile_transposed_computed  the same with repeats computed (the Shape of an
+                        input of symbolic dims): a Gather permutes them
 """
 import zlib
 
@@ -374,6 +388,60 @@ def split_of_96():
         nodes.append(("Slice", ["M", "s%d" % q, "e%d" % q, "axis"], ["P%d" % q], {}))
     nodes.append(("Sum", ["P%d" % q for q in range(96)], ["Y"], {}))
     return build_model(nodes, [("X", ["N", 8, 96])], ["Y"], inits)
+
+
+def expand_to_ones(x, inputs, nodes, inits):
+    """nodes ending in Expand(x, ConstantOfShape([3]) of int64 ones) -> E,
+    then Relu -> Y."""
+    ones = numpy_helper.from_array(i64(1))
+    nodes = nodes + [("ConstantOfShape", ["three"], ["T"], {"value": ones}),
+                     ("Expand", [x, "T"], ["E"], {}),
+                     ("Relu", ["E"], ["Y"], {})]
+    return build_model(nodes, inputs, ["Y"], inits + [("three", i64(3))])
+
+
+@model
+def expand_ones():
+    return expand_to_ones("S", [("X", ["N", 96, 7])],
+                          [("Slice", ["X", "s0", "s1", "ax"], ["S"], {})],
+                          [("s0", i64(0)), ("s1", i64(1)), ("ax", i64(1))])
+
+
+@model
+def expand_ones_input():
+    return expand_to_ones("X", [("X", ["N", 96, 7])], [], [])
+
+
+@model
+def expand_ones_no_rank():
+    nodes = [("Shape", ["X"], ["SX"], {}),
+             ("Reshape", ["X", "SX"], ["R"], {}),
+             ("Shape", ["R"], ["SR"], {}),
+             ("ConstantOfShape", ["SR"], ["C"],
+              {"value": numpy_helper.from_array(np.array([0], dtype=np.float32))}),
+             ("Add", ["W", "C"], ["A"], {})]
+    return expand_to_ones("A", [("X", ["N", 96, 7])], nodes, [("W", weights(1, 1, 7))])
+
+
+@model
+def tile_transposed():
+    nodes = [("Transpose", ["X"], ["T1"], {"perm": [0, 2, 1]}),
+             ("Tile", ["T1", "reps"], ["TT"], {}),
+             ("Transpose", ["TT"], ["T2"], {"perm": [0, 2, 1]}),
+             ("Relu", ["T2"], ["Y"], {})]
+    return build_model(nodes, [("X", ["N", 16, 8])], ["Y"], [("reps", i64(1, 1, 2))])
+
+
+@model
+def tile_transposed_computed():
+    nodes = [("Transpose", ["X"], ["T1"], {"perm": [0, 2, 1]}),
+             ("Shape", ["R"], ["reps"], {}),
+             ("Tile", ["T1", "reps"], ["TT"], {}),
+             ("Transpose", ["TT"], ["T2"], {"perm": [0, 2, 1]}),
+             ("Relu", ["T2"], ["Y"], {})]
+    m, specs = build_model(nodes, [("X", ["N", 16, 8]), ("R", ["A", "B", "C"])], ["Y"], [])
+    specs[1]["shape"] = [1, 1, 2]
+    return m, specs
 
 
 def build(name):
