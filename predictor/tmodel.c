@@ -93,6 +93,10 @@ static oc_status set_coverage(oc_tmodel *tm, const json_t *doc, oc_error *err)
         c[n].lo = json_number_value(json_array_get(w, 0));
         c[n].hi = json_number_value(json_array_get(w, 1));
         const json_t *dts = json_object_get(v, "dtypes");
+        if (dts && !json_is_array(dts)) {
+            free(c);
+            return oc_error_set(err, OC_ERR_INPUT, NULL, "coverage: bad dtype of '%s'", op);
+        }
         size_t i;
         const json_t *dt;
         json_array_foreach(dts, i, dt) {
@@ -1196,7 +1200,8 @@ static oc_status parse_fit(rbuf *b, oc_tmodel *tm, const char *label, oc_error *
         c->lo = get_f64(b);
         c->hi = get_f64(b);
         c->dtypes = tm->info.version >= 8 ? get_u32(b) : 0;
-        if (b->bad || !c->op[0] || !isfinite(c->lo) || !isfinite(c->hi))
+        if (b->bad || !c->op[0] || !isfinite(c->lo) || !isfinite(c->hi) ||
+            c->dtypes >> OC_DT_COUNT_)
             return CORRUPT("coverage");
     }
     return OC_OK;

@@ -1033,6 +1033,11 @@ static void test_tmodel_fit(void)
                             "[1, 2], \"dtypes\": [\"float99\"]}}}",
                             "dt.json", &err) == OC_ERR_INPUT);
     CHECK_CONTAINS(err.msg, "bad dtype of 'Conv'");
+    CHECK(oc_tmodel_set_fit(tm,
+                            "{\"measured_ops\": {\"Relu\": {\"samples\": 1, \"log10_work\": "
+                            "[1, 2], \"dtypes\": \"float32\"}}}",
+                            "dt.json", &err) == OC_ERR_INPUT);
+    CHECK_CONTAINS(err.msg, "bad dtype of 'Relu'");
     char machine[64];
     snprintf(machine, sizeof machine, "%s", oc_tmodel_get_info(tm)->machine);
     CHECK(oc_tmodel_set_fit(tm, FIT_JSON, "dir/fit.json", &err) == OC_OK);
@@ -1132,6 +1137,9 @@ static void test_tmodel_fit(void)
     CHECK(payload_refused(V, c, n, "corrupt timing model (in-graph fit)"));
     memcpy(c, pl, n);
     put32(c + at_known, 7);
+    CHECK(payload_refused(V, c, n, "corrupt timing model (coverage)"));
+    memcpy(c, pl, n);
+    put32(c + at_known + 8 + 32, 1u << 31); /* an element type no ONNX type */
     CHECK(payload_refused(V, c, n, "corrupt timing model (coverage)"));
     memcpy(c, pl, n);
     memset(c + at_nfit + 8, 0xff, 8); /* kernel_scale NaN */
