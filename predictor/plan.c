@@ -649,9 +649,6 @@ static void pass_remove(pctx *p, bool eager)
                    ainfo(p, x)->dtype != OC_DT_UNDEFINED && oc_node_attr(n, "to") &&
                    (int64_t)ainfo(p, x)->dtype == oc_node_attr(n, "to")->i)
             why = "cast to its own type";
-        else if (is_op(p, n, OC_OPID_Expand) && x >= 0 && g->values[x].producer >= 0 &&
-                 shapes_eq(sinfo(p, x), sinfo(p, y)) && dims_concrete(sinfo(p, x), 0, OC_MAX_RANK))
-            why = "expand to its own shape"; /* as expand_elimination below */
         else if ((is_op(p, n, OC_OPID_Add) || is_op(p, n, OC_OPID_Sub) ||
                   is_op(p, n, OC_OPID_Mul) || is_op(p, n, OC_OPID_Div)) &&
                  n->n_inputs == 2) {
@@ -2246,8 +2243,8 @@ static bool late_noop(pctx *p)
  * stays), x has a shape as ORT's load-time inference has it, shape is an
  * int64 constant of one axis with no more elements than x has axes, and
  * each element, matched from the last axis, is at most 1 or x's dim
- * there, a number.  (The Expands to their own concrete shape went with
- * the other eliminations.)  Returns false when out of memory. */
+ * there, a number (an Expand to its own concrete shape among them).
+ * Returns false when out of memory. */
 static bool expand_elimination(pctx *p)
 {
     const oc_graph *g = p->g;

@@ -268,7 +268,7 @@ const char *oc_estimate_outside_note(const oc_analysis *a, const oc_estimate *e,
                                      size_t size)
 {
     enum { MAX_OPS = 8, MAX_BIG = 2 };
-    static const char none[] = "no sample of ", at[] = OC_TMODEL_NO_THREADS;
+    static const char none[] = OC_TMODEL_NO_SAMPLE, at[] = OC_TMODEL_NO_THREADS;
     if (!e->n_outside)
         return NULL;
     size_t nn = oc_model_graph(oc_analysis_model(a))->n_nodes;

@@ -308,12 +308,13 @@ const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *
         if (!strcmp(tm->cover[i].op, d->op))
             c = &tm->cover[i];
     if (tm->cover && !c) {
-        snprintf(buf, size, "no sample of %s" OC_TMODEL_IN_DATA, d->op);
+        snprintf(buf, size, OC_TMODEL_NO_SAMPLE "%s" OC_TMODEL_IN_DATA, d->op);
         return buf;
     }
     oc_dtype dt = d->n_inputs && d->inputs[0].present ? d->inputs[0].dtype : OC_DT_UNDEFINED;
     if (c && c->dtypes && dt != OC_DT_UNDEFINED && !(c->dtypes & (1u << dt))) {
-        snprintf(buf, size, "no sample of %s on %s" OC_TMODEL_IN_DATA, d->op, oc_dtype_name(dt));
+        snprintf(buf, size, OC_TMODEL_NO_SAMPLE "%s on %s" OC_TMODEL_IN_DATA, d->op,
+                 oc_dtype_name(dt));
         return buf;
     }
     double work = (double)d->cost.flops + (double)d->cost.bytes_read +
