@@ -36,8 +36,9 @@ constructors and inputs, batch 4 and 16 unless --batches, sequence lengths
 as it runs them; the loss the mean of every float output, as
 collector/torch_bench.py's), into torch-cpu-zoo.jsonl
 (torch-cpu-zoo-retain.jsonl), each line with its "family" and "inputs"
-shapes; their graphs (opset 13, symbolic batch, eval-mode export: no
-dropout, BatchNorm folded) go to build/train-zoo/, where
+shapes; their graphs (opset 13, symbolic batch, eval-mode export with
+BatchNorm kept as a step runs it: TrainingMode.PRESERVE; no dropout) go to
+build/train-zoo/, where
 bench/training_zoo.py predicts them.
 
 Appends one JSON line per (model, batch, threads, optimizer) to
@@ -165,13 +166,24 @@ class Config:
         return t
 
 
+# Marks a zoo graph exported as a training graph (BatchNorm kept); one
+# without it (before 2026-12-07 they were folded) is exported again.
+TRAIN_EXPORT = ("onnxcost.export", "training")
+
+
 def export_zoo(names):
     og = zoo_module()
     os.makedirs(ZOO_GRAPHS, exist_ok=True)
     for n in names:
         path = os.path.join(ZOO_GRAPHS, n + ".onnx")
-        if not os.path.exists(path):
-            og.onnx.save(og.export(n, 13, True), path)
+        if os.path.exists(path) and any(
+                (p.key, p.value) == TRAIN_EXPORT
+                for p in og.onnx.load(path, load_external_data=False).metadata_props):
+            continue
+        m = og.export(n, 13, True, keep_batchnorm=True)
+        og.onnx.helper.set_model_props(m, dict([TRAIN_EXPORT]))
+        og.onnx.save(m, path + ".tmp")
+        os.replace(path + ".tmp", path)
 
 
 def export_graphs(names):

@@ -211,7 +211,11 @@ def constants_to_initializers(model):
         g.node.extend(keep)
 
 
-def export(arch, opset, dynamic):
+def export(arch, opset, dynamic, keep_batchnorm=False):
+    """The architecture's graph; keep_batchnorm: a training graph, whose
+    BatchNormalization nodes stay (TrainingMode.PRESERVE on the eval()
+    model: EVAL folds each into the Conv before it, and a training step
+    runs them)."""
     torch.manual_seed(0)
     model = ARCHS[arch]["ctor"]()
     model.eval()
@@ -245,7 +249,8 @@ def export(arch, opset, dynamic):
                           output_names=out_names, dynamic_axes=dyn,
                           opset_version=opset, do_constant_folding=True,
                           export_params=True,
-                          training=torch.onnx.TrainingMode.EVAL)
+                          training=(torch.onnx.TrainingMode.PRESERVE if keep_batchnorm
+                                    else torch.onnx.TrainingMode.EVAL))
     m = onnx.load_model_from_string(buf.getvalue())
     del model, buf
     onnx.checker.check_model(m)
