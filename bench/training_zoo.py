@@ -11,6 +11,11 @@ since), at each thread count:
 - torch-cpu-zoo-retain.jsonl: the same steps with freed memory kept,
   against predict's time less its page faults (totals.fault_ms).
 
+--steps NAME scores data/machines/<fp>/NAME.jsonl instead (repeatable; a
+name with "-retain" in it holds steps with freed memory kept), its rows
+labelled by the file: a judge set measured on its own, as
+`measure_training.py --zoo ... --out NAME.jsonl` writes it.
+
 The graphs are build/train-zoo/NAME.onnx (measure_training.py --zoo exports
 them); the inputs' shapes are the measured runs'."""
 import argparse, json, os, subprocess, sys
@@ -64,11 +69,17 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "onnxcost"))
     ap.add_argument("--set", choices=["tune", "held", "held2", "held3", "all"], default="tune",
                     help="whose rows to print (the summary has every set)")
+    ap.add_argument("--steps", action="append", metavar="NAME",
+                    help="score data/machines/<fp>/NAME.jsonl (every row printed) instead")
     a = ap.parse_args()
     d = os.path.join(ROOT, "data", "machines", a.machine)
-    for stem, kernels_only in (("torch-cpu-zoo", False), ("torch-cpu-zoo-retain", True)):
+    files = ([(n, "-retain" in n) for n in a.steps] if a.steps
+             else [("torch-cpu-zoo", False), ("torch-cpu-zoo-retain", True)])
+    for stem, kernels_only in files:
         path = os.path.join(d, stem + ".jsonl")
         if not os.path.exists(path):
+            if a.steps:
+                sys.exit(f"{path}: no such file")
             continue
         rows = [json.loads(line) for line in open(path)]
         print(f"== {stem}.jsonl: " + ("freed memory kept, against the kernels alone" if kernels_only
@@ -79,14 +90,14 @@ def main():
             pred = t - fault if kernels_only else t
             meas = r["step_us"]["best_pass_median"] / 1e3
             e = abs(pred - meas) / meas
-            which = ("tune" if r["model"] in TUNE else "held" if r["model"] in HELD
-                     else "held2" if r["model"] in HELD2
+            which = (stem if a.steps else "tune" if r["model"] in TUNE
+                     else "held" if r["model"] in HELD else "held2" if r["model"] in HELD2
                      else "held3" if r["model"] in HELD3 else "other")
             errs.setdefault((which, r["threads"]), []).append(e)
             if not kernels_only:    # the range is the whole step's
                 covered.setdefault((which, r["threads"]), []).append(low <= meas <= high)
-            if a.set == "all" or a.set == which:
-                print(f"  {which:5s} {r['model']:26s} {r['family']:20s} b{r['batch']:<3d} "
+            if a.steps or a.set == "all" or a.set == which:
+                print(f"  {which[:5]:5s} {r['model']:26s} {r['family']:20s} b{r['batch']:<3d} "
                       f"t{r['threads']} {r['optimizer']:4s} measured {meas:9.1f} ms  predicted "
                       f"{pred:9.1f} ms  {100 * (pred / meas - 1):+6.1f}%")
         for (which, th) in sorted(errs):
