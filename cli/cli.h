@@ -42,6 +42,24 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_targets(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
+/* calibrate's driver arguments at `threads` (the probe's and --check's). */
+const char *cli_calibrate_driver_args(bool training, int64_t threads);
+/* onnxcost calibrate --check (cli/calibrate_check.c): the check kernel
+ * timed here against the calibration in use (spec NULL) or spec's, at
+ * each thread count; with save, that calibration with the speed found
+ * written to output (NULL: the cache).  Returns an exit code. */
+typedef struct cli_check_opts {
+    bool training;
+    oc_optimizer optimizer;
+    const int64_t *threads;
+    size_t n_threads;
+    const char *spec;
+    out_format format;
+    bool save;
+    const char *output;
+} cli_check_opts;
+int cli_calibrate_check(const cli_check_opts *o);
+
 /* Print "onnxcost: msg" on stderr. */
 /* An option getopt_long refused (opterr = 0): one line naming it, whether
  * unknown or missing its value; returns EXIT_USAGE. */

@@ -81,6 +81,18 @@ static const char calibrate_help[] =
     "      --profile-threads N  the intra-op threads the profiles ran with\n"
     "                         (default 1)\n"
     "      --timing-model FILE  the base model (default: the built-in one)\n"
+    "      --check            measure nothing else: time the probe's check kernel\n"
+    "                         here (a few seconds) against the one the calibration\n"
+    "                         in use recorded: has this machine moved since it\n"
+    "                         was calibrated?  Takes --mode, --optimizer,\n"
+    "                         --threads, --target, --format and --save\n"
+    "      --save             --check: keep what it found: the calibration in use,\n"
+    "                         its times scaled by this machine's speed now ((check\n"
+    "                         now / at calibration) ^ 0.6, the 1-thread check), in\n"
+    "                         the cache (or -o FILE), where predict takes it\n"
+    "      --target SPEC      --check: the calibration to check (a file or\n"
+    "                         NAME@FINGERPRINT; default: the one predict uses)\n"
+    "  -f, --format FMT       --check: table (default) or json\n"
     "  -h, --help             this text\n"
     "\n"
     "Exit status: 0 done, 1 usage error, 2 bad probe data, 3 I/O, driver or\n"
@@ -102,7 +114,9 @@ static double now_s(void)
 }
 
 typedef struct copts {
-    bool training, no_measure, no_anchors, no_curve;
+    bool training, no_measure, no_anchors, no_curve, check, save;
+    const char *check_target; /* --check --target */
+    out_format format;
     oc_optimizer optimizer;
     int64_t threads[16];
     size_t n_threads;
@@ -119,7 +133,7 @@ typedef struct copts {
 static int parse(int argc, char **argv, copts *o)
 {
     enum { O_MODE = 256, O_OPT, O_NO_MEASURE, O_PROFILE, O_PROFILE_THREADS, O_ANCHORS,
-           O_NO_ANCHORS, O_NO_CURVE, O_HW };
+           O_NO_ANCHORS, O_NO_CURVE, O_HW, O_CHECK, O_TARGET, O_SAVE };
     static const struct option opts[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"optimizer", required_argument, NULL, O_OPT},
@@ -135,6 +149,10 @@ static int parse(int argc, char **argv, copts *o)
         {"profile", required_argument, NULL, O_PROFILE},
         {"profile-threads", required_argument, NULL, O_PROFILE_THREADS},
         {"timing-model", required_argument, NULL, 'm'},
+        {"check", no_argument, NULL, O_CHECK},
+        {"save", no_argument, NULL, O_SAVE},
+        {"target", required_argument, NULL, O_TARGET},
+        {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
@@ -143,7 +161,10 @@ static int parse(int argc, char **argv, copts *o)
     cli_mode mode = {0};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "T:o:p:h", opts, NULL)) != -1) {
+    bool other = false; /* an option of a measuring calibrate */
+    while ((c = getopt_long(argc, argv, "T:o:p:f:h", opts, NULL)) != -1) {
+        other = other || !(c == O_MODE || c == O_OPT || c == 'T' || c == O_CHECK ||
+                           c == O_TARGET || c == 'f' || c == 'h' || c == O_SAVE || c == 'o');
         int rc = 0;
         int64_t b;
         switch (c) {
@@ -185,8 +206,12 @@ static int parse(int argc, char **argv, copts *o)
             rc = cli_parse_i64("--profile-threads", optarg, 1, 256, &o->profile_threads);
             break;
         case 'm': o->base = optarg; break;
+        case O_CHECK: o->check = true; break;
+        case O_SAVE: o->save = true; break;
+        case O_TARGET: o->check_target = optarg; break;
+        case 'f': rc = cli_parse_format(optarg, &o->format, 0); break;
         case 'h': fputs(calibrate_help, stdout); return -1;
-        default: return cli_bad_option("calibrate", argv, "T:o:p:h");
+        default: return cli_bad_option("calibrate", argv, "T:o:p:f:h");
         }
         if (rc)
             return EXIT_USAGE;
@@ -199,6 +224,15 @@ static int parse(int argc, char **argv, copts *o)
         return EXIT_USAGE;
     o->training = mode.training;
     o->optimizer = mode.optimizer;
+    if (o->check && (other || (o->output && !o->save))) {
+        cli_error("calibrate --check times the check kernel alone: it takes --mode, "
+                  "--optimizer, --threads, --target, --format and --save [-o FILE]");
+        return EXIT_USAGE;
+    }
+    if (!o->check && (o->check_target || o->format != FMT_TABLE || o->save)) {
+        cli_error("calibrate: --target, --format and --save go with --check");
+        return EXIT_USAGE;
+    }
     for (size_t i = 0; i < o->n_threads; i++)
         if (o->threads[i] > 256) {
             cli_error("--threads: %lld is more than 256", (long long)o->threads[i]);
@@ -245,13 +279,9 @@ static int measure(const copts *o, int64_t threads, int units, const char *probe
     snprintf(th, sizeof th, "%lld", (long long)threads);
     snprintf(seed, sizeof seed, "%d", PROBE_SEED);
     bool training = o->training;
-    /* As the release data: five repeats in two interleaved passes; at two
-     * or more threads ORT's pool does not spin (it stole a core from the
-     * next session) and the check kernel reads slower after a
-     * multi-threaded chunk, so only a larger drift re-measures. */
-    const char *dargs = training ? "--repeats 5 --passes 2 --warmup 2"
-                        : threads > 1 ? "--repeats 5 --passes 2 --warmup 2 --no-spin"
-                                      : "--repeats 5 --passes 2 --warmup 2";
+    const char *dargs = cli_calibrate_driver_args(training, threads);
+    /* the check kernel reads slower after a multi-threaded chunk of ORT's:
+     * only a larger drift re-measures */
     const char *drift = !training && threads > 1 ? "1.0" : "0.1";
     for (int f = 0; f < OC_CALIB_N_PROBE_FAMILIES && !stop; f++) {
         const oc_calib_probe_family *pf = &oc_calib_probe_families[f];
@@ -402,6 +432,10 @@ int cmd_calibrate(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    if (o.check)
+        return cli_calibrate_check(&(cli_check_opts){o.training, o.optimizer, o.threads,
+                                                     o.n_threads, o.check_target, o.format,
+                                                     o.save, o.output});
     oc_error err;
     oc_error_clear(&err);
     if (!o.no_measure && oc_calib_check_runtime(o.training, &err))

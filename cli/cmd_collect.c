@@ -132,12 +132,6 @@ static int io_error(const char *what, const char *path)
 }
 
 /* The target's timing driver in the source tree. */
-static const char *driver_path(oc_collect *c)
-{
-    snprintf(c->driver_buf, sizeof c->driver_buf, "%s/%s", OC_SOURCE_DIR, c->entry->driver);
-    return c->driver_buf;
-}
-
 /* ---- in-graph samples ---- */
 
 /* The lines of every run in file `path` into `lines`. */
@@ -415,12 +409,7 @@ int cmd_collect(int argc, char **argv)
     if ((rc = oc_collect_add_families(&c, families, &err) ? cli_fail(&err, 0) : 0))
         return rc;
 
-    c.driver = getenv("ONNXCOST_COLLECTOR");
-    if (!c.driver || !*c.driver)
-        c.driver = driver_path(&c);
-    c.node = getenv(c.entry->interp_env);
-    if (!c.node || !*c.node)
-        c.node = c.entry->interp;
+    oc_collect_use_driver(&c);
     /* libgomp's default spin-wait made 2 threads up to 4x slower than 1 on
      * these machines: the torch-cpu target always runs with it passive. */
     if (oc_collect_is_training(&c))

@@ -762,12 +762,42 @@ json_t *oc_calib_to_json(const oc_calib *c)
                              c->base_created);
     if (base && c->base_path[0])
         json_object_set_new(base, "path", json_string(c->base_path));
-    return json_pack("{s:s, s:i, s:s, s:o, s:s, s:s, s:s, s:o, s:s, s:f, s:o}",
-                     "format", "onnxcost-calibration", "version", c->version, "fingerprint",
-                     c->machine.id, "machine", oc_machine_to_json(&c->machine), "target",
-                     c->target, "runtime", c->runtime, "mode", c->mode, "base", base,
-                     "created", c->created, "probe_seconds", c->probe_seconds, "threads", fits);
+    json_t *j = json_pack("{s:s, s:i, s:s, s:o, s:s, s:s, s:s, s:o, s:s, s:f, s:o}",
+                          "format", "onnxcost-calibration", "version", c->version,
+                          "fingerprint", c->machine.id, "machine",
+                          oc_machine_to_json(&c->machine), "target", c->target, "runtime",
+                          c->runtime, "mode", c->mode, "base", base, "created", c->created,
+                          "probe_seconds", c->probe_seconds, "threads", fits);
+    if (j && c->speed.factor > 0)
+        json_object_set_new(j, "speed",
+                            json_pack("{s:s, s:f, s:f, s:f, s:f}", "checked", c->speed.checked,
+                                      "check_kernel_us", c->speed.check_us,
+                                      "calibration_check_kernel_us",
+                                      c->speed.calibration_check_us, "elasticity",
+                                      OC_CALIB_SPEED_ELASTICITY, "factor", c->speed.factor));
+    return j;
 }
+
+static double speed_factor(double now_us, double then_us)
+{
+    return pow(now_us / then_us, OC_CALIB_SPEED_ELASTICITY);
+}
+
+oc_status oc_calib_set_speed(oc_calib *c, double check_us, const char *when, oc_error *err)
+{
+    const oc_calib_fit *f = oc_calib_fit_for(c, 1);
+    if (!f || !(f->check_us > 0))
+        return oc_error_set(err, OC_ERR_USAGE, NULL,
+                            "the calibration recorded no check kernel at 1 thread");
+    if (!(check_us > 0) || !isfinite(check_us))
+        return oc_error_set(err, OC_ERR_USAGE, NULL, "a check kernel time must be positive");
+    c->speed.check_us = check_us;
+    c->speed.calibration_check_us = f->check_us;
+    c->speed.factor = speed_factor(check_us, f->check_us);
+    snprintf(c->speed.checked, sizeof c->speed.checked, "%s", when);
+    return OC_OK;
+}
+
 
 #define BAD(...) oc_error_set(err, OC_ERR_INPUT, NULL, __VA_ARGS__)
 
@@ -1043,6 +1073,22 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
     return OC_OK;
 }
 
+/* "speed": a check recorded by oc_calib_set_speed, its factor recomputed
+ * (a hand-edited factor is not taken on trust). */
+static oc_status speed_from_json(const json_t *o, oc_calib *out, const char *label,
+                                 oc_error *err)
+{
+    oc_calib_speed *s = &out->speed;
+    const oc_calib_fit *f = oc_calib_fit_for(out, 1);
+    if (!json_is_object(o) || !get_str(o, "checked", s->checked, sizeof s->checked) ||
+        !get_num(o, "check_kernel_us", 1e-3, 1e9, &s->check_us) ||
+        !get_num(o, "calibration_check_kernel_us", 1e-3, 1e9, &s->calibration_check_us) ||
+        !f || fabs(f->check_us - s->calibration_check_us) > 1e-6 * f->check_us)
+        return BAD("%s: corrupt calibration: bad \"speed\"", label);
+    s->factor = speed_factor(s->check_us, s->calibration_check_us);
+    return OC_OK;
+}
+
 oc_status oc_calib_from_json(const json_t *j, const char *label, oc_calib *out,
                              oc_error *err)
 {
@@ -1091,6 +1137,8 @@ oc_status oc_calib_from_json(const json_t *j, const char *label, oc_calib *out,
                            out->fits[i].threads);
         out->n_fits++;
     }
+    if (json_object_get(j, "speed"))
+        return speed_from_json(json_object_get(j, "speed"), out, label, err);
     return OC_OK;
 }
 

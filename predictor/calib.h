@@ -196,6 +196,25 @@ typedef struct oc_calib_fit {
         band_high[OC_CALIB_BAND_MAX];
 } oc_calib_fit;
 
+/* How much slower (factor > 1) or faster this machine runs than when the
+ * calibration was measured, from its check kernel timed again
+ * ('onnxcost calibrate --check --save'): factor = (check_us /
+ * calibration_check_us) ^ OC_CALIB_SPEED_ELASTICITY, the check kernel at
+ * one thread, applied to every predicted time at every thread count but a
+ * training step's page faults.  factor 0: never checked. */
+typedef struct oc_calib_speed {
+    double factor;
+    double check_us, calibration_check_us; /* 1 thread, now and at calibration */
+    char checked[32];                      /* when, UTC, ISO 8601 */
+} oc_calib_speed;
+
+/* What whole runs move per move of the 1-thread check kernel: across the
+ * 72 pairs of sessions that measured blind18-29 on cpu-GenuineIntel-f6-m167
+ * (2026-12-06/07), the median log ratio of the runs' times was 0.64 (1
+ * thread) and 0.54 (2 threads) of the check kernel's (r = 0.79 / 0.72; the
+ * 2-thread check kernel predicted both less well). */
+#define OC_CALIB_SPEED_ELASTICITY 0.6
+
 typedef struct oc_calib {
     int version;
     oc_machine machine;     /* where the probe ran (machine.id: fingerprint) */
@@ -210,6 +229,7 @@ typedef struct oc_calib {
     double probe_seconds;   /* wall time of the probe */
     int n_fits;
     oc_calib_fit fits[OC_CALIB_MAX_THREADS];
+    oc_calib_speed speed;
 } oc_calib;
 
 /* One probe kernel: its feature row (features.h), the base model's
@@ -407,6 +427,12 @@ oc_status oc_calib_load(const char *path, oc_calib *out, oc_error *err);
 oc_status oc_calib_loadb(const char *text, size_t n, const char *label, oc_calib *out,
                          oc_error *err);
 oc_status oc_calib_save(const oc_calib *c, const char *path, oc_error *err);
+
+/* Record a speed check: the 1-thread check kernel timed now at check_us
+ * (c's 1-thread fit must have recorded its own), `when` (ISO 8601).
+ * Errors: OC_ERR_USAGE (no 1-thread check kernel in c, check_us not
+ * positive). */
+oc_status oc_calib_set_speed(oc_calib *c, double check_us, const char *when, oc_error *err);
 
 /* A calibration whose machine has too few whole-model runs to fit a
  * kernel curve of its own (calibrate fits none) takes `from`'s: each fit

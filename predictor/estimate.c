@@ -1075,6 +1075,32 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
     return OC_OK;
 }
 
+/* A calibration's speed check (calib.h's oc_calib_speed): every time of
+ * the run but its page faults (the kernel's, measured apart) times s. */
+static void apply_speed(oc_estimate *e, double s)
+{
+    size_t n_nodes = oc_analysis_graph(e->analysis)->n_nodes;
+    for (size_t i = 0; i < n_nodes; i++) {
+        e->node_us[i] *= s;
+        e->node_low_us[i] *= s;
+        e->node_high_us[i] *= s;
+    }
+    for (size_t k = 0; k < e->plan.n_kernels; k++) {
+        e->kernel_us[k] *= s;
+        e->kernel_low_us[k] *= s;
+        e->kernel_high_us[k] *= s;
+    }
+    double *v[] = {&e->small_us,       &e->inserted_us,  &e->inner_us,       &e->inner_low_us,
+                   &e->inner_high_us,  &e->inner_overhead_us, &e->kernels_us, &e->kernels_low_us,
+                   &e->kernels_high_us, &e->overhead_us, &e->profiler_us,    &e->output_us,
+                   &e->outside_us};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        *v[i] *= s;
+    e->total_us = (e->total_us - e->fault_us) * s + e->fault_us;
+    e->total_low_us = (e->total_low_us - e->fault_us) * s + e->fault_us;
+    e->total_high_us = (e->total_high_us - e->fault_us) * s + e->fault_us;
+}
+
 oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_tmodel *tm,
                                const oc_overhead *ov, oc_estimate *out, oc_arena *arena,
                                oc_error *err)
@@ -1098,6 +1124,9 @@ oc_status oc_estimate_run_many(const oc_analysis *const *a, size_t n, const oc_t
         sessions[i] = own;
     oc_status st = estimate_many(a, sessions, NULL, false, n, tm, ov, out, arena, err);
     oc_analysis_free(own);
+    if (st == OC_OK && ov && ov->speed > 0 && ov->speed != 1)
+        for (size_t i = 0; i < n; i++)
+            apply_speed(&out[i], ov->speed);
     return st;
 }
 
@@ -1168,6 +1197,8 @@ void oc_overhead_calibrated(const oc_tmodel *tm, int threads, const oc_calib_fit
         return;
     ov->kernel_scale = cf->kernel_scale;
     ov->per_kernel_us = cf->per_kernel_us;
+    const oc_calib *cal = oc_tmodel_calib(tm);
+    ov->speed = cal && cal->speed.factor > 0 ? cal->speed.factor : 0;
     ov->kernel_floor_us = cf->n_chains ? cf->kernel_floor_us : 0;
     ov->small_kernel_us = oc_calib_small_kernel_us(cf, ov->small_kernel_us);
     ov->stream_gbps = cf->stream_gbps;

@@ -74,6 +74,9 @@ typedef struct oc_overhead {
      * [total * band_low, total * band_high] of the run's band, in place of
      * the ensemble's and range_low / range_high; NULL: none */
     const struct oc_calib_fit *band;
+    /* a calibration's speed check (calib.h's oc_calib_speed): every time
+     * of a run but its page faults is multiplied by it; 0: none */
+    double speed;
 } oc_overhead;
 
 typedef struct oc_estimate {

@@ -302,6 +302,12 @@ static oc_status ready(oc_target_value *t, int threads, oc_optimizer optimizer, 
                 snprintf(sel->label, sizeof sel->label, "calibrated on %s%s%s, %s",
                          here_too ? "this machine (" : "", cal->machine.id,
                          here_too ? ")" : "", date);
+            if (cal->speed.factor > 0) {
+                size_t l = strlen(sel->label);
+                snprintf(sel->label + l, sizeof sel->label - l,
+                         "; speed checked %.10s: times x%.2f", cal->speed.checked,
+                         cal->speed.factor);
+            }
         }
     } else if (info->n_machines > 1 && oc_tmodel_trained_on(*tm, here.id)) {
         /* Trained on several machines, this one among them: its own

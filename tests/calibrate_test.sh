@@ -281,6 +281,79 @@ ONNXCOST_NODE=$TMP/no-node "$BIN" calibrate -o "$TMP/o.json" >/dev/null 2>"$TMP/
 ok '[ $? -eq 3 ] && [ "$(wc -l <"$TMP/x10")" -eq 1 ] && grep -q "no-node is not installed" "$TMP/x10" &&
     [ ! -e "$TMP/o.json" ]' "missing runtime: one line, exit 3, nothing written"
 
+# --- calibrate --check: the check kernel now against the calibration's ---
+# a driver that times only the check kernel, at $FAKE_US (both readings)
+cat >"$TMP/fake_check.py" <<'E'
+import json, os, sys
+a = sys.argv[1:]
+out = a[a.index("--out") + 1]
+lines = [l for l in open(a[a.index("--in") + 1]) if l.strip()]
+assert len(lines) == 1 and "calibration_model" in lines[0], lines
+if os.environ.get("FAKE_FAIL"):
+    sys.exit("fake driver: failed on purpose")
+us = float(os.environ["FAKE_US"])
+with open(out, "w") as f:
+    for when in ("before", "after"):
+        f.write(json.dumps({"calibration": True, "when": when, "median_us": us}) + "\n")
+E
+IFP=cpu-GenuineIntel-f6-m167
+ICAL=$TMP/intel-cal.json
+cp "$SRC/data/machines/$IFP/ort-cpu-calibration-C-run.json" "$ICAL"   # check 253.486 / 193.931 us
+chk() { ONNXCOST_MACHINE=$IFP ONNXCOST_NODE=$PY ONNXCOST_COLLECTOR=$TMP/fake_check.py "$BIN" calibrate --check "$@"; }
+FAKE_US=304.2 chk --target "$ICAL" >"$TMP/k1" 2>"$TMP/k1e"
+ok '[ $? -eq 0 ] && grep -q "^1 *253 us *304 us *+20%" "$TMP/k1" && grep -q "^2 *194 us *304 us *+57%" "$TMP/k1" &&
+    [ "$(wc -l <"$TMP/k1e")" -eq 2 ] && grep -q "warning: this machine runs the check kernel 20% slower at 1 thread than when $ICAL was made (2026-12-06)" "$TMP/k1e"'     "--check: both thread counts against the calibration's check kernel, a warning for each beyond 10%"
+FAKE_US=260 chk --target "$ICAL" -T 1 -f json >"$TMP/k2.json" 2>"$TMP/k2e"
+ok "[ \$? -eq 0 ] && [ ! -s '$TMP/k2e' ] && $PY - '$TMP/k2.json' <<'E'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j['machine'] == 'cpu-GenuineIntel-f6-m167' and len(j['threads']) == 1, j
+t = j['threads'][0]
+assert t['threads'] == 1 and abs(t['calibration_us'] - 253.486) < 1e-6 and t['now_us'] == 260, t
+assert abs(t['change'] - (260 / 253.486 - 1)) < 1e-9 and len(t['reads_us']) == 6, t
+E" "--check within 10%: no warning; json has the readings"
+FAKE_US=304.2 chk --target "$ICAL" --save -o "$TMP/sped.json" >/dev/null 2>"$TMP/k3e"
+ONNXCOST_MACHINE=$IFP "$BIN" predict --target "$ICAL" -f json "$M" >"$TMP/k3a" 2>/dev/null
+ONNXCOST_MACHINE=$IFP "$BIN" predict --target "$TMP/sped.json" -f json "$M" >"$TMP/k3b" 2>/dev/null
+ONNXCOST_MACHINE=$IFP "$BIN" predict --target "$TMP/sped.json" "$M" >"$TMP/k3t" 2>/dev/null
+ok "grep -q 'saved $TMP/sped.json: its times x1.12' '$TMP/k3e' && grep -q '^target: .*speed checked 20[0-9-]*: times x1.12' '$TMP/k3t' &&
+    $PY - '$TMP/k3a' '$TMP/k3b' '$TMP/sped.json' <<'E'
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
+f = (304.2 / 253.486) ** 0.6
+assert abs(c['speed']['factor'] - f) < 1e-6 and c['speed']['check_kernel_us'] == 304.2, c['speed']
+ta, tb = a['totals'], b['totals']
+for k in ('time_ms', 'time_ms_low', 'time_ms_high'):
+    assert abs(tb[k] - f * ta[k]) < 1e-9 * ta[k], (k, ta[k], tb[k])
+na = {n['name']: n['time_us'] for n in a['nodes']}
+assert all(abs(n['time_us'] - f * na[n['name']]) <= 1e-9 * max(1, na[n['name']]) for n in b['nodes'])
+E" "--check --save -o: the calibration with its speed; predict scales every time by (now / then)^0.6 and says so"
+# a speed that does not match its calibration's own check kernel: refused
+$PY -c "import json; c = json.load(open('$TMP/sped.json')); c['speed']['calibration_check_kernel_us'] = 100
+json.dump(c, open('$TMP/badspeed.json', 'w'))"
+ONNXCOST_MACHINE=$IFP "$BIN" predict --target "$TMP/badspeed.json" "$M" >/dev/null 2>"$TMP/k4e"
+ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/k4e")" -eq 1 ] && grep -q "bad \"speed\"" "$TMP/k4e"'     "a speed not of its calibration's check kernel: one line, exit 2"
+# --save without -o: the cache, which predict then takes here on its own
+FAKE_US=304.2 XDG_CACHE_HOME=$TMP/kc chk --save >/dev/null 2>/dev/null
+XDG_CACHE_HOME=$TMP/kc ONNXCOST_MACHINE=$IFP "$BIN" predict "$M" >"$TMP/k5" 2>/dev/null
+ok '[ -s "$TMP/kc/onnxcost/$IFP-ort-cpu-onnxruntime-node_1.30.0-inference.json" ] &&
+    grep -q "^target: .*calibrated on this machine ($IFP), 2026-12-06; speed checked .*: times x1.12" "$TMP/k5"'     "--check --save: into the cache, used by predict automatically"
+# refusals and failures: one line each
+ONNXCOST_MACHINE=$IFP "$BIN" calibrate --check --budget 30 >/dev/null 2>"$TMP/k6"
+ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/k6")" -eq 1 ] && grep -q "takes --mode" "$TMP/k6"'     "--check with a measuring option: usage error"
+"$BIN" calibrate --save >/dev/null 2>"$TMP/k7"
+ok '[ $? -eq 1 ] && grep -q "go with --check" "$TMP/k7"' "--save without --check: usage error"
+FAKE_US=300 ONNXCOST_ISA=$RAW ONNXCOST_MACHINE=$INTEL ONNXCOST_NODE=$PY ONNXCOST_COLLECTOR=$TMP/fake_check.py \
+    "$BIN" calibrate --check >/dev/null 2>"$TMP/k8"
+ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/k8")" -eq 1 ] && grep -q "nothing to check" "$TMP/k8"' \
+    "--check with no calibration in use: one line, exit 1"
+FAKE_US=300 chk --target "ort-cpu@$FP" >/dev/null 2>"$TMP/k9"
+ok '[ $? -eq 1 ] && grep -q "is of $FP, this machine is $IFP" "$TMP/k9"' \
+    "--check against another machine's calibration: refused"
+FAKE_FAIL=1 FAKE_US=300 chk --target "$ICAL" -o "$TMP/nope.json" --save >/dev/null 2>"$TMP/k10"
+ok '[ $? -eq 3 ] && [ ! -e "$TMP/nope.json" ] && grep -q "onnxcost: " "$TMP/k10"' \
+    "--check: a failing driver is an I/O error, nothing saved"
+
 # --- whole networks (anchors) fit the in-graph scale ---
 AN=$SRC/data/machines/$FP/ort-cpu-anchors.jsonl
 ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --probe "$PROBE" --anchors "$AN" \

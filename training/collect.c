@@ -665,6 +665,27 @@ oc_status oc_collect_calibration_model(oc_collect *c, oc_error *err)
     return st;
 }
 
+#ifndef OC_SOURCE_DIR
+#define OC_SOURCE_DIR "."
+#endif
+
+void oc_collect_use_driver(oc_collect *c)
+{
+    c->driver = getenv("ONNXCOST_COLLECTOR");
+    if (!c->driver || !*c->driver) {
+        snprintf(c->driver_buf, sizeof c->driver_buf, "%s/%s", OC_SOURCE_DIR, c->entry->driver);
+        c->driver = c->driver_buf;
+    }
+    c->node = getenv(c->entry->interp_env);
+    if (!c->node || !*c->node)
+        c->node = c->entry->interp;
+}
+
+oc_status oc_collect_check_kernel(oc_collect *c, double us[2], oc_error *err)
+{
+    return measure(c, c->workdir, "check", NULL, 0, NULL, us, err);
+}
+
 oc_status oc_collect_family(oc_collect *c, oc_family fam, oc_error *err)
 {
     uint64_t *todo = malloc((size_t)c->count * sizeof *todo);

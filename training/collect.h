@@ -66,6 +66,18 @@ static inline bool oc_collect_is_training(const oc_collect *c)
  * before and after each chunk) to workdir/calib.onnx; c->calib names it. */
 oc_status oc_collect_calibration_model(oc_collect *c, oc_error *err);
 
+/* c->driver and c->node from c->entry: $ONNXCOST_COLLECTOR, else the
+ * source tree's driver of the target; its interpreter $interp_env, else
+ * the row's (predictor/targets.def). */
+void oc_collect_use_driver(oc_collect *c);
+
+/* Time the calibration kernel alone, in one driver run at c->threads
+ * (c->workdir holds its files; c->calib made by
+ * oc_collect_calibration_model): us[0] its median after the driver's
+ * warm-up, us[1] a second reading, as every chunk of samples reads it
+ * before and after.  Errors: those of a chunk's driver run (OC_ERR_IO). */
+oc_status oc_collect_check_kernel(oc_collect *c, double us[2], oc_error *err);
+
 /* Collect c->count samples of family `fam`, those not already in c->done,
  * chunk by chunk (re-measured while the calibration kernel drifts more
  * than c->max_drift; noisy samples once more), each chunk appended whole
