@@ -79,6 +79,12 @@ Eliminations:
                         the Tile and the pair cancels (micn_forecast)
   tile_transposed_computed  the same with repeats computed (the Shape of an
                         input of symbolic dims): a Gather permutes them
+  identity_shared_weight  X - K and X - Identity(K) (how the PyTorch exporter
+                        writes a buffer two modules share), squared, summed:
+                        the Identity goes before CSE, so the second Sub and
+                        its square are the first's (blind30's kpconv_cls)
+  identity_shared_output  the same with Identity(K) a graph output too: it
+                        stays, is folded, and both chains run
 """
 import zlib
 
@@ -442,6 +448,27 @@ def tile_transposed_computed():
     m, specs = build_model(nodes, [("X", ["N", 16, 8]), ("R", ["A", "B", "C"])], ["Y"], [])
     specs[1]["shape"] = [1, 1, 2]
     return m, specs
+
+
+def shared_weight(also_output):
+    nodes = [("Identity", ["K"], ["K2"], {}),
+             ("Sub", ["X", "K"], ["D1"], {}),
+             ("Sub", ["X", "K2"], ["D2"], {}),
+             ("Mul", ["D1", "D1"], ["Q1"], {}),
+             ("Mul", ["D2", "D2"], ["Q2"], {}),
+             ("Add", ["Q1", "Q2"], ["Y"], {})]
+    return build_model(nodes, [("X", ["N", 15, 3])], ["Y"] + (["K2"] if also_output else []),
+                       [("K", weights(15, 3))])
+
+
+@model
+def identity_shared_weight():
+    return shared_weight(False)
+
+
+@model
+def identity_shared_output():
+    return shared_weight(True)
 
 
 def build(name):
