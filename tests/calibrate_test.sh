@@ -788,6 +788,16 @@ def key(r):  # (a network's 'kernels' is its kernel list, a chain's its length)
             r.get('steps'), r.get('trips'))
 assert sorted(map(key, old)) == sorted(map(key, new)), (len(old), len(new))
 E" "an older anchors file: timed again, only the curve networks' runs appended, each run once"
+    # the check kernel alone, with ONNX Runtime, against that calibration
+    env -u ONNXCOST_MACHINE "$BIN" calibrate --check --target "$TMP/real.json" -T 1 -f json \
+        >"$TMP/rk.json" 2>/dev/null
+    ok "[ \$? -eq 0 ] && $PY - '$TMP/rk.json' '$TMP/real.json' <<'E'
+import json, sys
+k, c = (json.load(open(p)) for p in sys.argv[1:3])
+t = k['threads'][0]
+assert t['threads'] == 1 and len(t['reads_us']) == 6 and all(x > 0 for x in t['reads_us']), k
+assert t['calibration_us'] == c['threads'][0]['check_kernel_us'] and t['now_us'] > 0, (t, c)
+E" "--check with ONNX Runtime: the check kernel timed six times against the calibration's"
     ok "$PY - '$TMP/real.jsonl.gz' <<'E'
 import gzip, json, sys, os
 lines = [json.loads(l) for l in gzip.open(sys.argv[1], 'rt')]
