@@ -131,7 +131,6 @@ static int io_error(const char *what, const char *path)
     return EXIT_IO;
 }
 
-/* The target's timing driver in the source tree. */
 /* ---- in-graph samples ---- */
 
 /* The lines of every run in file `path` into `lines`. */

@@ -798,7 +798,6 @@ oc_status oc_calib_set_speed(oc_calib *c, double check_us, const char *when, oc_
     return OC_OK;
 }
 
-
 #define BAD(...) oc_error_set(err, OC_ERR_INPUT, NULL, __VA_ARGS__)
 
 static bool get_str(const json_t *o, const char *key, char *dst, size_t size)

@@ -1089,6 +1089,10 @@ static void apply_speed(oc_estimate *e, double s)
         e->kernel_us[k] *= s;
         e->kernel_low_us[k] *= s;
         e->kernel_high_us[k] *= s;
+        /* a control-flow kernel's subgraph estimate (made here, in the
+         * arena, by control_kernel), as its kernels are listed */
+        if (e->kernel_sub && e->kernel_sub[k])
+            apply_speed((oc_estimate *)e->kernel_sub[k], s);
     }
     double *v[] = {&e->small_us,       &e->inserted_us,  &e->inner_us,       &e->inner_low_us,
                    &e->inner_high_us,  &e->inner_overhead_us, &e->kernels_us, &e->kernels_low_us,

@@ -328,6 +328,22 @@ for k in ('time_ms', 'time_ms_low', 'time_ms_high'):
 na = {n['name']: n['time_us'] for n in a['nodes']}
 assert all(abs(n['time_us'] - f * na[n['name']]) <= 1e-9 * max(1, na[n['name']]) for n in b['nodes'])
 E" "--check --save -o: the calibration with its speed; predict scales every time by (now / then)^0.6 and says so"
+# a Loop's body kernels, listed inside it, scale with it
+L=$SRC/tests/data/corpus/loop_const.onnx
+ONNXCOST_MACHINE=$IFP "$BIN" predict --target "$ICAL" -f json "$L" >"$TMP/k3la" 2>/dev/null
+ONNXCOST_MACHINE=$IFP "$BIN" predict --target "$TMP/sped.json" -f json "$L" >"$TMP/k3lb" 2>/dev/null
+ok "$PY - '$TMP/k3la' '$TMP/k3lb' <<'E'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+f = (304.2 / 253.486) ** 0.6
+def times(o):
+    if isinstance(o, dict):
+        return [v for k, v in o.items() if k == 'time_us'] + [t for v in o.values() for t in times(v)]
+    return [t for v in o for t in times(v)] if isinstance(o, list) else []
+ta, tb = times(a['kernels']), times(b['kernels'])
+assert len(ta) == len(tb) >= 2, (ta, tb)
+assert all(abs(y - f * x) <= 1e-9 * max(1, x) for x, y in zip(ta, tb)), (ta, tb)
+E" "--check --save: a Loop's body kernels scale with the rest"
 # a speed that does not match its calibration's own check kernel: refused
 $PY -c "import json; c = json.load(open('$TMP/sped.json')); c['speed']['calibration_check_kernel_us'] = 100
 json.dump(c, open('$TMP/badspeed.json', 'w'))"
