@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -41,6 +42,15 @@ const char *cli_calibrate_driver_args(bool training, int64_t threads)
                          : "--repeats 5 --passes 2 --warmup 2";
 }
 
+/* Ctrl-C or SIGTERM: the driver run is abandoned at once (a check is a
+ * few seconds; nothing is half-written), its folder removed. */
+static volatile sig_atomic_t check_stop;
+static void on_check_signal(int sig)
+{
+    (void)sig;
+    check_stop = 2;
+}
+
 typedef struct check_row {
     int64_t threads;
     double then_us, now_us;
@@ -65,6 +75,7 @@ static oc_status time_check(const oc_target_entry *entry, int64_t threads, const
     c->entry = entry;
     c->threads = threads;
     c->quiet = true;
+    c->stop = &check_stop;
     if (training)
         c->optimizer = "sgd";
     snprintf(c->workdir, sizeof c->workdir, "%s", dir);
@@ -234,17 +245,30 @@ int cli_calibrate_check(const cli_check_opts *o)
     }
     if (training) /* as collect runs PyTorch */
         setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
-    for (int r = 0; r < ROUNDS && !rc; r++)
-        for (size_t i = 0; i < n_threads && !rc; i++) {
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_check_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    for (int r = 0; r < ROUNDS && !rc && !check_stop; r++)
+        for (size_t i = 0; i < n_threads && !rc && !check_stop; i++) {
             double us[2];
             if (time_check(entry, rows[i].threads, dir, training, us, &err) != OC_OK) {
-                rc = cli_fail(&err, 0);
+                if (!check_stop)
+                    rc = cli_fail(&err, 0);
                 break;
             }
             rows[i].reads[rows[i].n_reads++] = us[0];
             rows[i].reads[rows[i].n_reads++] = us[1];
         }
     oc_rm_tree(dir);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (check_stop && !rc) {
+        cli_error("calibrate --check: interrupted; nothing written");
+        rc = EXIT_INTERRUPTED;
+    }
     if (rc)
         goto done;
     for (size_t i = 0; i < n_threads; i++) {

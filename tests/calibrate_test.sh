@@ -291,6 +291,9 @@ lines = [l for l in open(a[a.index("--in") + 1]) if l.strip()]
 assert len(lines) == 1 and "calibration_model" in lines[0], lines
 if os.environ.get("FAKE_FAIL"):
     sys.exit("fake driver: failed on purpose")
+if os.environ.get("FAKE_SLEEP"):
+    import time
+    time.sleep(float(os.environ["FAKE_SLEEP"]))
 us = float(os.environ["FAKE_US"])
 with open(out, "w") as f:
     for when in ("before", "after"):
@@ -354,6 +357,18 @@ FAKE_US=304.2 XDG_CACHE_HOME=$TMP/kc chk --save >/dev/null 2>/dev/null
 XDG_CACHE_HOME=$TMP/kc ONNXCOST_MACHINE=$IFP "$BIN" predict "$M" >"$TMP/k5" 2>/dev/null
 ok '[ -s "$TMP/kc/onnxcost/$IFP-ort-cpu-onnxruntime-node_1.30.0-inference.json" ] &&
     grep -q "^target: .*calibrated on this machine ($IFP), 2026-12-06; speed checked .*: times x1.12" "$TMP/k5"'     "--check --save: into the cache, used by predict automatically"
+# Ctrl-C: the driver run abandoned, its folder removed, nothing saved
+mkdir -p "$TMP/ktmp"
+FAKE_SLEEP=20 FAKE_US=300 TMPDIR=$TMP/ktmp ONNXCOST_MACHINE=$IFP ONNXCOST_NODE=$PY \
+    ONNXCOST_COLLECTOR=$TMP/fake_check.py "$BIN" calibrate --check --target "$ICAL" --save \
+    -o "$TMP/int.json" >/dev/null 2>"$TMP/kie" &
+kpid=$!
+sleep 2
+kill -INT $kpid
+wait $kpid
+krc=$?
+ok '[ $krc -eq 130 ] && [ ! -e "$TMP/int.json" ] && [ -z "$(ls -A "$TMP/ktmp")" ] &&
+    grep -q "interrupted; nothing written" "$TMP/kie"' "--check interrupted: exit 130, nothing written or left behind"
 # refusals and failures: one line each
 ONNXCOST_MACHINE=$IFP "$BIN" calibrate --check --budget 30 >/dev/null 2>"$TMP/k6"
 ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/k6")" -eq 1 ] && grep -q "takes --mode" "$TMP/k6"'     "--check with a measuring option: usage error"
