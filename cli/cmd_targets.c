@@ -55,6 +55,11 @@ static void target_row(const oc_target_value *t, row *r)
         snprintf(r->note, sizeof r->note, "probe error %.0f%% -> %.0f%% at %d thread%s",
                  100 * c->fits[0].err_before, 100 * c->fits[0].err_after, c->fits[0].threads,
                  c->fits[0].threads == 1 ? "" : "s");
+    if (t->has_calib && c->speed.factor > 0) {
+        size_t l = strlen(r->note);
+        snprintf(r->note + l, sizeof r->note - l, "; speed checked %.10s: times x%.2f",
+                 c->speed.checked, c->speed.factor);
+    }
 }
 
 /* The row of the target `spec` names (oc_target_open, any mode); a

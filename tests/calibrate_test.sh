@@ -357,6 +357,9 @@ FAKE_US=304.2 XDG_CACHE_HOME=$TMP/kc chk --save >/dev/null 2>/dev/null
 XDG_CACHE_HOME=$TMP/kc ONNXCOST_MACHINE=$IFP "$BIN" predict "$M" >"$TMP/k5" 2>/dev/null
 ok '[ -s "$TMP/kc/onnxcost/$IFP-ort-cpu-onnxruntime-node_1.30.0-inference.json" ] &&
     grep -q "^target: .*calibrated on this machine ($IFP), 2026-12-06; speed checked .*: times x1.12" "$TMP/k5"'     "--check --save: into the cache, used by predict automatically"
+XDG_CACHE_HOME=$TMP/kc ONNXCOST_MACHINE=$IFP "$BIN" targets >"$TMP/k5t" 2>/dev/null
+ok 'grep -q "^$TMP/kc/onnxcost/$IFP-ort-cpu.* speed checked 20[0-9-]*: times x1.12" "$TMP/k5t"' \
+    "targets: the cached calibration's speed check is listed"
 # Ctrl-C: the driver run abandoned, its folder removed, nothing saved
 mkdir -p "$TMP/ktmp"
 FAKE_SLEEP=20 FAKE_US=300 TMPDIR=$TMP/ktmp ONNXCOST_MACHINE=$IFP ONNXCOST_NODE=$PY \
