@@ -605,9 +605,6 @@ static void pass_remove(pctx *p, bool eager)
         for (size_t k = 0; k < n->n_inputs; k++)
             if (n->inputs[k] >= 0 && !p->constant[in(p, i, k)])
                 all_const = false;
-        /* ORT's ConstantFolding leaves DequantizeLinear for the QDQ
-         * transformers (skip_dequantize_linear): a DQ of a constant weight
-         * runs at every inference unless a QDQ group takes it */
         /* ORT's EliminateIdentity runs before ConstantFolding (and CSE):
          * an Identity of an initializer leaves its readers reading the
          * initializer itself, so that they can be one another's duplicates
@@ -615,6 +612,9 @@ static void pass_remove(pctx *p, bool eager)
          * shares: kpconv_cls' kernel points) */
         bool identity = !eager && is_op(p, n, OC_OPID_Identity) &&
                         identity_goes(p, in(p, i, 0), out0(p, i));
+        /* ORT's ConstantFolding leaves DequantizeLinear for the QDQ
+         * transformers (skip_dequantize_linear): a DQ of a constant weight
+         * runs at every inference unless a QDQ group takes it */
         bool fold = deterministic(p, n) && all_const && (eager || !no_shape_inference(p, n)) &&
                     (eager || !is_op(p, n, OC_OPID_DequantizeLinear)) && !identity;
         /* eager PyTorch: a tensor's size is Python ints, and so is what is
