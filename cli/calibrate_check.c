@@ -287,10 +287,10 @@ int cli_calibrate_check(const cli_check_opts *o)
             fprintf(stderr,
                     "onnxcost: warning: this machine runs the check kernel %.0f%% %s at %lld "
                     "thread%s than when %s was made (%s): its predictions may be off as well; "
-                    "add --save to scale them by this machine's speed, or run 'onnxcost "
-                    "calibrate%s' when the machine is quiet\n",
+                    "%srun 'onnxcost calibrate%s' when the machine is quiet\n",
                     100 * fabs(d), d > 0 ? "slower" : "faster", (long long)rows[i].threads,
                     rows[i].threads == 1 ? "" : "s", sel->source, created,
+                    training ? "" : "add --save to scale them by this machine's speed, or ",
                     training ? " --mode training" : "");
     }
 done:

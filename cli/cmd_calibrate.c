@@ -233,6 +233,13 @@ static int parse(int argc, char **argv, copts *o)
         cli_error("calibrate: --target, --format and --save go with --check");
         return EXIT_USAGE;
     }
+    if (o->save && o->training) {
+        cli_error("calibrate --check --save: no speed factor is known for PyTorch training "
+                  "steps (in the one pair of sessions measured they moved 1.9x their check "
+                  "kernel's move, ONNX Runtime's runs 0.6x theirs); run 'onnxcost calibrate "
+                  "--mode training'");
+        return EXIT_USAGE;
+    }
     for (size_t i = 0; i < o->n_threads; i++)
         if (o->threads[i] > 256) {
             cli_error("--threads: %lld is more than 256", (long long)o->threads[i]);

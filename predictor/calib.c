@@ -1084,6 +1084,9 @@ static oc_status speed_from_json(const json_t *o, oc_calib *out, const char *lab
         !get_num(o, "calibration_check_kernel_us", 1e-3, 1e9, &s->calibration_check_us) ||
         !f || fabs(f->check_us - s->calibration_check_us) > 1e-6 * f->check_us)
         return BAD("%s: corrupt calibration: bad \"speed\"", label);
+    if (strcmp(out->mode, "inference") != 0) /* calibrate --check --save refuses it */
+        return BAD("%s: a \"speed\" in a %s calibration: no speed factor is known there",
+                   label, out->mode);
     s->factor = speed_factor(s->check_us, s->calibration_check_us);
     return OC_OK;
 }

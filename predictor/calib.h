@@ -200,8 +200,10 @@ typedef struct oc_calib_fit {
  * calibration was measured, from its check kernel timed again
  * ('onnxcost calibrate --check --save'): factor = (check_us /
  * calibration_check_us) ^ OC_CALIB_SPEED_ELASTICITY, the check kernel at
- * one thread, applied to every predicted time at every thread count but a
- * training step's page faults.  factor 0: never checked. */
+ * one thread, applied to every predicted time at every thread count.
+ * Inference calibrations only: PyTorch's training steps moved 1.9x their
+ * check kernel's move in the one pair of sessions measured (train30 on
+ * cpu-GenuineIntel-f6-m167), not 0.6x.  factor 0: never checked. */
 typedef struct oc_calib_speed {
     double factor;
     double check_us, calibration_check_us; /* 1 thread, now and at calibration */

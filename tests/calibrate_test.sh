@@ -352,6 +352,19 @@ $PY -c "import json; c = json.load(open('$TMP/sped.json')); c['speed']['calibrat
 json.dump(c, open('$TMP/badspeed.json', 'w'))"
 ONNXCOST_MACHINE=$IFP "$BIN" predict --target "$TMP/badspeed.json" "$M" >/dev/null 2>"$TMP/k4e"
 ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/k4e")" -eq 1 ] && grep -q "bad \"speed\"" "$TMP/k4e"'     "a speed not of its calibration's check kernel: one line, exit 2"
+# training steps: no speed factor is known (they moved 1.9x their check
+# kernel's move in the one pair of sessions measured): --save refused, and
+# a training calibration carrying a speed is refused on loading
+ONNXCOST_MACHINE=$IFP "$BIN" calibrate --check --save --mode training >/dev/null 2>"$TMP/k4t"
+ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/k4t")" -eq 1 ] && grep -q "no speed factor is known for PyTorch" "$TMP/k4t"' \
+    "--check --save --mode training: refused, one line"
+$PY -c "import json; c = json.load(open('$SRC/data/machines/$IFP/torch-cpu-calibration-Ct-run.json'))
+c['speed'] = {'checked': '2026-12-07T08:00:00Z', 'check_kernel_us': 1200.0, 'elasticity': 0.6,
+              'calibration_check_kernel_us': c['threads'][0]['check_kernel_us'], 'factor': 1.06}
+json.dump(c, open('$TMP/tspeed.json', 'w'))"
+ONNXCOST_MACHINE=$IFP "$BIN" predict --mode training --target "$TMP/tspeed.json" "$M" >/dev/null 2>"$TMP/k4u"
+ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/k4u")" -eq 1 ] && grep -q "speed.* in a training calibration" "$TMP/k4u"' \
+    "a training calibration with a speed: refused on loading, one line"
 # --save without -o: the cache, which predict then takes here on its own
 FAKE_US=304.2 XDG_CACHE_HOME=$TMP/kc chk --save >/dev/null 2>/dev/null
 XDG_CACHE_HOME=$TMP/kc ONNXCOST_MACHINE=$IFP "$BIN" predict "$M" >"$TMP/k5" 2>/dev/null
