@@ -245,12 +245,8 @@ int cli_calibrate_check(const cli_check_opts *o)
     }
     if (training) /* as collect runs PyTorch */
         setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_check_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    struct sigaction old_sig[2];
+    cli_signals_catch(on_check_signal, old_sig);
     for (int r = 0; r < ROUNDS && !rc && !check_stop; r++)
         for (size_t i = 0; i < n_threads && !rc && !check_stop; i++) {
             double us[2];
@@ -263,8 +259,7 @@ int cli_calibrate_check(const cli_check_opts *o)
             rows[i].reads[rows[i].n_reads++] = us[1];
         }
     oc_rm_tree(dir);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_signals_restore(old_sig);
     if (check_stop && !rc) {
         cli_error("calibrate --check: interrupted; nothing written");
         rc = EXIT_INTERRUPTED;

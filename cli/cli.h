@@ -42,6 +42,11 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_targets(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
+/* SIGINT and SIGTERM to `handler` (old[0], old[1]: the dispositions they
+ * had), and back (calibrate's runs). */
+void cli_signals_catch(void (*handler)(int), struct sigaction old[2]);
+void cli_signals_restore(const struct sigaction old[2]);
+
 /* calibrate's driver arguments at `threads` (the probe's and --check's). */
 const char *cli_calibrate_driver_args(bool training, int64_t threads);
 /* onnxcost calibrate --check (cli/calibrate_check.c): the check kernel

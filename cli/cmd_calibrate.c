@@ -496,12 +496,8 @@ int cmd_calibrate(int argc, char **argv)
         return EXIT_IO;
     }
 
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    struct sigaction old_sig[2];
+    cli_signals_catch(on_signal, old_sig);
     double t0 = now_s();
     if (!o.no_measure) {
         /* Units of probe per thread count from the budget. */
@@ -529,8 +525,7 @@ int cmd_calibrate(int argc, char **argv)
             rc = 130;
         }
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_signals_restore(old_sig);
 
     oc_calib *cal = calloc(1, sizeof *cal);
     oc_train_set s;

@@ -393,3 +393,19 @@ int cli_parse_score_by(const char *s, oc_score_by *by)
     }
     return 0;
 }
+
+void cli_signals_catch(void (*handler)(int), struct sigaction old[2])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+}
+
+void cli_signals_restore(const struct sigaction old[2])
+{
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
