@@ -18,7 +18,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "predictor/target.h"
 #include "training/calibrate.h"
@@ -57,12 +56,6 @@ typedef struct check_row {
     double reads[2 * ROUNDS];
     size_t n_reads;
 } check_row;
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The kernel timed at `threads` in a driver run of its own (workdir `dir`). */
 static oc_status time_check(const oc_target_entry *entry, int64_t threads, const char *dir,
@@ -130,36 +123,22 @@ static int save_speed(const oc_calib *in_use, const check_row *one, const char *
         return EXIT_IO;
     }
     *cal = *in_use;
-    char when[32], path[4096];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char path[4096];
     oc_error err;
     oc_error_clear(&err);
     int rc = EXIT_OK;
-    if (oc_calib_set_speed(cal, one->now_us, when, &err) != OC_OK)
+    if (oc_calib_set_speed(cal, one->now_us, &err) != OC_OK)
         rc = cli_fail(&err, 0);
-    else if (!output &&
-             oc_calib_cache_path(fp, cal->target, cal->runtime, cal->mode, path, sizeof path)) {
-        cli_error("calibrate --check --save: no cache directory (set XDG_CACHE_HOME or HOME, "
-                  "or give -o FILE)");
-        rc = EXIT_IO;
-    } else {
+    else if (!output)
+        rc = cli_calib_cache_file(fp, cal->target, cal->runtime, cal->mode, path, sizeof path);
+    if (!rc) {
         const char *to = output ? output : path;
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%s", to);
-        char *slash = strrchr(dir, '/');
-        if (!output && slash) {
-            *slash = '\0';
-            oc_mkdir_p(dir);
-        }
         if (oc_calib_save(cal, to, &err) != OC_OK)
             rc = cli_fail(&err, 0);
         else
             fprintf(stderr, "onnxcost: saved %s: its times x%.2f from now on (%s)\n", to,
                     cal->speed.factor,
-                   output ? "--target it" : "predict, sweep, annotate and report take it here");
+                    output ? "--target it" : "predict, sweep, annotate and report take it here");
     }
     free(cal);
     return rc;
@@ -236,9 +215,7 @@ int cli_calibrate_check(const cli_check_opts *o)
     snprintf(created, sizeof created, "%.10s", oc_tmodel_calib(tm)->created);
 
     char dir[PATH_MAX];
-    const char *t = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/onnxcost-check.XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(dir)) {
+    if (!cli_mkdtemp("check", dir, sizeof dir)) {
         cli_error("cannot create a directory like %s: %s", dir, strerror(errno));
         rc = EXIT_IO;
         goto done;
@@ -267,11 +244,9 @@ int cli_calibrate_check(const cli_check_opts *o)
     if (rc)
         goto done;
     for (size_t i = 0; i < n_threads; i++) {
-        double s[2 * ROUNDS];
+        double s[2 * ROUNDS]; /* oc_median sorts: the readings stay in order */
         memcpy(s, rows[i].reads, rows[i].n_reads * sizeof *s);
-        qsort(s, rows[i].n_reads, sizeof *s, by_value);
-        size_t m = rows[i].n_reads;
-        rows[i].now_us = m % 2 ? s[m / 2] : 0.5 * (s[m / 2 - 1] + s[m / 2]);
+        rows[i].now_us = oc_median(s, rows[i].n_reads);
     }
     rc = print_rows(rows, n_threads, sel, here.id, created, fmt);
     if (!rc && o->save)

@@ -47,6 +47,16 @@ int cmd_compare(int argc, char **argv);
 void cli_signals_catch(void (*handler)(int), struct sigaction old[2]);
 void cli_signals_restore(const struct sigaction old[2]);
 
+/* A work folder $TMPDIR/onnxcost-NAME.XXXXXX (/tmp without $TMPDIR)
+ * made into buf: buf, or NULL with errno set (buf then holds its
+ * template). */
+char *cli_mkdtemp(const char *name, char *buf, size_t n);
+/* The cache file of a calibration of machine fp into path, its folder
+ * made: 0, or an exit code after one line (no cache directory known, the
+ * folder not made). */
+int cli_calib_cache_file(const char *fp, const char *target, const char *runtime,
+                         const char *mode, char *path, size_t n);
+
 /* calibrate's driver arguments at `threads` (the probe's and --check's). */
 const char *cli_calibrate_driver_args(bool training, int64_t threads);
 /* onnxcost calibrate --check (cli/calibrate_check.c): the check kernel

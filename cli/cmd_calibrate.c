@@ -477,9 +477,7 @@ int cmd_calibrate(int argc, char **argv)
      * anchor networks), removed at the end. */
     char tmpdir[PATH_MAX] = "", probe[PATH_MAX];
     if (!o.no_measure || !o.probe) {
-        const char *t = getenv("TMPDIR");
-        snprintf(tmpdir, sizeof tmpdir, "%s/onnxcost-calibrate.XXXXXX", t && *t ? t : "/tmp");
-        if (!mkdtemp(tmpdir)) {
+        if (!cli_mkdtemp("calibrate", tmpdir, sizeof tmpdir)) {
             cli_error("cannot create a directory like %s: %s", tmpdir, strerror(errno));
             oc_tmodel_free(base);
             return EXIT_IO;
@@ -632,17 +630,8 @@ int cmd_calibrate(int argc, char **argv)
         if (o.output) {
             snprintf(path, sizeof path, "%s", o.output);
         } else {
-            char dir[4096];
-            if (oc_cache_dir(dir, sizeof dir) ||
-                oc_calib_cache_path(mach.id, info->target, info->runtime, mode_name, path,
-                                     sizeof path)) {
-                cli_error("calibrate: no cache directory (set XDG_CACHE_HOME or HOME, or "
-                          "give -o FILE)");
-                rc = EXIT_USAGE;
-            } else if (oc_mkdir_p(dir) != 0) {
-                cli_error("cannot create %s: %s", dir, strerror(errno));
-                rc = EXIT_IO;
-            }
+            rc = cli_calib_cache_file(mach.id, info->target, info->runtime, mode_name, path,
+                                      sizeof path);
         }
     }
     if (!rc && oc_calib_save(cal, path, &err) != OC_OK)

@@ -464,11 +464,8 @@ int cmd_collect(int argc, char **argv)
             goto done;
         }
     } else {
-        const char *tmp = getenv("TMPDIR");
         char tmpl[PATH_MAX];
-        snprintf(tmpl, sizeof tmpl, "%s/onnxcost-collect.XXXXXX",
-                 tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(tmpl)) {
+        if (!cli_mkdtemp("collect", tmpl, sizeof tmpl)) {
             rc = io_error("cannot create a directory like", tmpl);
             goto done;
         }

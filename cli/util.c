@@ -409,3 +409,26 @@ void cli_signals_restore(const struct sigaction old[2])
     sigaction(SIGINT, &old[0], NULL);
     sigaction(SIGTERM, &old[1], NULL);
 }
+
+char *cli_mkdtemp(const char *name, char *buf, size_t n)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(buf, n, "%s/onnxcost-%s.XXXXXX", t && *t ? t : "/tmp", name);
+    return mkdtemp(buf);
+}
+
+int cli_calib_cache_file(const char *fp, const char *target, const char *runtime,
+                         const char *mode, char *path, size_t n)
+{
+    char dir[4096];
+    if (oc_cache_dir(dir, sizeof dir) ||
+        oc_calib_cache_path(fp, target, runtime, mode, path, n)) {
+        cli_error("calibrate: no cache directory (set XDG_CACHE_HOME or HOME, or give -o FILE)");
+        return EXIT_USAGE;
+    }
+    if (oc_mkdir_p(dir) != 0) {
+        cli_error("cannot create %s: %s", dir, strerror(errno));
+        return EXIT_IO;
+    }
+    return 0;
+}

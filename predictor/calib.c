@@ -783,7 +783,7 @@ static double speed_factor(double now_us, double then_us)
     return pow(now_us / then_us, OC_CALIB_SPEED_ELASTICITY);
 }
 
-oc_status oc_calib_set_speed(oc_calib *c, double check_us, const char *when, oc_error *err)
+oc_status oc_calib_set_speed(oc_calib *c, double check_us, oc_error *err)
 {
     const oc_calib_fit *f = oc_calib_fit_for(c, 1);
     if (!f || !(f->check_us > 0))
@@ -794,7 +794,7 @@ oc_status oc_calib_set_speed(oc_calib *c, double check_us, const char *when, oc_
     c->speed.check_us = check_us;
     c->speed.calibration_check_us = f->check_us;
     c->speed.factor = speed_factor(check_us, f->check_us);
-    snprintf(c->speed.checked, sizeof c->speed.checked, "%s", when);
+    utc_now(c->speed.checked, sizeof c->speed.checked);
     return OC_OK;
 }
 

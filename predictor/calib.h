@@ -431,10 +431,10 @@ oc_status oc_calib_loadb(const char *text, size_t n, const char *label, oc_calib
 oc_status oc_calib_save(const oc_calib *c, const char *path, oc_error *err);
 
 /* Record a speed check: the 1-thread check kernel timed now at check_us
- * (c's 1-thread fit must have recorded its own), `when` (ISO 8601).
+ * (c's 1-thread fit must have recorded its own), stamped with the time.
  * Errors: OC_ERR_USAGE (no 1-thread check kernel in c, check_us not
  * positive). */
-oc_status oc_calib_set_speed(oc_calib *c, double check_us, const char *when, oc_error *err);
+oc_status oc_calib_set_speed(oc_calib *c, double check_us, oc_error *err);
 
 /* A calibration whose machine has too few whole-model runs to fit a
  * kernel curve of its own (calibrate fits none) takes `from`'s: each fit
