@@ -123,7 +123,7 @@ typedef struct copts {
     size_t n_threads;
     double budget;
     const char *output, *probe, *base, *anchors, *hw;
-    const char *more_anchors[8]; /* --anchors given again: read, not written */
+    const char *more_anchors[32]; /* --anchors given again: read, not written */
     const char *steps;           /* --mode training --anchors: whole steps */
     size_t n_more_anchors;
     const char *profiles[16]; /* MODEL=PROFILE */

@@ -110,7 +110,7 @@ oc_status oc_anchors_measure(int64_t threads, const char *workdir, oc_stop_flag 
                              const oc_log *lg, bool *abandoned, oc_anchor_run *runs,
                              size_t *n_runs, oc_error *err);
 
-enum { OC_MAX_ANCHOR_RUNS = 1024 };
+enum { OC_MAX_ANCHOR_RUNS = 2048 };
 /* The spread between passes above which an anchor run is measured again
  * (the quiet machine's whole-model runs spread 5-7%). */
 #define OC_MAX_ANCHOR_SPREAD 0.25
