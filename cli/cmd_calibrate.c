@@ -58,6 +58,11 @@ static const char calibrate_help[] =
     "                         --mode training: whole training steps of\n"
     "                         scripts/measure_training.py --malloc retain, the\n"
     "                         runs to fit the in-graph scale on (read only)\n"
+    "      --models DIR       the graphs (NAME.onnx) of the networks --anchors runs\n"
+    "                         name that are not reference networks (say, your own\n"
+    "                         networks' runs of scripts/measure_models.py or\n"
+    "                         measure_zoo.py); runs of a network found nowhere are\n"
+    "                         left out, saying so\n"
     "      --no-anchors       time no whole network: keep the timing model's\n"
     "                         in-graph scale\n"
     "      --no-curve         take no kernel curve: by default calibrate fits\n"
@@ -122,7 +127,7 @@ typedef struct copts {
     int64_t threads[16];
     size_t n_threads;
     double budget;
-    const char *output, *probe, *base, *anchors, *hw;
+    const char *output, *probe, *base, *anchors, *hw, *models;
     const char *more_anchors[32]; /* --anchors given again: read, not written */
     const char *steps;           /* --mode training --anchors: whole steps */
     size_t n_more_anchors;
@@ -134,7 +139,7 @@ typedef struct copts {
 static int parse(int argc, char **argv, copts *o)
 {
     enum { O_MODE = 256, O_OPT, O_NO_MEASURE, O_PROFILE, O_PROFILE_THREADS, O_ANCHORS,
-           O_NO_ANCHORS, O_NO_CURVE, O_HW, O_CHECK, O_TARGET, O_SAVE };
+           O_NO_ANCHORS, O_NO_CURVE, O_HW, O_CHECK, O_TARGET, O_SAVE, O_MODELS };
     static const struct option opts[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"optimizer", required_argument, NULL, O_OPT},
@@ -147,6 +152,7 @@ static int parse(int argc, char **argv, copts *o)
         {"no-anchors", no_argument, NULL, O_NO_ANCHORS},
         {"no-curve", no_argument, NULL, O_NO_CURVE},
         {"hw", required_argument, NULL, O_HW},
+        {"models", required_argument, NULL, O_MODELS},
         {"profile", required_argument, NULL, O_PROFILE},
         {"profile-threads", required_argument, NULL, O_PROFILE_THREADS},
         {"timing-model", required_argument, NULL, 'm'},
@@ -192,6 +198,7 @@ static int parse(int argc, char **argv, copts *o)
         case O_NO_ANCHORS: o->no_anchors = true; break;
         case O_NO_CURVE: o->no_curve = true; break;
         case O_HW: o->hw = optarg; break;
+        case O_MODELS: o->models = optarg; break;
         case O_PROFILE:
             if (!strchr(optarg, '=') || optarg[0] == '=' || !strchr(optarg, '=')[1]) {
                 cli_error("--profile: '%s' is not MODEL=PROFILE.json", optarg);
@@ -252,6 +259,10 @@ static int parse(int argc, char **argv, copts *o)
     }
     if (o->anchors && o->no_anchors) {
         cli_error("calibrate: --anchors and --no-anchors contradict each other");
+        return EXIT_USAGE;
+    }
+    if (o->models && (o->training || o->no_anchors)) {
+        cli_error("calibrate: --models names the graphs of --anchors runs (inference)");
         return EXIT_USAGE;
     }
     if (o->training && o->n_more_anchors) {
@@ -345,6 +356,7 @@ static int load_anchor_files(const copts *o, const char *machine, oc_anchor_set 
 {
     oc_error err;
     oc_error_clear(&err);
+    s->models_dir = o->models;
     if (o->anchors && oc_anchors_load(o->anchors, machine, s, &err))
         return cli_fail(&err, 0);
     for (size_t i = 0; i < o->n_more_anchors; i++)
@@ -600,6 +612,17 @@ int cmd_calibrate(int argc, char **argv)
                            : "weights are taken to stay in cache");
     if (!rc)
         rc = load_anchor_files(&o, mach.id, anchors);
+    if (!rc && anchors->n_unknown)
+        fprintf(stderr,
+                "onnxcost: note: %zu run%s of networks whose graphs are in neither %s nor %s "
+                "(the first: %s) left out\n",
+                anchors->n_unknown, anchors->n_unknown == 1 ? "" : "s", oc_anchor_dir(),
+                o.models ? o.models : "--models DIR", anchors->unknown);
+    if (!rc && anchors->n_unbound)
+        fprintf(stderr,
+                "onnxcost: note: %zu run%s left out: their inputs cannot be bound (more than "
+                "two, or not [{\"name\", \"shape\"}])\n",
+                anchors->n_unbound, anchors->n_unbound == 1 ? "" : "s");
     for (size_t i = 0; i < o.n_threads && !rc && o.steps; i++) {
         size_t n = 0;
         if (oc_calib_fit_step_anchors(o.base, cal, info->target, o.threads[i], o.steps, &n, &err))

@@ -408,6 +408,26 @@ ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --probe "$PROBE" -
 ok '[ $? -eq 0 ] && [ ! -s "$TMP/ane" ] &&
     [ "$(grep -c "^in-graph scale at [12] threads*: .* fitted on 6 whole-network runs" "$TMP/an")" -eq 2 ]' \
     "--anchors: the in-graph scale of each thread count fitted on its 6 runs"
+# a run of a network that is not a reference network: left out, saying so,
+# unless --models names the folder of its graph
+mkdir -p "$TMP/mynets"
+cp "$SRC/tests/reference/models/squeezenet1_1.onnx" "$TMP/mynets/mynet.onnx"
+head -1 "$AN" | sed 's/"squeezenet1_1"/"mynet"/' >"$TMP/mine.jsonl"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --probe "$PROBE" --anchors "$AN" \
+    --anchors "$TMP/mine.jsonl" -o "$TMP/an1.json" >"$TMP/an1" 2>"$TMP/an1e"
+ok '[ $? -eq 0 ] && [ "$(wc -l <"$TMP/an1e")" -eq 1 ] &&
+    grep -q "note: 1 run of networks whose graphs are in neither .* nor --models DIR (the first: mynet) left out" "$TMP/an1e" &&
+    grep -q "^in-graph scale at 1 thread: .* fitted on 6 whole-network runs" "$TMP/an1"' \
+    "--anchors: a run of a network whose graph is not found is left out, in one note"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --probe "$PROBE" --anchors "$AN" \
+    --anchors "$TMP/mine.jsonl" --models "$TMP/mynets" -o "$TMP/an2.json" >"$TMP/an2" 2>"$TMP/an2e"
+ok '[ $? -eq 0 ] && [ ! -s "$TMP/an2e" ] &&
+    grep -q "^in-graph scale at 1 thread: .* fitted on 7 whole-network runs" "$TMP/an2" &&
+    grep -q "^in-graph scale at 2 threads: .* fitted on 6 whole-network runs" "$TMP/an2"' \
+    "--models DIR: the run of a network whose graph is there is fitted on"
+"$BIN" calibrate --mode training --models "$TMP/mynets" >/dev/null 2>"$TMP/an3e"
+ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/an3e")" -eq 1 ] && grep -q "models names the graphs" "$TMP/an3e"' \
+    "--models with --mode training: usage error"
 ok "$PY - '$TMP/an.json' '$TMP/cp0.json' <<'E'
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:])

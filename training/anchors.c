@@ -65,18 +65,28 @@ bool oc_anchor_is_curve(const oc_anchor_run *r)
     return false;
 }
 
-/* Where the anchors' graphs are: $ONNXCOST_ANCHORS or the source tree's. */
-static const char *anchor_dir(void)
+const char *oc_anchor_dir(void)
 {
     const char *d = getenv("ONNXCOST_ANCHORS");
     return d && *d ? d : OC_SOURCE_DIR "/tests/reference/models";
 }
 
-int oc_anchor_path(const char *name, char *buf, size_t n)
+/* dir/name.onnx into buf; 0, or -1 when it is not readable. */
+static int graph_in(const char *dir, const char *name, char *buf, size_t n)
 {
-    if (snprintf(buf, n, "%s/%s.onnx", anchor_dir(), name) >= (int)n)
+    if (snprintf(buf, n, "%s/%s.onnx", dir, name) >= (int)n)
         return -1;
     return access(buf, R_OK) == 0 ? 0 : -1;
+}
+
+int oc_anchor_path(const char *name, char *buf, size_t n)
+{
+    return graph_in(oc_anchor_dir(), name, buf, n);
+}
+
+int oc_anchor_run_path(const oc_anchor_run *r, char *buf, size_t n)
+{
+    return graph_in(r->dir ? r->dir : oc_anchor_dir(), r->name, buf, n);
 }
 
 static oc_status copy_file(const char *from, const char *to, oc_error *err)
@@ -699,13 +709,19 @@ static const char *anchor_name(const char *model)
 }
 
 /* A network of the anchors' folder other than the anchors (a reference
- * network: scripts/measure_models.py's runs), its name kept in s. */
-static const char *other_network(oc_anchor_set *s, const char *model)
+ * network: scripts/measure_models.py's runs), or of s->models_dir (*dir
+ * set to it), its name kept in s; NULL when neither has its graph. */
+static const char *other_network(oc_anchor_set *s, const char *model, const char **dir)
 {
     char path[PATH_MAX];
-    if (!model || strlen(model) >= sizeof s->names[0] || strchr(model, '/') ||
-        oc_anchor_path(model, path, sizeof path))
+    *dir = NULL;
+    if (!model || strlen(model) >= sizeof s->names[0] || strchr(model, '/'))
         return NULL;
+    if (oc_anchor_path(model, path, sizeof path)) {
+        if (!s->models_dir || graph_in(s->models_dir, model, path, sizeof path))
+            return NULL;
+        *dir = s->models_dir;
+    }
     snprintf(s->names[s->n], sizeof s->names[0], "%s", model);
     return s->names[s->n];
 }
@@ -811,9 +827,10 @@ oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *
         json_error_t je;
         json_t *j = json_loads(line, 0, &je);
         const char *model = json_string_value(json_object_get(j, "model"));
-        const char *name = anchor_name(model);
-        if (!name && s->n < OC_MAX_ANCHOR_RUNS)
-            name = other_network(s, model);
+        const char *name = anchor_name(model), *dir = NULL;
+        bool full = s->n == OC_MAX_ANCHOR_RUNS;
+        if (!name && !full)
+            name = other_network(s, model, &dir);
         const char *mach = json_string_value(json_object_get(j, "machine"));
         json_t *b = json_object_get(j, "batch"), *t = json_object_get(j, "threads");
         json_t *ob = json_object_get(j, "output_bytes");
@@ -834,26 +851,29 @@ oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *
                               "or kernels, threads, wall_us)", path, lineno);
         } else if (mach && strcmp(mach, machine)) {
             rc = oc_error_set(err, OC_ERR_INPUT, NULL, "%s:%d: measured on %s, not %s", path, lineno, mach, machine);
-        } else if (name) {
-            if (s->n == OC_MAX_ANCHOR_RUNS) {
-                rc = oc_error_set(err, OC_ERR_INPUT, NULL, "%s: more than %d anchor runs", path, OC_MAX_ANCHOR_RUNS);
+        } else if (!name && !full) {
+            if (!s->n_unknown++)
+                snprintf(s->unknown, sizeof s->unknown, "%s", model ? model : "?");
+        } else if (full) {
+            rc = oc_error_set(err, OC_ERR_INPUT, NULL, "%s: more than %d anchor runs", path, OC_MAX_ANCHOR_RUNS);
+        } else {
+            double sp = json_number_value(json_object_get(j, "spread"));
+            oc_anchor_run *run = &s->r[s->n];
+            *run = (oc_anchor_run){
+                .name = name, .dir = dir, .batch = probe || chain ? 0 : json_integer_value(b),
+                .threads = json_integer_value(t), .wall_us = w, .spread = sp,
+                .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
+                .kernels = chain ? (size_t)json_integer_value(nk) : 0,
+                .kernel_us = probe || chain ? k : 0,
+                .ran_kernels = chain && json_integer_value(rk) > 0
+                                   ? (size_t)json_integer_value(rk) : 0};
+            /* a network whose inputs cannot be bound is not an anchor */
+            if (probe || chain || run_inputs(s, s->n, json_object_get(j, "inputs"), run)) {
+                if (!probe && !chain && json_array_size(nk))
+                    run->profiled = json_incref(nk);
+                s->n++;
             } else {
-                double sp = json_number_value(json_object_get(j, "spread"));
-                oc_anchor_run *run = &s->r[s->n];
-                *run = (oc_anchor_run){
-                    .name = name, .batch = probe || chain ? 0 : json_integer_value(b),
-                    .threads = json_integer_value(t), .wall_us = w, .spread = sp,
-                    .output_bytes = probe ? (uint64_t)json_integer_value(ob) : 0,
-                    .kernels = chain ? (size_t)json_integer_value(nk) : 0,
-                    .kernel_us = probe || chain ? k : 0,
-                    .ran_kernels = chain && json_integer_value(rk) > 0
-                                       ? (size_t)json_integer_value(rk) : 0};
-                /* a network whose inputs cannot be bound is not an anchor */
-                if (probe || chain || run_inputs(s, s->n, json_object_get(j, "inputs"), run)) {
-                    if (!probe && !chain && json_array_size(nk))
-                        run->profiled = json_incref(nk);
-                    s->n++;
-                }
+                s->n_unbound++;
             }
         }
         json_decref(j);

@@ -52,8 +52,10 @@ extern const char *const oc_anchor_names[OC_N_ANCHORS];
 extern const int64_t oc_anchor_batches[OC_N_ANCHOR_BATCHES];
 typedef struct oc_anchor_run {
     const char *name; /* one of oc_anchor_names, another network of their
-                         folder, oc_output_probe, oc_chain_probe,
-                         oc_step_probe or oc_loop_probe */
+                         folder or of the set's models_dir, oc_output_probe,
+                         oc_chain_probe, oc_step_probe or oc_loop_probe */
+    const char *dir;  /* the folder of another network found in models_dir
+                         (borrowed); NULL: the anchors' folder */
     int64_t batch, threads;
     double wall_us, spread;
     uint64_t output_bytes; /* oc_output_probe: its output's size */
@@ -98,8 +100,14 @@ oc_status oc_loop_predict(const oc_tmodel *tm, const oc_overhead *ov, size_t tri
                           double *total_us, oc_error *err);
 /* Release the runs' kernel lists (the runs stay, without them). */
 void oc_anchor_runs_free(oc_anchor_run *r, size_t n);
+/* Where the anchors' graphs are: $ONNXCOST_ANCHORS or the source tree's
+ * tests/reference/models. */
+const char *oc_anchor_dir(void);
 /* The graph of anchor `name` into buf; 0, or -1 when it is not readable. */
 int oc_anchor_path(const char *name, char *buf, size_t n);
+/* The graph of the network run r timed (the anchors' folder, or r->dir)
+ * into buf; 0, or -1 when it is not readable. */
+int oc_anchor_run_path(const oc_anchor_run *r, char *buf, size_t n);
 /* Time every anchor at every anchor batch, the output probes, the kernel
  * chains, the step chains and the loop chains, with
  * ONNX Runtime at `threads` (models with random weights made under
@@ -128,6 +136,14 @@ typedef struct oc_anchor_set {
     char names[OC_MAX_ANCHOR_RUNS][64]; /* of networks other than the anchors */
     char input_names[OC_MAX_ANCHOR_RUNS][2][64];
     size_t n;
+    /* set before loading: a folder of further networks' graphs (NAME.onnx),
+     * searched after the anchors' own; NULL: none */
+    const char *models_dir;
+    /* the runs left out because no graph of their network was found (the
+     * first such network's name in unknown), or because their inputs
+     * cannot be bound (more than two, or not [{"name", "shape"}]) */
+    size_t n_unknown, n_unbound;
+    char unknown[64];
 } oc_anchor_set;
 
 /* A whole-network run's "inputs" ([{"name", "shape": [positive ints]}];
@@ -147,8 +163,9 @@ bool oc_anchors_complete(const oc_anchor_set *s, int64_t threads);
  * scripts/measure_models.py: lines {"model", "batch", "threads",
  * "wall_us": {"median"}, "inputs": [{"name", "shape"}]}, at any batch, of
  * any network whose graph is in the anchors' folder (the reference
- * networks); others are skipped), added to s.  A missing file is an empty
- * one. */
+ * networks) or in s->models_dir; the runs of others, and those whose
+ * inputs cannot be bound, are counted in s->n_unknown and s->n_unbound),
+ * added to s.  A missing file is an empty one. */
 oc_status oc_anchors_load(const char *path, const char *machine, oc_anchor_set *s,
                           oc_error *err);
 /* Release the runs' kernel lists (oc_anchor_runs_free); s stays usable. */

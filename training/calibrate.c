@@ -190,7 +190,7 @@ static oc_status estimate_network(const oc_anchor_run *r, const oc_tmodel *tm,
     ne->an = NULL;
     ne->ar = oc_arena_new();
     oc_status rc = OC_OK;
-    if (oc_anchor_path(r->name, ne->path, sizeof ne->path)) {
+    if (oc_anchor_run_path(r, ne->path, sizeof ne->path)) {
         rc = oc_error_set(err, OC_ERR_IO, NULL,
                           "calibrate: the anchor network %s is missing (set "
                           "ONNXCOST_ANCHORS)", ne->path);
