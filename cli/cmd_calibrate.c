@@ -621,8 +621,8 @@ int cmd_calibrate(int argc, char **argv)
     if (!rc && anchors->n_unbound)
         fprintf(stderr,
                 "onnxcost: note: %zu run%s left out: their inputs cannot be bound (more than "
-                "%d, or not [{\"name\", \"shape\"}])\n",
-                anchors->n_unbound, anchors->n_unbound == 1 ? "" : "s", OC_ANCHOR_MAX_INPUTS);
+                "two, or not [{\"name\", \"shape\"}])\n",
+                anchors->n_unbound, anchors->n_unbound == 1 ? "" : "s");
     for (size_t i = 0; i < o.n_threads && !rc && o.steps; i++) {
         size_t n = 0;
         if (oc_calib_fit_step_anchors(o.base, cal, info->target, o.threads[i], o.steps, &n, &err))
@@ -707,7 +707,7 @@ int cmd_calibrate(int argc, char **argv)
                        "network timed)\n",
                        f->threads, f->threads == 1 ? "" : "s", f->kernel_scale);
             int shown = 0;
-            for (int g = 0; g < OC_CALIB_IN_GRAPH_GROUPS; g++)
+            for (int g = 0; g < OC_CALIB_GROUPS; g++)
                 if (f->in_graph[g] > 0)
                     printf("%s %s %.2fx",
                            shown++ ? "," : "in whole networks (the runs' kernel lists), kernels of",

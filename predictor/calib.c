@@ -23,13 +23,12 @@
 #define MAX_EXPONENT 3.0
 #define MAX_Z 3.0
 
-static const char *const group_names[OC_CALIB_IN_GRAPH_GROUPS] = {
+static const char *const group_names[OC_CALIB_GROUPS] = {
 #define XX(id, name) name,
     OC_OP_FAMILY_LIST(XX)
 #undef XX
     "conv_depthwise",
     "quantized",
-    "conv_3d",
 };
 
 static const char *const form_names[OC_CALIB_FORMS] = {
@@ -45,7 +44,7 @@ const char *oc_calib_form_name(int form)
 
 const char *oc_calib_group_name(int g)
 {
-    return g >= 0 && g < OC_CALIB_IN_GRAPH_GROUPS ? group_names[g] : "?";
+    return g >= 0 && g < OC_CALIB_GROUPS ? group_names[g] : "?";
 }
 
 int oc_calib_group_of(const float *x)
@@ -64,13 +63,6 @@ int oc_calib_group_of(const float *x)
     if (fam == OC_OPF_CONV && x[OC_F_DEPTHWISE] > 0.5f)
         return OC_CALIB_DEPTHWISE;
     return fam;
-}
-
-int oc_calib_in_graph_group_of(const float *x)
-{
-    int g = oc_calib_group_of(x);
-    bool conv = g == OC_OPF_CONV || g == OC_CALIB_DEPTHWISE;
-    return conv && x[OC_F_RANK_OUT] > 4.5f ? OC_CALIB_CONV3D : g;
 }
 
 static void covariates(const oc_calib_fit *f, const float *x, double pred_us, double a[3])
@@ -344,7 +336,7 @@ oc_status oc_calib_fit_in_graph(oc_calib_fit *f, const oc_calib_anchor *a, size_
 void oc_calib_group_sum_add(oc_calib_group_sum *s, const double *meas, const double *pred,
                             const size_t *n, double all_pred_us)
 {
-    for (int g = 0; g < OC_CALIB_IN_GRAPH_GROUPS; g++) {
+    for (int g = 0; g < OC_CALIB_GROUPS; g++) {
         if (!n[g] || !(meas[g] > 0) || !(pred[g] > 0))
             continue;
         s[g].meas_us += meas[g];
@@ -359,9 +351,9 @@ void oc_calib_group_sum_add(oc_calib_group_sum *s, const double *meas, const dou
 void oc_calib_fit_in_graph_groups(oc_calib_fit *f, const oc_calib_group_sum *s)
 {
     double all = 0;
-    for (int g = 0; g < OC_CALIB_IN_GRAPH_GROUPS; g++)
+    for (int g = 0; g < OC_CALIB_GROUPS; g++)
         all += s[g].meas_us;
-    for (int g = 0; g < OC_CALIB_IN_GRAPH_GROUPS; g++) {
+    for (int g = 0; g < OC_CALIB_GROUPS; g++) {
         double r = s[g].w > 0 ? exp(s[g].log_ratio_w / s[g].w) : 0;
         bool enough = s[g].n >= 20 && s[g].meas_us >= 0.02 * all && r > 0;
         f->in_graph[g] = !enough ? 0 : r < 0.5 ? 0.5 : r > 2 ? 2 : r;
@@ -370,11 +362,7 @@ void oc_calib_fit_in_graph_groups(oc_calib_fit *f, const oc_calib_group_sum *s)
 
 double oc_calib_in_graph_factor(const oc_calib_fit *f, int g)
 {
-    if (!f || g < 0 || g >= OC_CALIB_IN_GRAPH_GROUPS)
-        return 1;
-    if (g == OC_CALIB_CONV3D && !(f->in_graph[g] > 0))
-        g = OC_OPF_CONV;
-    return f->in_graph[g] > 0 ? f->in_graph[g] : 1;
+    return f && g >= 0 && g < OC_CALIB_GROUPS && f->in_graph[g] > 0 ? f->in_graph[g] : 1;
 }
 
 /* Least-squares slope of y over x; 0 when x does not vary. */
@@ -732,7 +720,7 @@ static json_t *overhead_json(const oc_calib_fit *f)
             json_object_set_new(o, "range_band", rb);
     }
     json_t *ig = o ? json_object() : NULL;
-    for (int g = 0; ig && g < OC_CALIB_IN_GRAPH_GROUPS; g++)
+    for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
         if (f->in_graph[g] > 0)
             json_object_set_new(ig, group_names[g], json_real(f->in_graph[g]));
     if (ig && json_object_size(ig))
@@ -1042,7 +1030,7 @@ static oc_status fit_from_json(const json_t *o, oc_calib_fit *f, const char *lab
     const json_t *ig = json_object_get(ov, "in_graph_groups");
     if (ig && !json_is_object(ig))
         return BAD("%s: corrupt calibration: bad \"in_graph_groups\"", label);
-    for (int g = 0; ig && g < OC_CALIB_IN_GRAPH_GROUPS; g++)
+    for (int g = 0; ig && g < OC_CALIB_GROUPS; g++)
         if (json_object_get(ig, group_names[g]) &&
             !get_num(ig, group_names[g], 0.5, 2, &f->in_graph[g]))
             return BAD("%s: corrupt calibration: bad \"in_graph_groups\" \"%s\"", label,

@@ -47,12 +47,6 @@ enum {
     OC_CALIB_GROUPS = OC_OPF_COUNT + 2,
     OC_CALIB_DEPTHWISE = OC_OPF_COUNT,
     OC_CALIB_QUANTIZED = OC_OPF_COUNT + 1,
-    /* in whole networks, one group more: convolutions over three spatial
-     * dims, which ORT runs without its NCHWc layout (im2col and GEMM), not
-     * as the 2-D convolutions beside them; the probe has none and fits
-     * them as their family (conv, conv_depthwise) */
-    OC_CALIB_CONV3D = OC_CALIB_GROUPS,
-    OC_CALIB_IN_GRAPH_GROUPS = OC_CALIB_GROUPS + 1,
     OC_CALIB_MAX_THREADS = 16
 };
 
@@ -185,7 +179,7 @@ typedef struct oc_calib_fit {
      * where not fitted.  A kernel alone, as the probe and the samples time
      * it, is not one among a network's (its weights and inputs in cache, no
      * other kernel's data evicting them). */
-    double in_graph[OC_CALIB_IN_GRAPH_GROUPS];
+    double in_graph[OC_CALIB_GROUPS];
     /* the probe's check kernel (a 256^3 MatMul timed before and after each
      * chunk), median in us: how fast this host ran while it was measured;
      * 0 when not recorded */
@@ -247,11 +241,10 @@ typedef struct oc_calib_row {
     double pred_us, meas_us;
 } oc_calib_row;
 
-/* Name of a group ("conv", ..., "conv_depthwise", ..., "conv_3d"); the
- * group of a raw feature row; its group in whole networks (in_graph). */
+/* Name of a group ("conv", ..., "conv_depthwise"); the group of a raw
+ * feature row. */
 const char *oc_calib_group_name(int g);
 int oc_calib_group_of(const float *x);
-int oc_calib_in_graph_group_of(const float *x);
 
 /* An empty calibration of `machine` for the base model described by the
  * arguments. */
@@ -312,8 +305,7 @@ void oc_calib_fit_in_graph_groups(oc_calib_fit *f, const oc_calib_group_sum *s);
  * kernel; f->n_band > 0. */
 int oc_calib_band_of(const oc_calib_fit *f, double per_kernel_us);
 
-/* The in-graph factor of group g (oc_calib_in_graph_group_of) in f: where
- * not fitted, conv_3d takes conv's, and any group 1. */
+/* The in-graph factor of group g in f (1 when not fitted). */
 double oc_calib_in_graph_factor(const oc_calib_fit *f, int g);
 
 /* A network whose wall time is mostly handing its output back: its

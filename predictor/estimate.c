@@ -1048,7 +1048,7 @@ static oc_status estimate_many(const oc_analysis *const *a, const oc_analysis *c
     }
     for (size_t r = 0; ov && ov->in_graph && r < rows; r++) {
         double f = oc_calib_in_graph_factor(ov->in_graph,
-                                            oc_calib_in_graph_group_of(x + r * OC_N_FEATURES));
+                                            oc_calib_group_of(x + r * OC_N_FEATURES));
         us[r] *= f;
         us[total + r] *= f;
         us[2 * total + r] *= f;

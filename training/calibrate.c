@@ -89,7 +89,7 @@ static oc_status group_sums(const char *path, const oc_graph *g, const oc_estima
                             oc_error *err)
 {
     for (size_t r = 0; r < e->n_run; r++)
-        raw[oc_calib_in_graph_group_of(e->x + r * OC_N_FEATURES)] += e->x_us[r];
+        raw[oc_calib_group_of(e->x + r * OC_N_FEATURES)] += e->x_us[r];
     if (!profiled)
         return OC_OK;
     oc_profile pf;
@@ -98,13 +98,13 @@ static oc_status group_sums(const char *path, const oc_graph *g, const oc_estima
                         : oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
     if (!st)
         st = oc_profile_times(path, "its kernel list", g, e, &pf, meas, err);
-    double gm[OC_CALIB_IN_GRAPH_GROUPS] = {0}, gp[OC_CALIB_IN_GRAPH_GROUPS] = {0}, all = 0;
-    size_t gn[OC_CALIB_IN_GRAPH_GROUPS] = {0};
+    double gm[OC_CALIB_GROUPS] = {0}, gp[OC_CALIB_GROUPS] = {0}, all = 0;
+    size_t gn[OC_CALIB_GROUPS] = {0};
     for (size_t r = 0; !st && r < e->n_run; r++) {
         double mu = meas[e->x_kernel[r]];
         all += e->x_us[r];
         if (mu > 0 && e->x_us[r] > 0) {
-            int c = oc_calib_in_graph_group_of(e->x + r * OC_N_FEATURES);
+            int c = oc_calib_group_of(e->x + r * OC_N_FEATURES);
             gm[c] += mu;
             gp[c] += e->x_us[r];
             gn[c]++;
@@ -276,8 +276,8 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
     ov.output_us_per_mb = f->output_us_per_mb;
     ov.small_kernel_us = oc_calib_small_kernel_us(f, ov.small_kernel_us);
     oc_calib_anchor a[OC_MAX_ANCHOR_RUNS];
-    double (*raw)[OC_CALIB_IN_GRAPH_GROUPS] = calloc(OC_MAX_ANCHOR_RUNS, sizeof *raw);
-    oc_calib_group_sum sums[OC_CALIB_IN_GRAPH_GROUPS] = {{0}};
+    double (*raw)[OC_CALIB_GROUPS] = calloc(OC_MAX_ANCHOR_RUNS, sizeof *raw);
+    oc_calib_group_sum sums[OC_CALIB_GROUPS] = {{0}};
     if (!raw) {
         oc_tmodel_free(tm);
         return oc_error_set(err, OC_ERR_IO, NULL, "out of memory");
@@ -305,7 +305,7 @@ static oc_status anchor_pass(const char *base_path, oc_calib *cal, oc_calib_fit 
     if (!rc) {
         oc_calib_fit_in_graph_groups(f, sums);
         for (size_t j = 0; j < k; j++)
-            for (int g = 0; g < OC_CALIB_IN_GRAPH_GROUPS; g++)
+            for (int g = 0; g < OC_CALIB_GROUPS; g++)
                 a[j].kernels_us += raw[j][g] * (oc_calib_in_graph_factor(f, g) - 1);
     }
     free(raw);
