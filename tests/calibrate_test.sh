@@ -366,10 +366,11 @@ ONNXCOST_MACHINE=$IFP "$BIN" predict --mode training --target "$TMP/tspeed.json"
 ok '[ $? -eq 2 ] && [ "$(wc -l <"$TMP/k4u")" -eq 1 ] && grep -q "speed.* in a training calibration" "$TMP/k4u"' \
     "a training calibration with a speed: refused on loading, one line"
 # --save without -o: the cache, which predict then takes here on its own
+IDATE=$($PY -c "import json; print(json.load(open('$SRC/data/machines/$IFP/ort-cpu-inference-calibration.json'))['created'][:10])")
 FAKE_US=304.2 XDG_CACHE_HOME=$TMP/kc chk --save >/dev/null 2>/dev/null
 XDG_CACHE_HOME=$TMP/kc ONNXCOST_MACHINE=$IFP "$BIN" predict "$M" >"$TMP/k5" 2>/dev/null
 ok '[ -s "$TMP/kc/onnxcost/$IFP-ort-cpu-onnxruntime-node_1.30.0-inference.json" ] &&
-    grep -q "^target: .*calibrated on this machine ($IFP), 2026-12-06; speed checked .*: times x1.12" "$TMP/k5"'     "--check --save: into the cache, used by predict automatically"
+    grep -q "^target: .*calibrated on this machine ($IFP), $IDATE; speed checked .*: times x1.12" "$TMP/k5"'     "--check --save: into the cache, used by predict automatically"
 XDG_CACHE_HOME=$TMP/kc ONNXCOST_MACHINE=$IFP "$BIN" targets >"$TMP/k5t" 2>/dev/null
 ok 'grep -q "^$TMP/kc/onnxcost/$IFP-ort-cpu.* speed checked 20[0-9-]*: times x1.12" "$TMP/k5t"' \
     "targets: the cached calibration's speed check is listed"
