@@ -58,11 +58,12 @@ static const char calibrate_help[] =
     "                         --mode training: whole training steps of\n"
     "                         scripts/measure_training.py --malloc retain, the\n"
     "                         runs to fit the in-graph scale on (read only)\n"
-    "      --models DIR       the graphs (NAME.onnx) of the networks --anchors runs\n"
-    "                         name that are not reference networks (say, your own\n"
-    "                         networks' runs of scripts/measure_models.py or\n"
-    "                         measure_zoo.py); runs of a network found nowhere are\n"
-    "                         left out, saying so\n"
+    "      --runs FILE        whole-network runs to fit on as well, read only\n"
+    "                         (repeatable; --anchors given again): say, your own\n"
+    "                         networks timed here by scripts/measure_zoo.py --onnx\n"
+    "      --models DIR       the graphs (NAME.onnx) of the networks those runs\n"
+    "                         name that are not reference networks; runs of a\n"
+    "                         network found nowhere are left out, saying so\n"
     "      --no-anchors       time no whole network: keep the timing model's\n"
     "                         in-graph scale\n"
     "      --no-curve         take no kernel curve: by default calibrate fits\n"
@@ -128,6 +129,7 @@ typedef struct copts {
     size_t n_threads;
     double budget;
     const char *output, *probe, *base, *anchors, *hw, *models;
+    bool runs; /* --runs given */
     const char *more_anchors[32]; /* --anchors given again: read, not written */
     const char *steps;           /* --mode training --anchors: whole steps */
     size_t n_more_anchors;
@@ -139,7 +141,7 @@ typedef struct copts {
 static int parse(int argc, char **argv, copts *o)
 {
     enum { O_MODE = 256, O_OPT, O_NO_MEASURE, O_PROFILE, O_PROFILE_THREADS, O_ANCHORS,
-           O_NO_ANCHORS, O_NO_CURVE, O_HW, O_CHECK, O_TARGET, O_SAVE, O_MODELS };
+           O_NO_ANCHORS, O_NO_CURVE, O_HW, O_CHECK, O_TARGET, O_SAVE, O_MODELS, O_RUNS };
     static const struct option opts[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"optimizer", required_argument, NULL, O_OPT},
@@ -153,6 +155,7 @@ static int parse(int argc, char **argv, copts *o)
         {"no-curve", no_argument, NULL, O_NO_CURVE},
         {"hw", required_argument, NULL, O_HW},
         {"models", required_argument, NULL, O_MODELS},
+        {"runs", required_argument, NULL, O_RUNS},
         {"profile", required_argument, NULL, O_PROFILE},
         {"profile-threads", required_argument, NULL, O_PROFILE_THREADS},
         {"timing-model", required_argument, NULL, 'm'},
@@ -186,12 +189,14 @@ static int parse(int argc, char **argv, copts *o)
         case 'p': o->probe = optarg; break;
         case O_NO_MEASURE: o->no_measure = true; break;
         case O_ANCHORS:
-            if (!o->anchors) {
+        case O_RUNS:
+            if (c == O_ANCHORS && !o->anchors) {
                 o->anchors = optarg;
             } else if (o->n_more_anchors < sizeof o->more_anchors / sizeof *o->more_anchors) {
+                o->runs |= c == O_RUNS;
                 o->more_anchors[o->n_more_anchors++] = optarg;
             } else {
-                cli_error("calibrate: too many --anchors files");
+                cli_error("calibrate: too many --anchors and --runs files");
                 return EXIT_USAGE;
             }
             break;
@@ -261,8 +266,9 @@ static int parse(int argc, char **argv, copts *o)
         cli_error("calibrate: --anchors and --no-anchors contradict each other");
         return EXIT_USAGE;
     }
-    if (o->models && (o->training || o->no_anchors)) {
-        cli_error("calibrate: --models names the graphs of --anchors runs (inference)");
+    if ((o->models || o->runs) && (o->training || o->no_anchors)) {
+        cli_error("calibrate: --runs and --models are whole networks' runs to fit on "
+                  "(inference, not with --no-anchors)");
         return EXIT_USAGE;
     }
     if (o->training && o->n_more_anchors) {

@@ -53,6 +53,17 @@ way).  --warmup 30 measures the steady state a serving process sees.
 least), no warm-up, one pass, into ort-cpu-SET-quick.jsonl.
 
     OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 scripts/measure_zoo.py --corpus real --threads 1 2 --batches 2 16
+
+--onnx FILE... measures your own networks as the files are (each run named
+by the file's stem, its family the same), as --corpus real does: the first
+input's symbolic first dim takes each --batches value (default 1), any
+other symbolic dim its --dim NAME=VALUE.  With --out FILE the runs go
+there; every line names the machine (its fingerprint).  Those runs are
+what `onnxcost calibrate --runs FILE --models DIR` fits this machine's
+in-graph factors on:
+
+    OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 scripts/measure_zoo.py --onnx nets/*.onnx \
+        --dim seq=128 --threads 1 2 --batches 1 4 16 --out my-runs.jsonl
 """
 import argparse
 import json
@@ -144,32 +155,24 @@ class Quant:
         return [dict(s, shape=[b] + list(s["shape"][1:])) for s in self.build(name)[1]]
 
 
-class Real:
-    """tests/data/corpus/'s models as they are, with expected.tsv's --dim
-    bindings (see the docstring above)."""
-    dir = os.path.join(ROOT, "tests", "data", "corpus")
+class Files:
+    """ONNX files measured as they are: name -> path, and name -> the values
+    of its symbolic dims (see the docstring above; the batch-like dim, the
+    first input's symbolic first dim, takes each --batches value)."""
+    unbound_hint = "give it with --dim NAME=VALUE"
+    free_batch = True       # the batch-like dim need not be bound
 
-    def __init__(self):
-        self.dims = {}
-        for line in open(os.path.join(self.dir, "expected.tsv")):
-            f = line.rstrip("\n").split("\t")
-            if line.startswith("#") or f[0] in ("model", "") or len(f) < 2:
-                continue
-            self.dims[f[0][:-len(".onnx")]] = (
-                {} if f[1] == "-" else {k: int(v) for k, v in
-                                        (kv.rsplit("=", 1) for kv in f[1].split(","))})
-        self.names = list(self.dims)
+    def __init__(self, paths, dims):
+        self.paths, self.dims = paths, dims
+        self.names = list(paths)
         self.loaded = {}
 
     @staticmethod
     def family(name):
-        """cnn, encoder, lstm (every opset and cnn_constant), loop (both),
-        else the model's own name."""
-        f = name.split("_op")[0]
-        return "cnn" if f == "cnn_constant" else "loop" if f.startswith("loop_") else f
+        return name
 
     def path(self, name):
-        return os.path.join(self.dir, name + ".onnx")
+        return self.paths[name]
 
     def model(self, name):
         if name not in self.loaded:
@@ -187,20 +190,22 @@ class Real:
 
     def batch_dim(self, name):
         """The name of the batch-like dim (the first input's symbolic first
-        dim, when the tsv binds it), or None."""
+        dim, when it is bound or need not be), or None."""
         ins = self.graph_inputs(name)
         d = ins[0].type.tensor_type.shape.dim if ins else []
-        if d and d[0].HasField("dim_param") and d[0].dim_param in self.dims[name]:
+        if d and d[0].HasField("dim_param") and (self.free_batch or
+                                                 d[0].dim_param in self.dims[name]):
             return d[0].dim_param
         return None
 
     def batches(self, name, asked):
-        """The batch values to measure: the asked ones (the tsv's when none
-        were asked) when the model has a batch dim, else [1] (fixed shape)."""
+        """The batch values to measure: the asked ones (else the dim's
+        binding, else 1) when the model has a batch dim, else [1] (fixed
+        shape)."""
         bd = self.batch_dim(name)
         if bd is None:
             return [1]
-        return asked or [self.dims[name][bd]]
+        return asked or [self.dims[name].get(bd, 1)]
 
     def bounds(self, name):
         """input name -> rows of the table it indexes (Gather indices into
@@ -243,7 +248,7 @@ class Real:
                     shape.append(values[d.dim_param])
                 else:
                     raise ValueError(f"input '{i.name}': dim '{d.dim_param or '?'}' not bound "
-                                     "by expected.tsv")
+                                     f"({self.unbound_hint})")
             s = {"name": i.name, "dtype": dtypes[t.elem_type], "shape": shape}
             if s["dtype"] in ("int64", "int32", "int8", "uint8"):
                 if i.name in bounds:
@@ -252,6 +257,52 @@ class Real:
                     s["bound"] = 2
             specs.append(s)
         return specs
+
+
+class Real(Files):
+    """tests/data/corpus/'s models as they are, with expected.tsv's --dim
+    bindings (see the docstring above)."""
+    dir = os.path.join(ROOT, "tests", "data", "corpus")
+    unbound_hint = "by expected.tsv"
+    free_batch = False
+
+    def __init__(self):
+        dims = {}
+        for line in open(os.path.join(self.dir, "expected.tsv")):
+            f = line.rstrip("\n").split("\t")
+            if line.startswith("#") or f[0] in ("model", "") or len(f) < 2:
+                continue
+            dims[f[0][:-len(".onnx")]] = (
+                {} if f[1] == "-" else {k: int(v) for k, v in
+                                        (kv.rsplit("=", 1) for kv in f[1].split(","))})
+        super().__init__({n: os.path.join(self.dir, n + ".onnx") for n in dims}, dims)
+
+    @staticmethod
+    def family(name):
+        """cnn, encoder, lstm (every opset and cnn_constant), loop (both),
+        else the model's own name."""
+        f = name.split("_op")[0]
+        return "cnn" if f == "cnn_constant" else "loop" if f.startswith("loop_") else f
+
+
+def onnx_files(paths, bindings):
+    """--onnx's files by stem, every one with --dim's bindings."""
+    dims = {}
+    for b in bindings:
+        k, _, v = b.rpartition("=")
+        if not k or not v.isdigit() or int(v) <= 0:
+            sys.exit(f"measure_zoo: --dim {b}: not NAME=POSITIVE_INT")
+        dims[k] = int(v)
+    named = {}
+    for p in paths:
+        stem = os.path.basename(p)[:-len(".onnx")] if p.endswith(".onnx") else ""
+        if not stem or not os.path.isfile(p):
+            sys.exit(f"measure_zoo: --onnx {p}: not an .onnx file")
+        if stem in named:
+            sys.exit(f"measure_zoo: --onnx: two files named {stem}.onnx (runs are named by "
+                     "the file's stem)")
+        named[stem] = p
+    return Files(named, {n: dims for n in named})
 
 
 def main():
@@ -264,22 +315,39 @@ def main():
     ap.add_argument("--set", help="file ort-cpu-SET.jsonl (default zoo, or quant with --corpus "
                     "quant; 'holdout' for the final hold-out, scored once)")
     ap.add_argument("--corpus", choices=["zoo", "quant", "real"], default="zoo")
+    ap.add_argument("--onnx", nargs="+", metavar="FILE",
+                    help="measure these ONNX files as they are (your own networks), each "
+                    "run named by the file's stem; symbolic dims other than the batch from "
+                    "--dim")
+    ap.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE",
+                    help="--onnx: a symbolic dim's value (repeatable)")
+    ap.add_argument("--out", help="write the runs here instead of "
+                    "data/machines/<fingerprint>/ort-cpu-SET.jsonl")
     ap.add_argument("--warmup", type=int, default=2,
                     help="untimed runs before each pass (default 2; 30 reaches the steady state "
                     "of a process that has run the model a while; see the top of this file)")
     ap.add_argument("--quick", action="store_true", help="functional check only: 3 runs, no "
                     "warm-up, 1 pass, into ort-cpu-SET-quick.jsonl")
     args = ap.parse_args()
-    src = {"quant": Quant, "real": Real, "zoo": Zoo}[args.corpus]()
-    names = args.models or (HELD if args.corpus == "zoo" else list(src.names))
+    if args.onnx and (args.models or args.corpus != "zoo"):
+        sys.exit("measure_zoo: --onnx names the models itself (no --corpus, no names)")
+    if args.dim and not args.onnx:
+        sys.exit("measure_zoo: --dim goes with --onnx")
+    if args.onnx:
+        src = onnx_files(args.onnx, args.dim)
+    else:
+        src = {"quant": Quant, "real": Real, "zoo": Zoo}[args.corpus]()
+    names = args.models or (HELD if args.corpus == "zoo" and not args.onnx else list(src.names))
     for n in names:
         if n not in src.names:
             sys.exit(f"measure_zoo: unknown {'architecture' if args.corpus == 'zoo' else 'model'} '{n}'")
-    out = os.path.join(ROOT, "data", "machines", fingerprint(args.bin),
-                       f"ort-cpu-{args.set or args.corpus}{'-quick' if args.quick else ''}.jsonl")
+    machine = fingerprint(args.bin)
+    out = args.out or os.path.join(
+        ROOT, "data", "machines", machine,
+        f"ort-cpu-{args.set or args.corpus}{'-quick' if args.quick else ''}.jsonl")
     runs = (["--warmup", "0", "--repeats", "3", "--passes", "1"] if args.quick else
             ["--warmup", str(args.warmup), "--repeats", "7", "--passes", "2"])
-    os.makedirs(os.path.dirname(out), exist_ok=True)
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     done = set()
     if os.path.exists(out):
         for line in open(out):
@@ -331,7 +399,7 @@ def main():
                     print(f"{name} b{b} t{threads}: skipped: ORT: "
                           f"{(str(r.get('error')) or '?').splitlines()[0][:300]}")
                     continue
-                rec = {"model": name, "family": src.family(name),
+                rec = {"model": name, "machine": machine, "family": src.family(name),
                        "opset": src.opset(name),
                        "batch": b, "threads": threads, "spin": threads == 1,
                        "warmup": 0 if args.quick else args.warmup,

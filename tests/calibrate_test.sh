@@ -427,8 +427,22 @@ ok '[ $? -eq 0 ] && [ ! -s "$TMP/an2e" ] &&
     grep -q "^in-graph scale at 2 threads: .* fitted on 6 whole-network runs" "$TMP/an2"' \
     "--models DIR: the run of a network whose graph is there is fitted on"
 "$BIN" calibrate --mode training --models "$TMP/mynets" >/dev/null 2>"$TMP/an3e"
-ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/an3e")" -eq 1 ] && grep -q "models names the graphs" "$TMP/an3e"' \
+ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/an3e")" -eq 1 ] && grep -q "runs and --models are whole networks" "$TMP/an3e"' \
     "--models with --mode training: usage error"
+"$BIN" calibrate --no-anchors --runs "$TMP/mine.jsonl" >/dev/null 2>"$TMP/an4e"
+ok '[ $? -eq 1 ] && [ "$(wc -l <"$TMP/an4e")" -eq 1 ] && grep -q "runs and --models are whole networks" "$TMP/an4e"' \
+    "--runs with --no-anchors: usage error"
+# --runs FILE is --anchors given again: read, never written
+cp "$TMP/mine.jsonl" "$TMP/mine0.jsonl"
+ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --probe "$PROBE" --anchors "$AN" \
+    --runs "$TMP/mine.jsonl" --models "$TMP/mynets" -o "$TMP/an5.json" >"$TMP/an5" 2>"$TMP/an5e"
+ok '[ $? -eq 0 ] && [ ! -s "$TMP/an5e" ] && cmp -s "$TMP/mine.jsonl" "$TMP/mine0.jsonl" &&
+    grep -q "^in-graph scale at 1 thread: .* fitted on 7 whole-network runs" "$TMP/an5" &&
+    $PY -c "import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for k in (\"created\", \"probe_seconds\"): a.pop(k); b.pop(k)
+sys.exit(a != b)" "$TMP/an5.json" "$TMP/an2.json"' \
+    "--runs FILE: fitted on as a second --anchors is, the file left as it was"
 ok "$PY - '$TMP/an.json' '$TMP/cp0.json' <<'E'
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:])
@@ -886,6 +900,38 @@ E" "probe samples carry the fingerprint and the probe seed"
         "interrupted: exit 130, nothing written"
     ok '[ "$(ls -A "$TMP/tmpd" | grep -c onnxcost)" -eq 0 ]' \
         "interrupted: the temporary probe and workdirs removed"
+    # your own networks: timed by measure_zoo.py --onnx, fitted on by --runs
+    mkdir -p "$TMP/ownnets"
+    $PY - "$TMP/ownnets/tiny.onnx" <<'E'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+w = numpy_helper.from_array(np.random.default_rng(1).standard_normal((8, 8, 3, 3)).astype(np.float32), "w")
+g = helper.make_graph(
+    [helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]), helper.make_node("Relu", ["c"], ["y"])],
+    "tiny", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8, "S", "S"])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [w])
+save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1])
+E
+    ONNXCOST_MACHINE=$FP $PY "$SRC/scripts/measure_zoo.py" --bin "$BIN" --onnx "$TMP/ownnets/tiny.onnx" --quick \
+        --out "$TMP/ownruns.jsonl" >"$TMP/onx0" 2>&1
+    ok '[ $? -eq 0 ] && [ ! -s "$TMP/ownruns.jsonl" ] && grep -q "tiny b1 t1: skipped: .*S.* not bound (give it with --dim NAME=VALUE)" "$TMP/onx0"' \
+        "measure_zoo.py --onnx: a symbolic dim nothing binds is named, nothing measured"
+    ONNXCOST_MACHINE=$FP $PY "$SRC/scripts/measure_zoo.py" --bin "$BIN" --onnx "$TMP/ownnets/tiny.onnx" --quick \
+        --dim S=24 --batches 1 2 --out "$TMP/ownruns.jsonl" >"$TMP/onx1" 2>&1
+    ok "[ \$? -eq 0 ] && $PY - '$TMP/ownruns.jsonl' $FP <<'E'
+import json, sys
+runs = [json.loads(l) for l in open(sys.argv[1])]
+assert [(r['model'], r['batch'], r['threads']) for r in runs] == [('tiny', 1, 1), ('tiny', 2, 1)], runs
+for r in runs:
+    assert r['machine'] == sys.argv[2] and r['kernels'] and r['wall_us']['median'] > 0, r
+    assert r['inputs'] == [{'name': 'x', 'dtype': 'float32', 'shape': [r['batch'], 8, 24, 24]}], r
+E" "measure_zoo.py --onnx --dim: each batch timed, the runs name the machine and their inputs"
+    ONNXCOST_MACHINE=$FP "$BIN" calibrate --no-measure --no-curve --probe "$PROBE" --anchors "$AN" \
+        --runs "$TMP/ownruns.jsonl" --models "$TMP/ownnets" -o "$TMP/onx.json" >"$TMP/onx2" 2>"$TMP/onx2e"
+    ok '[ $? -eq 0 ] && [ ! -s "$TMP/onx2e" ] &&
+        grep -q "^in-graph scale at 1 thread: .* fitted on 8 whole-network runs" "$TMP/onx2"' \
+        "calibrate --runs: your own networks' runs fitted on"
 else
     echo "calibrate_test: real probe skipped (no onnxruntime-node)"
 fi
