@@ -67,6 +67,20 @@ def score(binary, models, training, threads, target):
     return out
 
 
+def machine_of(models):
+    """The fingerprint and ISA features of the machine that measured
+    `models` (a folder named by its fingerprint): the description in its
+    folder's hw.json (onnxcost hw -o), else in the project's hw.json of
+    that fingerprint."""
+    d = os.path.dirname(os.path.abspath(models))
+    for hw in (os.path.join(d, "hw.json"),
+               os.path.join(ROOT, "data", "machines", os.path.basename(d), "hw.json")):
+        m = json.load(open(hw)).get("machine") if os.path.exists(hw) else None
+        if m and m["id"] == os.path.basename(d):
+            return m["id"], " ".join(m["isa"])
+    raise SystemExit(f"calibration_accuracy: no hw.json for the machine of {models}")
+
+
 def summ(v):
     if not v:
         return "-"
@@ -97,28 +111,29 @@ def main():
     if a.no_anchors:
         a.anchors = None
     threads = [int(t) for t in a.threads.split(",")]
+    # predict as on the machine that measured the models, whatever runs this
+    mfp, misa = machine_of(a.models)
     tmp = tempfile.mkdtemp(prefix="oc-calacc-")
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
     os.environ.update(env)
-    print(f"probe {a.probe}\nanchors {a.anchors or '(none)'}\nwhole models {a.models}\n")
+    print(f"probe {a.probe}\nanchors {a.anchors or '(none)'}\nwhole models {a.models}"
+          f"\nmeasured on {mfp} ({misa})\n")
     print(f"{'budget':>8s} {'thr':>3s} {'kernels':>7s} {'probe err':>10s} {'after (LOO)':>11s}"
           f"   {'held-out models: MAPE':32s} {'fit models':s}")
     for th in threads:
         # Uncalibrated, as on a machine with no calibration of its own nor
         # of its kind: "none" the raw built-in model (a machine whose NCHWc
         # block no shipped calibration has), "nearest" the shipped
-        # calibration of the measured machine nearest this one's ISA;
-        # "shipped": what predict uses here out of the box (a calibration
-        # built in for this fingerprint, if there is one).
+        # calibration of the measured machine nearest the models' machine's
+        # ISA; "shipped": what predict uses there out of the box (a
+        # calibration built in for its fingerprint, if there is one).
         os.environ["ONNXCOST_MACHINE"] = "cpu-uncalibrated-f0-m0"
-        for row, isa in (("none", "avx2 fma"), ("nearest", None)):
-            if isa:
-                os.environ["ONNXCOST_ISA"] = isa
+        for row, isa in (("none", "avx2 fma"), ("nearest", misa)):
+            os.environ["ONNXCOST_ISA"] = isa
             s = score(a.binary, a.models, training, th, None)
-            os.environ.pop("ONNXCOST_ISA", None)
             print(f"{row:>8s} {th:3d} {'-':>7s} {'-':>10s} {'-':>11s}   "
                   f"{summ(s['held-out']):32s} {summ(s['fit'])}")
-        del os.environ["ONNXCOST_MACHINE"]
+        os.environ.update(ONNXCOST_MACHINE=mfp, ONNXCOST_ISA=misa)
         s = score(a.binary, a.models, training, th, None)
         print(f"{'shipped':>8s} {th:3d} {'-':>7s} {'-':>10s} {'-':>11s}   {summ(s['held-out']):32s} "
               f"{summ(s['fit'])}")
