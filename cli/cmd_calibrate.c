@@ -627,8 +627,8 @@ int cmd_calibrate(int argc, char **argv)
     if (!rc && anchors->n_unbound)
         fprintf(stderr,
                 "onnxcost: note: %zu run%s left out: their inputs cannot be bound (more than "
-                "two, or not [{\"name\", \"shape\"}])\n",
-                anchors->n_unbound, anchors->n_unbound == 1 ? "" : "s");
+                "%d, or not [{\"name\", \"shape\"}])\n",
+                anchors->n_unbound, anchors->n_unbound == 1 ? "" : "s", OC_ANCHOR_MAX_INPUTS);
     for (size_t i = 0; i < o.n_threads && !rc && o.steps; i++) {
         size_t n = 0;
         if (oc_calib_fit_step_anchors(o.base, cal, info->target, o.threads[i], o.steps, &n, &err))

@@ -759,7 +759,7 @@ static bool run_inputs(oc_anchor_set *s, size_t i, const json_t *in, oc_anchor_r
 {
     size_t n;
     r->n_inputs = 0;
-    if (!oc_run_inputs_parse(in, r->inputs, 2, &n))
+    if (!oc_run_inputs_parse(in, r->inputs, OC_ANCHOR_MAX_INPUTS, &n))
         return false;
     for (size_t k = 0; k < n; k++) {
         if (strlen(r->inputs[k].name) >= sizeof s->input_names[0][0])

@@ -50,6 +50,9 @@ extern const char oc_loop_probe[];
 extern const size_t oc_loop_trips[OC_N_LOOP_CHAINS];
 extern const char *const oc_anchor_names[OC_N_ANCHORS];
 extern const int64_t oc_anchor_batches[OC_N_ANCHOR_BATCHES];
+/* the most inputs a whole-network run binds (a run of more is left out) */
+enum { OC_ANCHOR_MAX_INPUTS = 2 };
+
 typedef struct oc_anchor_run {
     const char *name; /* one of oc_anchor_names, another network of their
                          folder or of the set's models_dir, oc_output_probe,
@@ -66,7 +69,7 @@ typedef struct oc_anchor_run {
     /* the inputs' shapes when the run gives them (a reference network's
      * sequence length, ...); else batch binds the leading dims */
     int n_inputs;
-    oc_input_override inputs[2];
+    oc_input_override inputs[OC_ANCHOR_MAX_INPUTS];
     /* a network run's kernels as profiled ([{"name", "op", "median_us"}],
      * in run order: the driver's result, or the run's line in a file, as
      * scripts/measure_models.py writes it); NULL when not known.  Owned:
@@ -134,14 +137,15 @@ oc_status oc_anchors_measure_steady(int64_t threads, const char *workdir, oc_sto
 typedef struct oc_anchor_set {
     oc_anchor_run r[OC_MAX_ANCHOR_RUNS];
     char names[OC_MAX_ANCHOR_RUNS][64]; /* of networks other than the anchors */
-    char input_names[OC_MAX_ANCHOR_RUNS][2][64];
+    char input_names[OC_MAX_ANCHOR_RUNS][OC_ANCHOR_MAX_INPUTS][64];
     size_t n;
     /* set before loading: a folder of further networks' graphs (NAME.onnx),
      * searched after the anchors' own; NULL: none */
     const char *models_dir;
     /* the runs left out because no graph of their network was found (the
      * first such network's name in unknown), or because their inputs
-     * cannot be bound (more than two, or not [{"name", "shape"}]) */
+     * cannot be bound (more than OC_ANCHOR_MAX_INPUTS, or not
+     * [{"name", "shape"}]) */
     size_t n_unknown, n_unbound;
     char unknown[64];
 } oc_anchor_set;
