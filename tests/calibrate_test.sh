@@ -10,6 +10,17 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0 fail=0
 ok() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2"; fi; }
+# Run a command in the background, send it SIGINT after $1 seconds (Ctrl-C),
+# and return its exit status.
+interrupt_after() {
+    local secs=$1 pid
+    shift
+    "$@" &
+    pid=$!
+    sleep "$secs"
+    kill -INT "$pid"
+    wait "$pid"
+}
 PY=/usr/bin/python3
 M=$SRC/samples/mobilenet_v2.onnx
 FP=cpu-AuthenticAMD-f26-m2
@@ -376,13 +387,9 @@ ok 'grep -q "^$TMP/kc/onnxcost/$IFP-ort-cpu.* speed checked 20[0-9-]*: times x1.
     "targets: the cached calibration's speed check is listed"
 # Ctrl-C: the driver run abandoned, its folder removed, nothing saved
 mkdir -p "$TMP/ktmp"
-FAKE_SLEEP=20 FAKE_US=300 TMPDIR=$TMP/ktmp ONNXCOST_MACHINE=$IFP ONNXCOST_NODE=$PY \
-    ONNXCOST_COLLECTOR=$TMP/fake_check.py "$BIN" calibrate --check --target "$ICAL" --save \
-    -o "$TMP/int.json" >/dev/null 2>"$TMP/kie" &
-kpid=$!
-sleep 2
-kill -INT $kpid
-wait $kpid
+interrupt_after 2 env FAKE_SLEEP=20 FAKE_US=300 TMPDIR="$TMP/ktmp" ONNXCOST_MACHINE=$IFP \
+    ONNXCOST_NODE=$PY ONNXCOST_COLLECTOR="$TMP/fake_check.py" "$BIN" calibrate --check \
+    --target "$ICAL" --save -o "$TMP/int.json" >/dev/null 2>"$TMP/kie"
 krc=$?
 ok '[ $krc -eq 130 ] && [ ! -e "$TMP/int.json" ] && [ -z "$(ls -A "$TMP/ktmp")" ] &&
     grep -q "interrupted; nothing written" "$TMP/kie"' "--check interrupted: exit 130, nothing written or left behind"
@@ -889,12 +896,8 @@ assert all('/s90001/' in l['id'] for l in lines)
 E" "probe samples carry the fingerprint and the probe seed"
     # Ctrl-C: stops, writes nothing
     mkdir -p "$TMP/tmpd"
-    TMPDIR=$TMP/tmpd ONNXCOST_MACHINE=$FP "$BIN" calibrate --threads 1 --budget 60 \
-        -o "$TMP/int.json" >/dev/null 2>"$TMP/ie" &
-    pid=$!
-    sleep 4
-    kill -INT $pid
-    wait $pid
+    interrupt_after 4 env TMPDIR="$TMP/tmpd" ONNXCOST_MACHINE=$FP "$BIN" calibrate --threads 1 \
+        --budget 60 -o "$TMP/int.json" >/dev/null 2>"$TMP/ie"
     rc=$?
     ok '[ $rc -eq 130 ] && [ ! -e "$TMP/int.json" ] && grep -q "nothing written" "$TMP/ie"' \
         "interrupted: exit 130, nothing written"
