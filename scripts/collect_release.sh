@@ -117,6 +117,14 @@ upconv() { # upconv THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 qmaxpool() { # qmaxpool THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     each "$1" "$2" "${3:-}" "qmaxpool=200" "${@:4}"
 }
+# Kernels no family drew that seen networks run (2026-12-07, predict's
+# "no samples of" over blind1-33): PRelu, which ORT runs at about 5 ns an
+# element (Conv-TasNet's were predicted 20x too fast), and the bool logic,
+# int64 arithmetic and reductions, Tile and Mod of algorithmic graphs:
+# 700 samples per thread count, into files of their own.
+missing() { # missing THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    each "$1" "$2" "${3:-}" "prelu=300 logic=400" "${@:4}"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -147,6 +155,8 @@ upconv1) upconv 1 "$MD/ort-cpu-t1.jsonl.gz" ;;
 upconv2) upconv 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 qmaxpool1) qmaxpool 1 "$MD/ort-cpu-qmaxpool-t1.jsonl.gz" ;;
 qmaxpool2) qmaxpool 2 "$MD/ort-cpu-qmaxpool-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+missing1) missing 1 "$MD/ort-cpu-missing-t1.jsonl.gz" ;;
+missing2) missing 2 "$MD/ort-cpu-missing-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;

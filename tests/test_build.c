@@ -742,6 +742,57 @@ static void test_qmaxpool_family_draws(void)
     CHECK(spp >= 8 && k2 >= 30 && k3s2 >= 60 && k3s1 >= 15);
 }
 
+/* prelu: every layout drawn with its slope's shape (per channel: [C,1,1],
+ * [C,1] or [D]; else one value), the slope a weight, X the only input. */
+static void test_prelu_family_draws(void)
+{
+    int nchw = 0, ncl = 0, bld = 0, scalar = 0;
+    for (uint64_t i = 0; i < 200; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_PRELU, i, &s))
+            continue;
+        CHECK(!strcmp(s.op, "PRelu") && s.n_inputs == 1);
+        const char *lay = cfg_str(&s, "layout");
+        nchw += !strcmp(lay, "nchw");
+        ncl += !strcmp(lay, "ncl");
+        bld += !strcmp(lay, "bld");
+        scalar += !strcmp(cfg_str(&s, "slope"), "scalar");
+        CHECK(s.inputs[0].rank == (!strcmp(lay, "nchw") ? 4 : 3));
+        oc_sample_free(&s);
+    }
+    CHECK(nchw >= 50 && ncl >= 40 && bld >= 40);
+    CHECK(scalar >= 40 && scalar <= 100);
+}
+
+/* logic: every kind drawn; bool logic on bool inputs, the integer kinds
+ * on int64 ones, Tile's output at most 2^22 elements. */
+static void test_logic_family_draws(void)
+{
+    static const char *const kinds[] = {"logic", "not", "tile", "mod", "int", "int_reduce"};
+    int n[6] = {0};
+    for (uint64_t i = 0; i < 300; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_LOGIC, i, &s))
+            continue;
+        const char *k = cfg_str(&s, "kind");
+        for (int j = 0; j < 6; j++)
+            n[j] += !strcmp(k, kinds[j]);
+        if (!strcmp(k, "logic") || !strcmp(k, "not"))
+            CHECK(s.inputs[0].dtype == OC_DT_BOOL);
+        if (!strcmp(k, "int") || !strcmp(k, "int_reduce"))
+            CHECK(s.inputs[0].dtype == OC_DT_INT64 && s.inputs[0].bound >= 2);
+        if (!strcmp(k, "tile")) {
+            double out = 1;
+            for (int a = 0; a < s.inputs[0].rank; a++)
+                out *= (double)s.inputs[0].dims[a] * (double)cfg_int(&s, "repeats", a);
+            CHECK(!strcmp(s.op, "Tile") && out <= 4194304);
+        }
+        oc_sample_free(&s);
+    }
+    for (int j = 0; j < 6; j++)
+        CHECK(n[j] >= 15);
+}
+
 /* small: every kind drawn, shapes of at most 4096 elements (the matmuls
  * aside), Pow's exponents those ONNX Runtime runs with pow() (never a
  * scalar 2 or 3, which it runs as products: the plan costs them as a Mul),
@@ -916,6 +967,8 @@ int main(void)
     test_small_family_draws();
     test_upconv_family_draws();
     test_qmaxpool_family_draws();
+    test_prelu_family_draws();
+    test_logic_family_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

@@ -2454,6 +2454,189 @@ static void gen_small(gen *g)
     out_f(g, "Y");
 }
 
+/* ---- PRelu ----
+ * A learned negative slope per channel (ENet, Conv-TasNet, DPRNN, DIEN)
+ * or one for the whole tensor (torch.nn.PReLU()'s default).  ONNX Runtime
+ * runs it as a broadcasting binary kernel, not as the activations' loop:
+ * on f26 at 1 thread Conv-TasNet's [16,128,999] PRelus were profiled at
+ * 9.7 ms each where the model, with no sample of it, predicted 0.3 ms.
+ * Layouts [N,C,H,W] 40% (slope [C,1,1]), [N,C,L] 30% ([C,1]) and
+ * [B,L,D] 30% ([D]); the slope per channel 65%, else one value ([1]). */
+static void gen_prelu(gen *g)
+{
+    rng *r = &g->r;
+    int64_t d[4], c;
+    int rank;
+    double u = unif(r);
+    if (u < 0.4) {
+        c = channels(r, 8, 512);
+        int64_t h, w;
+        spatial_hw(r, c, 0, &h, &w);
+        d[0] = batch(r), d[1] = c, d[2] = h, d[3] = w;
+        rank = 4;
+        cfg_s(g, "layout", "nchw");
+    } else if (u < 0.7) {
+        c = channels(r, 8, 512);
+        d[0] = batch(r), d[1] = c, d[2] = logu(r, 16, 16384);
+        rank = 3;
+        cfg_s(g, "layout", "ncl");
+    } else {
+        c = hidden(r, 16, 1024);
+        d[0] = batch(r), d[1] = seq_len(r), d[2] = c;
+        rank = 3;
+        cfg_s(g, "layout", "bld");
+    }
+    double n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= (double)d[i];
+    if (n < 2048 || n > 8388608) {
+        g->reject = true;
+        return;
+    }
+    bool per_channel = chance(r, 0.65);
+    cfg_shape(g, "shape", rank, d);
+    cfg_s(g, "slope", per_channel ? "channel" : "scalar");
+    in_f(g, "X", rank, d);
+    if (!per_channel)
+        weight(g, "S", SHAPE(1), 0.05, 0.3);
+    else if (rank == 4)
+        weight(g, "S", SHAPE(c, 1, 1), 0.05, 0.3);
+    else if (d[1] == c)
+        weight(g, "S", SHAPE(c, 1), 0.05, 0.3);
+    else
+        weight(g, "S", SHAPE(c), 0.05, 0.3);
+    main_node(g, node(g, "PRelu", "X,S", "Y"), "PRelu");
+    out_f(g, "Y");
+}
+
+/* ---- Bool logic, integer arithmetic, Tile ----
+ * Algorithmic graphs (rasterisers, thinning, simplex pivots, dynamic
+ * programmes, hash grids) run kernels no other family measures: And, Or,
+ * Xor on bool (30%: equal shapes, or a mask of one row or one column
+ * broadcast), Not (10%), Tile of a float tensor (20%), Mod (10%: int64
+ * by a positive constant, or float with fmod), int64 Add, Sub, Mul, Div,
+ * Less, Equal (15%) and int64 ReduceSum or ReduceProd (15%; ReduceProd of
+ * 0/1 values, so no product overflows). */
+static void gen_logic(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.3, 0.1, 0.2, 0.1, 0.15, 0.15};
+    static const char *const kinds[] = {"logic", "not", "tile", "mod", "int", "int_reduce"};
+    size_t kind = WPICK(r, kw);
+    cfg_s(g, "kind", kinds[kind]);
+    int64_t d[5], b[5];
+    int rank;
+    if (kind == 2) { /* Tile: the input 2^8..2^20, the output at most 2^22 */
+        rank = (int)irange(r, 2, 4);
+        double n = 1, m = 1;
+        int64_t rep[4];
+        for (int i = 0; i < rank; i++) {
+            n *= (double)(d[i] = logu(r, i ? 2 : 1, rank == 2 ? 2048 : 256));
+            rep[i] = chance(r, 0.4) ? logu(r, 2, 16) : 1;
+            m *= (double)rep[i];
+        }
+        if (n < 256 || n > 1048576 || m < 2 || n * m > 4194304) {
+            g->reject = true;
+            return;
+        }
+        cfg_shape(g, "shape", rank, d);
+        cfg_shape(g, "repeats", rank, rep);
+        in_f(g, "X", rank, d);
+        oc_builder_ints(g->b, "R", 1, D((int64_t)rank), rep);
+        main_node(g, node(g, "Tile", "X,R", "Y"), "Tile");
+        out_f(g, "Y");
+        return;
+    }
+    if (kind == 5) { /* as the reduce_axes family's shapes */
+        static const int64_t cap[] = {0, 0, 8192, 2048, 256};
+        rank = (int)irange(r, 2, 4);
+        double n = 1;
+        for (int i = 0; i < rank; i++)
+            n *= (double)(d[i] = logu(r, i ? 2 : 1, cap[rank]));
+        if (n < 2048 || n > 8388608) {
+            g->reject = true;
+            return;
+        }
+        int64_t axes[4];
+        size_t na = 0;
+        for (int i = 0; i < rank; i++)
+            if (chance(r, 0.4))
+                axes[na++] = i;
+        if (!na)
+            axes[na++] = irange(r, 0, rank - 1);
+        int64_t keep = chance(r, 0.5);
+        const char *op = chance(r, 0.6) ? "ReduceSum" : "ReduceProd";
+        cfg_s(g, "op", op);
+        cfg_shape(g, "shape", rank, d);
+        cfg_shape(g, "axes", (int)na, axes);
+        cfg_i(g, "keepdims", keep);
+        input(g, "X", OC_DT_INT64, rank, d, strcmp(op, "ReduceProd") ? 1000 : 2);
+        main_node(g, reduce_node(g, op, na, axes, keep), op);
+        out_t(g, "Y", OC_DT_INT64);
+        return;
+    }
+    if (!(rank = any_shape(r, d))) {
+        g->reject = true;
+        return;
+    }
+    cfg_shape(g, "shape", rank, d);
+    size_t nd;
+    if (kind == 0) {
+        static const char *const ops[] = {"And", "Or", "Xor"};
+        static const char *const bnames[] = {"same", "row", "column"};
+        const char *op = PICK(r, ops);
+        size_t bc = WPICK(r, ((const double[]){0.6, 0.2, 0.2}));
+        memcpy(b, d, sizeof b);
+        if (bc == 1)
+            b[rank - 1] = 1; /* one value per row */
+        else if (bc == 2)
+            b[0] = 1, b[rank - 2] = 1; /* one row for every matrix */
+        cfg_s(g, "op", op);
+        cfg_s(g, "broadcast", bnames[bc]);
+        input(g, "A", OC_DT_BOOL, rank, d, 0);
+        input(g, "B", OC_DT_BOOL, rank, b, 0);
+        nd = node(g, op, "A,B", "Y");
+        main_node(g, nd, op);
+        out_t(g, "Y", OC_DT_BOOL);
+    } else if (kind == 1) {
+        cfg_s(g, "op", "Not");
+        input(g, "A", OC_DT_BOOL, rank, d, 0);
+        main_node(g, node(g, "Not", "A", "Y"), "Not");
+        out_t(g, "Y", OC_DT_BOOL);
+    } else if (kind == 3) {
+        bool fl = chance(r, 0.4);
+        cfg_s(g, "op", "Mod");
+        cfg_s(g, "dtype", fl ? "float32" : "int64");
+        if (fl) {
+            in_f(g, "A", rank, d);
+            weight(g, "B", SHAPE(1), 0.25, 0.75);
+        } else {
+            input(g, "A", OC_DT_INT64, rank, d, 100000);
+            oc_builder_random(g->b, "B", OC_DT_INT64, 1, D(1), 2, 1024, g->wseed);
+        }
+        nd = node(g, "Mod", "A,B", "Y");
+        oc_builder_attr_int(g->b, nd, "fmod", fl);
+        main_node(g, nd, "Mod");
+        out_t(g, "Y", fl ? OC_DT_FLOAT : OC_DT_INT64);
+    } else {
+        static const char *const ops[] = {"Add", "Sub", "Mul", "Div", "Less", "Equal"};
+        const char *op = PICK(r, ops);
+        bool scalar = chance(r, 0.5);
+        cfg_s(g, "op", op);
+        cfg_s(g, "broadcast", scalar ? "scalar" : "same");
+        input(g, "A", OC_DT_INT64, rank, d, 1000);
+        if (scalar)
+            oc_builder_random(g->b, "B", OC_DT_INT64, 1, D(1), 1, 64, g->wseed);
+        else if (!strcmp(op, "Div"))
+            oc_builder_random(g->b, "B", OC_DT_INT64, rank, d, 1, 64, g->wseed);
+        else
+            input(g, "B", OC_DT_INT64, rank, d, 1000);
+        main_node(g, node(g, op, "A,B", "Y"), op);
+        bool cmp = !strcmp(op, "Less") || !strcmp(op, "Equal");
+        out_t(g, "Y", cmp ? OC_DT_BOOL : OC_DT_INT64);
+    }
+}
+
 static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_CONV] = gen_conv,
     [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
@@ -2495,6 +2678,8 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_SMALL] = gen_small,
     [OC_FAM_UPCONV] = gen_upconv,
     [OC_FAM_QMAXPOOL] = gen_qmaxpool,
+    [OC_FAM_PRELU] = gen_prelu,
+    [OC_FAM_LOGIC] = gen_logic,
 };
 
 /* ---- drawing ---- */

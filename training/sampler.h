@@ -63,7 +63,9 @@
     XX(EINSUM, "einsum", "Einsum")         /* contractions of five layouts */ \
     XX(SMALL, "small", "Small")            /* kernels of 1..4096 elements */ \
     XX(UPCONV, "upconv", "ConvTransposeNd") /* 1-D, 2-D, 3-D upsamplers */ \
-    XX(QMAXPOOL, "qmaxpool", "QMaxPool")   /* MaxPool on uint8 / int8 */
+    XX(QMAXPOOL, "qmaxpool", "QMaxPool")   /* MaxPool on uint8 / int8 */ \
+    XX(PRELU, "prelu", "PRelu")            /* per-channel or one slope */     \
+    XX(LOGIC, "logic", "Logic")            /* bool logic, int64, Tile */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
