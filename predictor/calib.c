@@ -839,31 +839,6 @@ static bool get_vec(const json_t *o, const char *key, int n, double lo, double h
     return true;
 }
 
-static oc_status machine_from_json(const json_t *j, oc_machine *m, const char *label,
-                                   oc_error *err)
-{
-    memset(m, 0, sizeof *m);
-    double fam = 0, mod = 0, step = 0, cores = 0, l2 = 0, l3 = 0;
-    if (!json_is_object(j) || !get_str(j, "id", m->id, sizeof m->id) || !m->id[0] ||
-        !get_str(j, "vendor", m->vendor, sizeof m->vendor) ||
-        !get_str(j, "model_name", m->model_name, sizeof m->model_name) ||
-        !get_num(j, "family", 0, 1e6, &fam) || !get_num(j, "model", 0, 1e6, &mod) ||
-        !get_num(j, "stepping", 0, 1e6, &step) || !get_num(j, "cores", 1, 1e6, &cores) ||
-        !get_num(j, "l2_bytes", 0, 1e15, &l2) || !get_num(j, "l3_bytes", 0, 1e15, &l3))
-        return BAD("%s: corrupt calibration: bad \"machine\"", label);
-    m->family = (int)fam;
-    m->model = (int)mod;
-    m->stepping = (int)step;
-    m->cores = (int)cores;
-    m->l2_bytes = (int64_t)l2;
-    m->l3_bytes = (int64_t)l3;
-    const json_t *isa = json_object_get(j, "isa");
-    if (!json_is_array(isa))
-        return BAD("%s: corrupt calibration: bad \"machine.isa\"", label);
-    m->isa = oc_isa_bits_from_json(isa);
-    return OC_OK;
-}
-
 /* A kernel curve: 2 .. OC_CALIB_CURVE_MAX points, predicted_us rising
  * from above 0, wall_us from 0 to at most predicted_us, never falling. */
 static bool curve_from_json(const json_t *kc, oc_calib_fit *f)
@@ -1120,9 +1095,8 @@ oc_status oc_calib_from_json(const json_t *j, const char *label, oc_calib *out,
         !get_num(j, "probe_seconds", 0, 1e9, &out->probe_seconds))
         return BAD("%s: corrupt calibration: a field of the header is missing or wrong",
                    label);
-    oc_status st = machine_from_json(json_object_get(j, "machine"), &out->machine, label, err);
-    if (st)
-        return st;
+    if (!oc_machine_from_json(json_object_get(j, "machine"), &out->machine))
+        return BAD("%s: corrupt calibration: bad \"machine\"", label);
     if (strcmp(fp, out->machine.id) != 0)
         return BAD("%s: corrupt calibration: fingerprint %s but machine %s", label, fp,
                    out->machine.id);
@@ -1131,7 +1105,8 @@ oc_status oc_calib_from_json(const json_t *j, const char *label, oc_calib *out,
         json_array_size(fits) > OC_CALIB_MAX_THREADS)
         return BAD("%s: corrupt calibration: no thread counts", label);
     for (size_t i = 0; i < json_array_size(fits); i++) {
-        if ((st = fit_from_json(json_array_get(fits, i), &out->fits[i], label, err)))
+        oc_status st = fit_from_json(json_array_get(fits, i), &out->fits[i], label, err);
+        if (st)
             return st;
         for (size_t k = 0; k < i; k++)
             if (out->fits[k].threads == out->fits[i].threads)

@@ -276,3 +276,42 @@ json_t *oc_machine_to_json(const oc_machine *m)
                      m->cores, "l2_bytes", (json_int_t)m->l2_bytes, "l3_bytes",
                      (json_int_t)m->l3_bytes);
 }
+
+/* s (len bytes, from json_unpack's "s%") into dst: false when too long or
+ * holding a NUL. */
+static bool take_str(const char *s, size_t len, char *dst, size_t size)
+{
+    if (len >= size || strlen(s) != len)
+        return false;
+    memcpy(dst, s, len + 1);
+    return true;
+}
+
+bool oc_machine_from_json(const json_t *j, oc_machine *m)
+{
+    const char *id, *vendor, *name;
+    size_t n_id, n_vendor, n_name;
+    double fam, mod, step, cores, l2, l3;
+    json_t *isa;
+    memset(m, 0, sizeof *m);
+    if (json_unpack((json_t *)j, "{s:s%, s:s%, s:s%, s:F, s:F, s:F, s:o, s:F, s:F, s:F}", "id",
+                    &id, &n_id, "vendor", &vendor, &n_vendor, "model_name", &name, &n_name,
+                    "family", &fam, "model", &mod, "stepping", &step, "isa", &isa, "cores",
+                    &cores, "l2_bytes", &l2, "l3_bytes", &l3) ||
+        !n_id || !take_str(id, n_id, m->id, sizeof m->id) ||
+        !take_str(vendor, n_vendor, m->vendor, sizeof m->vendor) ||
+        !take_str(name, n_name, m->model_name, sizeof m->model_name) || !json_is_array(isa) ||
+        !(fam >= 0 && fam <= 1e6 && mod >= 0 && mod <= 1e6 && step >= 0 && step <= 1e6 &&
+          cores >= 1 && cores <= 1e6 && l2 >= 0 && l2 <= 1e15 && l3 >= 0 && l3 <= 1e15)) {
+        memset(m, 0, sizeof *m);
+        return false;
+    }
+    m->family = (int)fam;
+    m->model = (int)mod;
+    m->stepping = (int)step;
+    m->cores = (int)cores;
+    m->l2_bytes = (int64_t)l2;
+    m->l3_bytes = (int64_t)l3;
+    m->isa = oc_isa_bits_from_json(isa);
+    return true;
+}

@@ -84,4 +84,9 @@ unsigned oc_isa_bits_from_json(const json_t *names);
  * [...], "cores", "l2_bytes", "l3_bytes"}; a new reference or NULL. */
 json_t *oc_machine_to_json(const oc_machine *m);
 
+/* Its inverse: m from such an object (the ISA names as
+ * oc_isa_bits_from_json reads them); false, m zeroed, when a field is
+ * missing, of the wrong type, too long or out of range. */
+bool oc_machine_from_json(const json_t *j, oc_machine *m);
+
 #endif

@@ -538,9 +538,46 @@ static void calibrations(void)
     }
 }
 
+/* A machine's description through JSON and back (what a calibration and
+ * a hardware profile hold), and the objects that are refused. */
+static void machine_json(void)
+{
+    oc_machine m = {.family = 26, .model = 2, .stepping = 1, .cores = 2,
+                    .l2_bytes = 1 << 20, .l3_bytes = 32 << 20};
+    snprintf(m.id, sizeof m.id, "cpu-AuthenticAMD-f26-m2");
+    snprintf(m.vendor, sizeof m.vendor, "AuthenticAMD");
+    snprintf(m.model_name, sizeof m.model_name, "AMD EPYC");
+    m.isa = oc_isa_bits_from_flags("avx2 fma avx512f");
+    json_t *j = oc_machine_to_json(&m);
+    oc_machine back;
+    CHECK(j && oc_machine_from_json(j, &back));
+    CHECK(!strcmp(back.id, m.id) && !strcmp(back.vendor, m.vendor) && back.isa == m.isa);
+    CHECK(back.family == 26 && back.model == 2 && back.stepping == 1 && back.cores == 2);
+    CHECK(back.l2_bytes == m.l2_bytes && back.l3_bytes == m.l3_bytes);
+    CHECK_EQ_STR(back.model_name, "AMD EPYC");
+    CHECK_EQ_INT(oc_machine_nchwc_block(&back), 16);
+    json_object_set_new(j, "cores", json_integer(0)); /* out of range */
+    CHECK(!oc_machine_from_json(j, &back) && !back.id[0]);
+    json_object_set_new(j, "cores", json_real(2.0)); /* a number either way */
+    CHECK(oc_machine_from_json(j, &back) && back.cores == 2);
+    json_object_del(j, "vendor");
+    CHECK(!oc_machine_from_json(j, &back));
+    json_object_set_new(j, "vendor", json_stringn("Auth\0AMD", 8)); /* a NUL inside */
+    CHECK(!oc_machine_from_json(j, &back));
+    json_object_set_new(j, "vendor", json_string("AuthenticAMD"));
+    json_object_set_new(j, "id", json_string(""));
+    CHECK(!oc_machine_from_json(j, &back));
+    json_object_set_new(j, "id", json_string("cpu-x"));
+    json_object_set_new(j, "isa", json_string("avx2"));
+    CHECK(!oc_machine_from_json(j, &back));
+    CHECK(!oc_machine_from_json(NULL, &back));
+    json_decref(j);
+}
+
 int main(void)
 {
     fingerprints();
+    machine_json();
     calibrations();
     return t_report("test_machine");
 }

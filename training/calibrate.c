@@ -52,6 +52,12 @@ oc_status oc_calib_set_hw(oc_calib *cal, const char *hw_path, bool measure, cons
             st = oc_error_set(err, OC_ERR_INPUT, NULL,
                               "calibrate: %s was measured on %s, the calibration is of %s",
                               hw_path, id ? id : "an unrecorded machine", cal->machine.id);
+        /* A probe measured on another host names only its machine's id
+         * (no vendor, ISA or cores): the profile describes that machine. */
+        oc_machine m;
+        if (!st && !cal->machine.vendor[0] &&
+            oc_machine_from_json(json_object_get(j, "machine"), &m))
+            cal->machine = m;
         json_decref(j);
         if (st)
             return st;
