@@ -1964,6 +1964,28 @@ static void gen_broadcast(gen *g)
     out_t(g, "Y", is_cmp ? OC_DT_BOOL : OC_DT_FLOAT);
 }
 
+/* A rank 2..4 shape of 2^11..2^23 elements in d and a non-empty set of
+ * its axes (each 40%) in axes[*na], keepdims either way: a reduction over
+ * any axes.  Returns the rank, 0 to reject. */
+static int reduce_draw(rng *r, int64_t *d, int64_t *axes, size_t *na, int64_t *keep)
+{
+    static const int64_t cap[] = {0, 0, 8192, 2048, 256};
+    int rank = (int)irange(r, 2, 4);
+    double n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= (double)(d[i] = logu(r, i ? 2 : 1, cap[rank]));
+    if (n < 2048 || n > 8388608)
+        return 0;
+    *na = 0;
+    for (int i = 0; i < rank; i++)
+        if (chance(r, 0.4))
+            axes[(*na)++] = i;
+    if (!*na)
+        axes[(*na)++] = irange(r, 0, rank - 1);
+    *keep = chance(r, 0.5);
+    return rank;
+}
+
 /* ---- Reductions over any axes ----
  * The reduce family folds spatial axes, the last axis or the sequence
  * axis with ReduceMean, ReduceSum or ReduceMax.  Here seven reductions
@@ -1979,24 +2001,13 @@ static void gen_reduce_axes(gen *g)
                                       "ReduceSumSquare"};
     static const double ow[] = {0.3, 0.15, 0.15, 0.1, 0.1, 0.1, 0.1};
     const char *op = ops[WPICK(r, ow)];
-    static const int64_t cap[] = {0, 0, 8192, 2048, 256};
-    int rank = (int)irange(r, 2, 4);
-    int64_t d[4];
-    double n = 1;
-    for (int i = 0; i < rank; i++)
-        n *= (double)(d[i] = logu(r, i ? 2 : 1, cap[rank]));
-    if (n < 2048 || n > 8388608) {
+    int64_t d[4], axes[4], keep;
+    size_t na;
+    int rank = reduce_draw(r, d, axes, &na, &keep);
+    if (!rank) {
         g->reject = true;
         return;
     }
-    int64_t axes[4];
-    size_t na = 0;
-    for (int i = 0; i < rank; i++)
-        if (chance(r, 0.4))
-            axes[na++] = i;
-    if (!na)
-        axes[na++] = irange(r, 0, rank - 1);
-    int64_t keep = chance(r, 0.5);
     cfg_s(g, "op", op);
     cfg_shape(g, "shape", rank, d);
     cfg_shape(g, "axes", (int)na, axes);
@@ -2548,23 +2559,12 @@ static void gen_logic(gen *g)
         return;
     }
     if (kind == 5) { /* as the reduce_axes family's shapes */
-        static const int64_t cap[] = {0, 0, 8192, 2048, 256};
-        rank = (int)irange(r, 2, 4);
-        double n = 1;
-        for (int i = 0; i < rank; i++)
-            n *= (double)(d[i] = logu(r, i ? 2 : 1, cap[rank]));
-        if (n < 2048 || n > 8388608) {
+        int64_t axes[4], keep;
+        size_t na;
+        if (!(rank = reduce_draw(r, d, axes, &na, &keep))) {
             g->reject = true;
             return;
         }
-        int64_t axes[4];
-        size_t na = 0;
-        for (int i = 0; i < rank; i++)
-            if (chance(r, 0.4))
-                axes[na++] = i;
-        if (!na)
-            axes[na++] = irange(r, 0, rank - 1);
-        int64_t keep = chance(r, 0.5);
         const char *op = chance(r, 0.6) ? "ReduceSum" : "ReduceProd";
         cfg_s(g, "op", op);
         cfg_shape(g, "shape", rank, d);
