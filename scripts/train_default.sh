@@ -41,9 +41,12 @@ cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >
 # fourteenth session, f26's blind5 ... blind9 runs once each was scored
 # (ort-cpu-ingraph-seen.jsonl.gz: one line per network, thread count and
 # kernel, scripts/ingraph_dedup.py).
+# Since the twenty-eighth session (rule R20) also f26's samples of the
+# kernels no family drew before (ort-cpu-missing-t1.jsonl.gz: PRelu, bool
+# logic, int64 arithmetic and reductions, Tile, Mod; 1 thread only).
 ORT=("$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" "$F/ort-cpu-t1.jsonl.gz"
      "$F/ort-cpu-t2.jsonl.gz" "$L/ort-cpu-ingraph.jsonl.gz" "$F/ort-cpu-ingraph.jsonl.gz"
-     "$F/ort-cpu-ingraph-seen.jsonl.gz")
+     "$F/ort-cpu-ingraph-seen.jsonl.gz" "$F/ort-cpu-missing-t1.jsonl.gz")
 TORCH=("$L"/torch-cpu-t[12].jsonl.gz "$L"/torch-cpu-t[12]-adam.jsonl.gz
        "$F"/torch-cpu-t[12]-ingrad.jsonl.gz)
 "$BUILD/onnxcost" train --hw "$L/hw.json" --hw "$F/hw.json" --seed 1 --ensemble 10 -q \
