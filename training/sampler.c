@@ -1849,6 +1849,15 @@ static void out_t(gen *g, const char *name, oc_dtype dt)
     oc_builder_output(g->b, name, dt, -1, NULL);
 }
 
+/* The elements of a shape of rank dims d. */
+static double elems(int rank, const int64_t *d)
+{
+    double n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= (double)d[i];
+    return n;
+}
+
 /* Rank 3..5 shapes of 2^11..2^22 elements in d (returns the rank, 0 to
  * reject): a leading batch of 1..16, then sizes capped so that a rank-5
  * shape still reaches 256 on one axis. */
@@ -1920,9 +1929,7 @@ static void gen_broadcast(gen *g)
     }
     if (kind == 0 && chance(r, 0.7))
         o[rank - 1] = logu(r, 2, 32); /* a short vector: grid points, bins */
-    double n = 1;
-    for (int i = 0; i < rank; i++)
-        n *= (double)o[i];
+    double n = elems(rank, o);
     if (n < 2048 || n > 8388608) {
         g->reject = true;
         return;
@@ -2497,9 +2504,7 @@ static void gen_prelu(gen *g)
         rank = 3;
         cfg_s(g, "layout", "bld");
     }
-    double n = 1;
-    for (int i = 0; i < rank; i++)
-        n *= (double)d[i];
+    double n = elems(rank, d);
     if (n < 2048 || n > 8388608) {
         g->reject = true;
         return;
