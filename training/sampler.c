@@ -2517,7 +2517,7 @@ static void gen_prelu(gen *g)
         weight(g, "S", SHAPE(1), 0.05, 0.3);
     else if (rank == 4)
         weight(g, "S", SHAPE(c, 1, 1), 0.05, 0.3);
-    else if (d[1] == c)
+    else if (u < 0.7) /* [N,C,L] */
         weight(g, "S", SHAPE(c, 1), 0.05, 0.3);
     else
         weight(g, "S", SHAPE(c), 0.05, 0.3);
