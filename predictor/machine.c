@@ -283,7 +283,7 @@ static bool take_str(const char *s, size_t len, char *dst, size_t size)
 {
     if (len >= size || strlen(s) != len)
         return false;
-    memcpy(dst, s, len + 1);
+    copy_str(dst, size, s, len);
     return true;
 }
 

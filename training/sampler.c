@@ -1978,9 +1978,9 @@ static int reduce_draw(rng *r, int64_t *d, int64_t *axes, size_t *na, int64_t *k
 {
     static const int64_t cap[] = {0, 0, 8192, 2048, 256};
     int rank = (int)irange(r, 2, 4);
-    double n = 1;
     for (int i = 0; i < rank; i++)
-        n *= (double)(d[i] = logu(r, i ? 2 : 1, cap[rank]));
+        d[i] = logu(r, i ? 2 : 1, cap[rank]);
+    double n = elems(rank, d);
     if (n < 2048 || n > 8388608)
         return 0;
     *na = 0;
@@ -2544,13 +2544,12 @@ static void gen_logic(gen *g)
     int rank;
     if (kind == 2) { /* Tile: the input 2^8..2^20, the output at most 2^22 */
         rank = (int)irange(r, 2, 4);
-        double n = 1, m = 1;
         int64_t rep[4];
         for (int i = 0; i < rank; i++) {
-            n *= (double)(d[i] = logu(r, i ? 2 : 1, rank == 2 ? 2048 : 256));
+            d[i] = logu(r, i ? 2 : 1, rank == 2 ? 2048 : 256);
             rep[i] = chance(r, 0.4) ? logu(r, 2, 16) : 1;
-            m *= (double)rep[i];
         }
+        double n = elems(rank, d), m = elems(rank, rep);
         if (n < 256 || n > 1048576 || m < 2 || n * m > 4194304) {
             g->reject = true;
             return;
@@ -2585,7 +2584,6 @@ static void gen_logic(gen *g)
         return;
     }
     cfg_shape(g, "shape", rank, d);
-    size_t nd;
     if (kind == 0) {
         static const char *const ops[] = {"And", "Or", "Xor"};
         static const char *const bnames[] = {"same", "row", "column"};
@@ -2600,8 +2598,7 @@ static void gen_logic(gen *g)
         cfg_s(g, "broadcast", bnames[bc]);
         input(g, "A", OC_DT_BOOL, rank, d, 0);
         input(g, "B", OC_DT_BOOL, rank, b, 0);
-        nd = node(g, op, "A,B", "Y");
-        main_node(g, nd, op);
+        main_node(g, node(g, op, "A,B", "Y"), op);
         out_t(g, "Y", OC_DT_BOOL);
     } else if (kind == 1) {
         cfg_s(g, "op", "Not");
@@ -2619,7 +2616,7 @@ static void gen_logic(gen *g)
             input(g, "A", OC_DT_INT64, rank, d, 100000);
             oc_builder_random(g->b, "B", OC_DT_INT64, 1, D(1), 2, 1024, g->wseed);
         }
-        nd = node(g, "Mod", "A,B", "Y");
+        size_t nd = node(g, "Mod", "A,B", "Y");
         oc_builder_attr_int(g->b, nd, "fmod", fl);
         main_node(g, nd, "Mod");
         out_t(g, "Y", fl ? OC_DT_FLOAT : OC_DT_INT64);
