@@ -125,6 +125,14 @@ qmaxpool() { # qmaxpool THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 missing() { # missing THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     each "$1" "$2" "${3:-}" "prelu=300 logic=400" "${@:4}"
 }
+# Convolutions of 1, 2 or 4 input channels (2026-12-07): the first layer
+# on a waveform, a series or a spectrogram, which no family drew (the conv
+# families draw 3 or >= 8 input channels); blind34's ROCKET, 36 Conv1d of
+# one input channel, was predicted 1.6x too slow: 400 samples per thread
+# count, about 5 minutes, into files of their own.
+thin() { # thin THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    each "$1" "$2" "${3:-}" "thinconv=400" "${@:4}"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -157,6 +165,8 @@ qmaxpool1) qmaxpool 1 "$MD/ort-cpu-qmaxpool-t1.jsonl.gz" ;;
 qmaxpool2) qmaxpool 2 "$MD/ort-cpu-qmaxpool-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 missing1) missing 1 "$MD/ort-cpu-missing-t1.jsonl.gz" ;;
 missing2) missing 2 "$MD/ort-cpu-missing-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+thin1) thin 1 "$MD/ort-cpu-thin-t1.jsonl.gz" ;;
+thin2) thin 2 "$MD/ort-cpu-thin-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;

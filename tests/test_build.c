@@ -793,6 +793,39 @@ static void test_logic_family_draws(void)
         CHECK(n[j] >= 15);
 }
 
+/* thinconv: 1, 2 or 4 input channels, every kind drawn (1-D waveform,
+ * filter bank and first layers, 2-D spectrograms and images), the Conv's
+ * attributes those of its config; waveform kernels strided, filter banks
+ * dilated. */
+static void test_thinconv_family_draws(void)
+{
+    static const char *const kinds[] = {"waveform", "filterbank", "first", "spectrogram",
+                                        "image"};
+    int n[5] = {0}, strided = 0, dilated = 0, cin1 = 0;
+    for (uint64_t i = 0; i < 300; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_THINCONV, i, &s))
+            continue;
+        CHECK(!strcmp(s.op, "Conv") && s.n_inputs == 1);
+        int64_t cin = s.inputs[0].dims[1];
+        CHECK((cin == 1 || cin == 2 || cin == 4) && cfg_int(&s, "cin", 0) == cin);
+        cin1 += cin == 1;
+        const char *k = cfg_str(&s, "kind");
+        for (int j = 0; j < 5; j++)
+            n[j] += !strcmp(k, kinds[j]);
+        int nsp = s.inputs[0].rank - 2;
+        CHECK(nsp == (!strcmp(k, "spectrogram") || !strcmp(k, "image") ? 2 : 1));
+        strided += !strcmp(k, "waveform") && cfg_int(&s, "stride", 0) > 1;
+        dilated += !strcmp(k, "filterbank") && cfg_int(&s, "dilation", 0) > 1;
+        if (i < 40)
+            check_conv_attrs(&s, nsp);
+        oc_sample_free(&s);
+    }
+    for (int j = 0; j < 5; j++)
+        CHECK(n[j] >= 20);
+    CHECK(cin1 >= 140 && strided >= 30 && dilated >= 30);
+}
+
 /* small: every kind drawn, shapes of at most 4096 elements (the matmuls
  * aside), Pow's exponents those ONNX Runtime runs with pow() (never a
  * scalar 2 or 3, which it runs as products: the plan costs them as a Mul),
@@ -968,6 +1001,7 @@ int main(void)
     test_upconv_family_draws();
     test_qmaxpool_family_draws();
     test_prelu_family_draws();
+    test_thinconv_family_draws();
     test_logic_family_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -2639,6 +2639,87 @@ static void gen_logic(gen *g)
     }
 }
 
+/* ---- convolutions of 1 to 4 input channels ----
+ * The first layer of a network on raw signals: waveform encoders (wav2vec,
+ * Conv-TasNet, Demucs, SincNet, LEAF: kernels 10..401, strides 1..10),
+ * random or learned filter banks on a series (ROCKET, InceptionTime: short
+ * kernels dilated 1..32), and 2-D front ends on a spectrogram or a
+ * one-channel image.  The conv families draw 3 (stems) or >= 8 input
+ * channels only.  C_in 1 (60%), 2 or 4; 1-D 65% (waveform 35%, filter
+ * bank 35%, a short first layer 30%), 2-D 35% (spectrogram 60%, image
+ * 40%); Conv 60%, Conv+Relu 40%. */
+static void gen_thinconv(gen *g)
+{
+    rng *r = &g->r;
+    static const double cw[] = {0.6, 0.2, 0.2};
+    static const int64_t cins[] = {1, 2, 4};
+    static const char *const pads[] = {"valid", "same"};
+    conv_nd c = {.group = 1, .s = {1, 1}, .d = {1, 1}};
+    c.cin = cins[WPICK(r, cw)];
+    const char *kind, *pad;
+    if (chance(r, 0.65)) {
+        c.nsp = 1;
+        static const double kw[] = {0.35, 0.35, 0.3};
+        size_t kk = WPICK(r, kw);
+        if (kk == 0) {
+            kind = "waveform";
+            c.k[0] = PICK(r, ((const int64_t[]){10, 16, 20, 32, 64, 80, 160, 251, 400, 401}));
+            c.s[0] = c.k[0] >= 251 ? PICK(r, ((const int64_t[]){1, 1, 10, 160}))
+                                   : PICK(r, ((const int64_t[]){c.k[0] / 2, c.k[0] / 2, 5, 8}));
+            if (c.s[0] < 1)
+                c.s[0] = 1;
+            c.cout = channels(r, 16, 512);
+            c.in[0] = logu(r, 4000, 64000);
+            pad = pads[chance(r, 0.4)];
+        } else if (kk == 1) {
+            kind = "filterbank";
+            c.k[0] = PICK(r, ((const int64_t[]){3, 5, 7, 9, 9, 11, 19, 39}));
+            c.d[0] = (int64_t)1 << irange(r, 0, 5);
+            c.cout = logu(r, 4, 128);
+            c.in[0] = logu(r, 64, 4096);
+            pad = pads[chance(r, 0.5)];
+        } else {
+            kind = "first";
+            c.k[0] = PICK(r, ((const int64_t[]){3, 3, 5, 7}));
+            c.s[0] = chance(r, 0.3) ? 2 : 1;
+            c.cout = channels(r, 16, 256);
+            c.in[0] = logu(r, 128, 16000);
+            pad = pads[1];
+        }
+        conv_nd_pad(&c, 0, pad);
+        c.n = logu(r, 1, 32);
+    } else {
+        c.nsp = 2;
+        if (chance(r, 0.6)) {
+            kind = "spectrogram";
+            c.in[0] = PICK(r, ((const int64_t[]){40, 64, 80, 96, 128}));
+            c.in[1] = logu(r, 32, 1000);
+        } else {
+            kind = "image";
+            c.in[0] = c.in[1] = PICK(r, ((const int64_t[]){28, 32, 48, 64, 96, 128, 256}));
+        }
+        c.k[0] = c.k[1] = PICK(r, ((const int64_t[]){3, 3, 3, 5, 7}));
+        if (chance(r, 0.3))
+            c.s[0] = c.s[1] = 2;
+        c.cout = channels(r, 8, 128);
+        pad = pads[chance(r, 0.8)];
+        conv_nd_pad(&c, 0, pad);
+        conv_nd_pad(&c, 1, pad);
+        c.n = logu(r, 1, 64);
+    }
+    c.bias = chance(r, 0.8);
+    bool relu = chance(r, 0.4);
+    if (!conv_nd_fits(&c)) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "kind", kind);
+    cfg_s(g, "padding", pad);
+    conv_nd_config(g, &c);
+    conv_nd_emit(g, &c);
+    conv_nd_act(g, relu ? "Relu" : NULL);
+}
+
 static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_CONV] = gen_conv,
     [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
@@ -2682,6 +2763,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_QMAXPOOL] = gen_qmaxpool,
     [OC_FAM_PRELU] = gen_prelu,
     [OC_FAM_LOGIC] = gen_logic,
+    [OC_FAM_THINCONV] = gen_thinconv,
 };
 
 /* ---- drawing ---- */

@@ -65,7 +65,8 @@
     XX(UPCONV, "upconv", "ConvTransposeNd") /* 1-D, 2-D, 3-D upsamplers */ \
     XX(QMAXPOOL, "qmaxpool", "QMaxPool")   /* MaxPool on uint8 / int8 */ \
     XX(PRELU, "prelu", "PRelu")            /* per-channel or one slope */     \
-    XX(LOGIC, "logic", "Logic")            /* bool logic, int64, Tile */
+    XX(LOGIC, "logic", "Logic")            /* bool logic, int64, Tile */     \
+    XX(THINCONV, "thinconv", "ThinConv")   /* 1..4 input channels */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
