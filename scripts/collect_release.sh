@@ -133,6 +133,12 @@ missing() { # missing THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 thin() { # thin THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     each "$1" "$2" "${3:-}" "thinconv=400" "${@:4}"
 }
+# LSTM, GRU and RNN layers (2026-12-07): no family drew one, and blind35's
+# GraphRNN, 67 one-step GRUs of 128 units, was predicted at 4x their
+# profiled 10 us: 400 samples per thread count, into files of their own.
+rnn() { # rnn THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    each "$1" "$2" "${3:-}" "rnn=400" "${@:4}"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -167,6 +173,8 @@ missing1) missing 1 "$MD/ort-cpu-missing-t1.jsonl.gz" ;;
 missing2) missing 2 "$MD/ort-cpu-missing-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 thin1) thin 1 "$MD/ort-cpu-thin-t1.jsonl.gz" ;;
 thin2) thin 2 "$MD/ort-cpu-thin-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+rnn1) rnn 1 "$MD/ort-cpu-rnn-t1.jsonl.gz" ;;
+rnn2) rnn 2 "$MD/ort-cpu-rnn-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;

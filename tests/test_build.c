@@ -826,6 +826,48 @@ static void test_thinconv_family_draws(void)
     CHECK(cin1 >= 140 && strided >= 30 && dilated >= 30);
 }
 
+/* rnn: LSTM, GRU and RNN each drawn, one-step and sequence kinds and
+ * both directions; X [seq, batch, input], W [dirs, gates x hidden, input],
+ * the node's hidden_size the config's; one-step layers forward only. */
+static void test_rnn_family_draws(void)
+{
+    static const char *const ops[] = {"LSTM", "GRU", "RNN"};
+    static const int64_t gates[] = {4, 3, 1};
+    int n[3] = {0}, steps = 0, bidi = 0, init = 0;
+    for (uint64_t i = 0; i < 300; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_RNN, i, &s))
+            continue;
+        int o = -1;
+        for (int j = 0; j < 3; j++)
+            if (!strcmp(s.op, ops[j]))
+                o = j;
+        CHECK(o >= 0 && s.n_inputs == 1 && s.inputs[0].rank == 3);
+        if (o < 0) {
+            oc_sample_free(&s);
+            continue;
+        }
+        n[o]++;
+        int64_t seq = cfg_int(&s, "seq", 0), hid = cfg_int(&s, "hidden", 0);
+        bool bi = json_is_true(json_object_get(s.config, "bidirectional"));
+        CHECK(s.inputs[0].dims[0] == seq && s.inputs[0].dims[1] == cfg_int(&s, "batch", 0) &&
+              s.inputs[0].dims[2] == cfg_int(&s, "input", 0));
+        steps += seq == 1;
+        bidi += bi;
+        CHECK(!(bi && seq == 1));
+        init += json_is_true(json_object_get(s.config, "initial_state"));
+        /* the analyzer's FLOPs: 2 x gates x (input + hidden) x hidden per
+         * step, sample and direction, and the cell's */
+        double macs = (double)(bi ? 2 : 1) * (double)(gates[o] * hid) *
+                      (double)(cfg_int(&s, "input", 0) + hid) * (double)seq *
+                      (double)cfg_int(&s, "batch", 0);
+        CHECK((double)s.flops >= 2 * macs);
+        oc_sample_free(&s);
+    }
+    CHECK(n[0] >= 100 && n[1] >= 90 && n[2] >= 25);
+    CHECK(steps >= 60 && bidi >= 40 && init >= 110);
+}
+
 /* small: every kind drawn, shapes of at most 4096 elements (the matmuls
  * aside), Pow's exponents those ONNX Runtime runs with pow() (never a
  * scalar 2 or 3, which it runs as products: the plan costs them as a Mul),
@@ -1002,6 +1044,7 @@ int main(void)
     test_qmaxpool_family_draws();
     test_prelu_family_draws();
     test_thinconv_family_draws();
+    test_rnn_family_draws();
     test_logic_family_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

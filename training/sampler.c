@@ -2720,6 +2720,65 @@ static void gen_thinconv(gen *g)
     conv_nd_act(g, relu ? "Relu" : NULL);
 }
 
+/* ---- recurrent layers ----
+ * LSTM 45%, GRU 40%, RNN (tanh) 15%, as PyTorch exports them: one step
+ * (a cell unrolled by hand or an autoregressive decoder: seq 1) 30%, else
+ * a sequence of 8..512 steps, bidirectional for 30% of those; hidden
+ * 32..1024 (the usual sizes 60%), the input the hidden size 40%, else
+ * 16..1024; batch 1..64; bias 85%; an initial state 50%; GRU with
+ * linear_before_reset 1 (PyTorch's) 80%.  Y and Y_h are outputs. */
+static void gen_rnn(gen *g)
+{
+    rng *r = &g->r;
+    static const double ow[] = {0.45, 0.4, 0.15};
+    static const char *const ops[] = {"LSTM", "GRU", "RNN"};
+    static const int64_t gates[] = {4, 3, 1};
+    size_t o = WPICK(r, ow);
+    const char *op = ops[o];
+    bool step = chance(r, 0.3);
+    int64_t seq = step ? 1 : logu(r, 8, 512);
+    int64_t dirs = !step && chance(r, 0.3) ? 2 : 1;
+    int64_t hid = chance(r, 0.6) ? PICK(r, ((const int64_t[]){32, 64, 128, 128, 256, 256, 512,
+                                                                 768, 1024}))
+                                 : logu(r, 32, 1024);
+    int64_t inp = chance(r, 0.4) ? hid : logu(r, 16, 1024);
+    int64_t n = logu(r, 1, 64);
+    bool bias = chance(r, 0.85), init = chance(r, 0.5);
+    bool lbr = o == 1 && chance(r, 0.8);
+    int64_t gh = gates[o] * hid;
+    cfg_s(g, "op", op);
+    cfg_s(g, "kind", step ? "step" : "sequence");
+    cfg_i(g, "seq", seq);
+    cfg_i(g, "batch", n);
+    cfg_i(g, "input", inp);
+    cfg_i(g, "hidden", hid);
+    cfg_b(g, "bidirectional", dirs == 2);
+    cfg_b(g, "bias", bias);
+    cfg_b(g, "initial_state", init);
+    in_f(g, "X", SHAPE(seq, n, inp));
+    double a = 1.0 / sqrt((double)hid); /* PyTorch's initialisation range */
+    weight(g, "W", SHAPE(dirs, gh, inp), -a, a);
+    weight(g, "R", SHAPE(dirs, gh, hid), -a, a);
+    if (bias)
+        weight(g, "B", SHAPE(dirs, 2 * gh), -a, a);
+    if (init) {
+        weight(g, "H0", SHAPE(dirs, n, hid), -1, 1);
+        if (o == 0)
+            weight(g, "C0", SHAPE(dirs, n, hid), -1, 1);
+    }
+    char in[40];
+    snprintf(in, sizeof in, "X,W,R%s%s", bias || init ? (bias ? ",B" : ",") : "",
+             !init ? "" : o == 0 ? ",,H0,C0" : ",,H0");
+    size_t nd = node(g, op, in, "Y,Y_h");
+    oc_builder_attr_int(g->b, nd, "hidden_size", hid);
+    oc_builder_attr_string(g->b, nd, "direction", dirs == 2 ? "bidirectional" : "forward");
+    if (o == 1)
+        oc_builder_attr_int(g->b, nd, "linear_before_reset", lbr);
+    main_node(g, nd, op);
+    out_f(g, "Y");
+    out_f(g, "Y_h");
+}
+
 static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_CONV] = gen_conv,
     [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
@@ -2764,6 +2823,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_PRELU] = gen_prelu,
     [OC_FAM_LOGIC] = gen_logic,
     [OC_FAM_THINCONV] = gen_thinconv,
+    [OC_FAM_RNN] = gen_rnn,
 };
 
 /* ---- drawing ---- */

@@ -66,7 +66,8 @@
     XX(QMAXPOOL, "qmaxpool", "QMaxPool")   /* MaxPool on uint8 / int8 */ \
     XX(PRELU, "prelu", "PRelu")            /* per-channel or one slope */     \
     XX(LOGIC, "logic", "Logic")            /* bool logic, int64, Tile */     \
-    XX(THINCONV, "thinconv", "ThinConv")   /* 1..4 input channels */
+    XX(THINCONV, "thinconv", "ThinConv")   /* 1..4 input channels */       \
+    XX(RNN, "rnn", "Recurrent")            /* LSTM, GRU, RNN */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
