@@ -29,6 +29,7 @@ struct oc_tmodel {
         uint64_t samples;
         double lo, hi;   /* log10(1 + work) of the samples */
         uint32_t dtypes; /* a bit per oc_dtype of their first input; 0: not recorded */
+        uint32_t max_inputs; /* most inputs present in one sample; 0: not recorded */
     } *cover;
     int n_fit;       /* the in-graph fit, per thread count (0: none) */
     oc_tmodel_fit fit[OC_TMODEL_MAX_THREADS];
@@ -62,6 +63,8 @@ void oc_tmodel_free(oc_tmodel *tm)
     free(tm->cover);
     free(tm);
 }
+
+enum { OC_COVER_MAX_INPUTS = 65535 }; /* a sane bound on max_inputs */
 
 /* The coverage of "measured_ops" (scripts/coverage.py) into tm; a
  * document without it leaves coverage unknown. */
@@ -97,6 +100,14 @@ static oc_status set_coverage(oc_tmodel *tm, const json_t *doc, oc_error *err)
             free(c);
             return oc_error_set(err, OC_ERR_INPUT, NULL, "coverage: bad dtype of '%s'", op);
         }
+        const json_t *mi = json_object_get(v, "max_inputs");
+        if (mi && (!json_is_integer(mi) || json_integer_value(mi) < 1 ||
+                   json_integer_value(mi) > OC_COVER_MAX_INPUTS)) {
+            free(c);
+            return oc_error_set(err, OC_ERR_INPUT, NULL, "coverage: bad max_inputs of '%s'",
+                                op);
+        }
+        c[n].max_inputs = mi ? (uint32_t)json_integer_value(mi) : 0;
         size_t i;
         const json_t *dt;
         json_array_foreach(dts, i, dt) {
@@ -315,6 +326,14 @@ const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *
     if (c && c->dtypes && dt != OC_DT_UNDEFINED && !(c->dtypes & (1u << dt))) {
         snprintf(buf, size, OC_TMODEL_NO_SAMPLE "%s on %s" OC_TMODEL_IN_DATA, d->op,
                  oc_dtype_name(dt));
+        return buf;
+    }
+    size_t present = 0;
+    for (size_t i = 0; i < d->n_inputs; i++)
+        present += d->inputs[i].present;
+    if (c && c->max_inputs && present > c->max_inputs) {
+        snprintf(buf, size, "%s of %zu inputs: its samples have at most %u", d->op, present,
+                 (unsigned)c->max_inputs);
         return buf;
     }
     double work = (double)d->cost.flops + (double)d->cost.bytes_read +
@@ -1091,6 +1110,7 @@ static void serialise(const oc_tmodel *tm, wbuf *b)
         put_f64(b, tm->cover[i].lo);
         put_f64(b, tm->cover[i].hi);
         put_u32(b, tm->cover[i].dtypes);
+        put_u32(b, tm->cover[i].max_inputs);
     }
     put_u32(b, (uint32_t)in->n_machines);
     for (int i = 0; i < in->n_machines; i++) {
@@ -1201,8 +1221,9 @@ static oc_status parse_fit(rbuf *b, oc_tmodel *tm, const char *label, oc_error *
         c->lo = get_f64(b);
         c->hi = get_f64(b);
         c->dtypes = tm->info.version >= 8 ? get_u32(b) : 0;
+        c->max_inputs = tm->info.version >= 9 ? get_u32(b) : 0;
         if (b->bad || !c->op[0] || !isfinite(c->lo) || !isfinite(c->hi) ||
-            c->dtypes >> OC_DT_COUNT_)
+            c->dtypes >> OC_DT_COUNT_ || c->max_inputs > OC_COVER_MAX_INPUTS)
             return CORRUPT("coverage");
     }
     return OC_OK;

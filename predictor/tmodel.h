@@ -41,12 +41,12 @@
 #include "predictor/mlp.h"
 
 enum {
-    OC_TMODEL_VERSION = 8, /* 2: optimizers; 3: the Huber threshold; 4: the
+    OC_TMODEL_VERSION = 9, /* 2: optimizers; 3: the Huber threshold; 4: the
                               machine's fingerprint; 5: the in-graph fit and
                               the coverage; 6: the profiles of every machine
                               whose data trained it; 7: the whole-model
-                              range; 8: the coverage's element types (3 to 7
-                              are still read) */
+                              range; 8: the coverage's element types; 9: its
+                              input counts (3 to 8 are still read) */
     OC_TMODEL_MAX_ENSEMBLE = 64,
     OC_TMODEL_MAX_MACHINES = 8,
     OC_TMODEL_MAX_THREADS = 16 /* distinct thread counts in one model */
@@ -209,8 +209,9 @@ oc_status oc_tmodel_merge(oc_tmodel *dst, oc_tmodel *src, oc_error *err);
  * kernel_scale, per_kernel_us, small_kernel_us, output_us_per_mb),
  * "range" ({"low", "high"}: oc_tmodel_fit's range, every thread count),
  * "measured_ops" (per operator the timing model describes a kernel as,
- * desc.h: its samples and the range of log10(1 + FLOPs + bytes read +
- * bytes written), scripts/coverage.py), and "machine" (taken when the
+ * desc.h: its samples, the range of log10(1 + FLOPs + bytes read +
+ * bytes written), the element types of their first input and the most
+ * inputs one had, scripts/coverage.py), and "machine" (taken when the
  * model records none).  Saved with the model (format 5).  `source` names
  * the file in messages and in oc_tmodel_fit_source.
  * Errors: OC_ERR_INPUT (not JSON, a malformed entry), OC_ERR_NOMEM. */
@@ -229,8 +230,10 @@ bool oc_tmodel_has_coverage(const oc_tmodel *tm);
 /* Why a prediction for kernel description d lies outside the training
  * data, written into buf: "no sample of OP in the timing model's data",
  * "no sample of OP on int64 in the timing model's data" (its first input's
- * element type, where the coverage records them), "OP: 25x the work of
- * the largest sample" (more than 10x), or "no sample at 4 threads" (a
+ * element type, where the coverage records them), "OP of 250 inputs: its
+ * samples have at most 4" (present inputs, where the coverage records
+ * them), "OP: 25x the work of the largest sample" (more than 10x), or "no
+ * sample at 4 threads" (a
  * thread count the model never learned), in that order.  NULL when
  * inside; with coverage unknown, only the thread count is asked. */
 #define OC_TMODEL_NO_SAMPLE "no sample of "

@@ -921,7 +921,7 @@ static const char FIT_JSON[] =
     "\"4\": {\"kernel_scale\": 0.8, \"per_kernel_us\": 0.5, \"output_us_per_mb\": 3000}},"
     "\"range\": {\"low\": 0.8, \"high\": 1.5},"
     "\"measured_ops\": {\"Conv\": {\"samples\": 10, \"log10_work\": [4.0, 9.0],"
-    "\"dtypes\": [\"float32\", \"uint8\"]},"
+    "\"dtypes\": [\"float32\", \"uint8\"], \"max_inputs\": 3},"
     "\"Relu\": {\"samples\": 3, \"log10_work\": [3.5, 7.0]}}}";
 
 /* The inflated payload of tm's file (malloc'ed, *n bytes). */
@@ -1038,6 +1038,11 @@ static void test_tmodel_fit(void)
                             "[1, 2], \"dtypes\": \"float32\"}}}",
                             "dt.json", &err) == OC_ERR_INPUT);
     CHECK_CONTAINS(err.msg, "bad dtype of 'Relu'");
+    CHECK(oc_tmodel_set_fit(tm,
+                            "{\"measured_ops\": {\"Concat\": {\"samples\": 1, \"log10_work\": "
+                            "[1, 2], \"max_inputs\": 0}}}",
+                            "mi.json", &err) == OC_ERR_INPUT);
+    CHECK_CONTAINS(err.msg, "bad max_inputs of 'Concat'");
     char machine[64];
     snprintf(machine, sizeof machine, "%s", oc_tmodel_get_info(tm)->machine);
     CHECK(oc_tmodel_set_fit(tm, FIT_JSON, "dir/fit.json", &err) == OC_OK);
@@ -1077,7 +1082,19 @@ static void test_tmodel_fit(void)
         CHECK_EQ_STR(why, "no sample of Conv on int64 in the timing model's data");
         in.dtype = OC_DT_UINT8;
         CHECK(oc_tmodel_outside(back, &d, why, sizeof why) == NULL);
+        /* more inputs present than any sample had (omitted ones do not
+         * count); an operator whose input counts were not recorded: any */
+        oc_desc_value four[4] = {in, in, {.present = false}, in};
+        d.inputs = four;
+        d.n_inputs = 4;
+        CHECK(oc_tmodel_outside(back, &d, why, sizeof why) == NULL);
+        four[2].present = true;
+        CHECK(oc_tmodel_outside(back, &d, why, sizeof why) != NULL);
+        CHECK_EQ_STR(why, "Conv of 4 inputs: its samples have at most 3");
         d.op = "Relu";
+        CHECK(oc_tmodel_outside(back, &d, why, sizeof why) == NULL);
+        d.inputs = &in;
+        d.n_inputs = 1;
         in.dtype = OC_DT_INT64;
         CHECK(oc_tmodel_outside(back, &d, why, sizeof why) == NULL);
         d.op = "MatMul";
@@ -1090,24 +1107,42 @@ static void test_tmodel_fit(void)
     }
     oc_tmodel_free(back);
 
-    /* Format 7: each coverage entry without its element types (4 bytes)
-     * still loads, marking no type; format 6: each fit without its range
+    /* Format 8: each coverage entry without its input count (4 bytes)
+     * still loads, marking no count; format 7: without its element types
+     * too (4 more), marking no type; format 6: each fit without its range
      * (16 bytes) too, with the ensemble's range alone. */
     size_t src = 4 + strlen("fit.json (fitted on a, b)"), mb = machines_bytes(tm);
-    size_t at_known = n - 4 - mb - 72 - 8, at_nfit = at_known - src - 2 * 52 - 4;
-    unsigned char *v6 = malloc(n), *v7 = malloc(n);
-    size_t n6 = 0, n7 = 0;
+    size_t at_known = n - 4 - mb - 80 - 8, at_nfit = at_known - src - 2 * 52 - 4;
+    unsigned char *v6 = malloc(n), *v7 = malloc(n), *v8 = malloc(n);
+    size_t n6 = 0, n7 = 0, n8 = 0;
     for (size_t i = 0; i < n; i++) {
-        bool range = false, types = false;
+        bool range = false, types = false, counts = false;
         for (size_t k = 0; k < 2; k++) {
-            size_t at = at_nfit + 4 + k * 52 + 36, tt = at_known + 8 + k * 36 + 32;
+            size_t at = at_nfit + 4 + k * 52 + 36, tt = at_known + 8 + k * 40 + 32;
             range |= i >= at && i < at + 16;
             types |= i >= tt && i < tt + 4;
+            counts |= i >= tt + 4 && i < tt + 8;
         }
-        if (!types)
+        if (!counts)
+            v8[n8++] = pl[i];
+        if (!types && !counts)
             v7[n7++] = pl[i];
-        if (!range && !types)
+        if (!range && !types && !counts)
             v6[n6++] = pl[i];
+    }
+    CHECK(oc_tmodel_from_payload(8, OC_N_FEATURES, v8, n8, "v8", &back, &err) == OC_OK);
+    if (back) {
+        oc_desc_value in[4] = {{.present = true, .dtype = OC_DT_FLOAT},
+                               {.present = true, .dtype = OC_DT_FLOAT},
+                               {.present = true, .dtype = OC_DT_FLOAT},
+                               {.present = true, .dtype = OC_DT_FLOAT}};
+        oc_node_desc d = {.op = "Conv", .n_inputs = 4, .inputs = in};
+        d.cost.flops = 1000000;
+        char why[128];
+        CHECK(oc_tmodel_has_coverage(back) && !oc_tmodel_outside(back, &d, why, sizeof why));
+        in[0].dtype = OC_DT_INT64; /* the element types are still there */
+        CHECK(oc_tmodel_outside(back, &d, why, sizeof why) != NULL);
+        oc_tmodel_free(back);
     }
     CHECK(oc_tmodel_from_payload(7, OC_N_FEATURES, v7, n7, "v7", &back, &err) == OC_OK);
     if (back) {
@@ -1126,9 +1161,10 @@ static void test_tmodel_fit(void)
     }
     free(v6);
     free(v7);
+    free(v8);
 
     /* A corrupt or truncated section: one line.  The payload ends with
-     * u32 n_fit, 2 x 52 bytes, str source, u32 known, u32 n, 2 x 36
+     * u32 n_fit, 2 x 52 bytes, str source, u32 known, u32 n, 2 x 40
      * bytes, the machines, "END1". */
     const uint32_t V = OC_TMODEL_VERSION;
     unsigned char *c = malloc(n);
@@ -1140,6 +1176,9 @@ static void test_tmodel_fit(void)
     CHECK(payload_refused(V, c, n, "corrupt timing model (coverage)"));
     memcpy(c, pl, n);
     put32(c + at_known + 8 + 32, 1u << 31); /* an element type no ONNX type */
+    CHECK(payload_refused(V, c, n, "corrupt timing model (coverage)"));
+    memcpy(c, pl, n);
+    put32(c + at_known + 8 + 36, 70000); /* more inputs than any node has */
     CHECK(payload_refused(V, c, n, "corrupt timing model (coverage)"));
     memcpy(c, pl, n);
     memset(c + at_nfit + 8, 0xff, 8); /* kernel_scale NaN */
