@@ -233,9 +233,9 @@ bool oc_tmodel_has_coverage(const oc_tmodel *tm);
  * element type, where the coverage records them), "OP of 250 inputs: its
  * samples have at most 4" (present inputs, where the coverage records
  * them), "OP: 25x the work of the largest sample" (more than 10x), or "no
- * sample at 4 threads" (a
- * thread count the model never learned), in that order.  NULL when
- * inside; with coverage unknown, only the thread count is asked. */
+ * sample at 4 threads" (a thread count the model never learned), in that
+ * order.  NULL when inside; with coverage unknown, only the thread count
+ * is asked. */
 #define OC_TMODEL_NO_SAMPLE "no sample of "
 #define OC_TMODEL_IN_DATA " in the timing model's data"
 const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *buf,

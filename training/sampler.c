@@ -2666,8 +2666,6 @@ static void gen_thinconv(gen *g)
             c.k[0] = PICK(r, ((const int64_t[]){10, 16, 20, 32, 64, 80, 160, 251, 400, 401}));
             c.s[0] = c.k[0] >= 251 ? PICK(r, ((const int64_t[]){1, 1, 10, 160}))
                                    : PICK(r, ((const int64_t[]){c.k[0] / 2, c.k[0] / 2, 5, 8}));
-            if (c.s[0] < 1)
-                c.s[0] = 1;
             c.cout = channels(r, 16, 512);
             c.in[0] = logu(r, 4000, 64000);
             pad = pads[chance(r, 0.4)];
