@@ -734,6 +734,14 @@ oc_status oc_node_desc_from_json(const json_t *node_obj, const json_t *fused,
 
 /* ---- lookups ---- */
 
+size_t oc_desc_count_present(const oc_desc_value *v, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += v[i].present;
+    return k;
+}
+
 const oc_desc_attr *oc_node_desc_attr(const oc_node_desc *d, const char *name)
 {
     for (size_t i = 0; i < d->n_attrs; i++)

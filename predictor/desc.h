@@ -137,6 +137,8 @@ json_t *oc_node_desc_to_json(const oc_node_desc *d);
 json_t *oc_node_desc_fused_to_json(const oc_node_desc *d);
 json_t *oc_node_desc_cost_to_json(const oc_node_desc *d);
 
+/* How many of the n values v are present (not omitted optional ones). */
+size_t oc_desc_count_present(const oc_desc_value *v, size_t n);
 /* The attribute named `name`, or NULL. */
 const oc_desc_attr *oc_node_desc_attr(const oc_node_desc *d, const char *name);
 /* Its int value, or dflt when absent or not an int. */

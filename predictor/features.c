@@ -508,15 +508,11 @@ oc_status oc_features_from_desc(const oc_node_desc *d, const oc_target *t, float
             x[OC_F_GENERIC_MOVE] = perm && generic_move(in0, perm, np);
         } else if (!strcmp(op, "Concat")) {
             int a = norm_axis(oc_node_desc_attr_int(d, "axis", 0), out0->rank);
-            size_t parts = 0;
-            for (size_t i = 0; i < d->n_inputs; i++)
-                parts += d->inputs[i].present;
+            size_t parts = oc_desc_count_present(d->inputs, d->n_inputs);
             run = a < 0 ? 0 : prod_from(out0, a) / (double)(parts ? parts : 1);
         } else if (!strcmp(op, "Split")) {
             int a = norm_axis(oc_node_desc_attr_int(d, "axis", 0), r);
-            size_t parts = 0;
-            for (size_t i = 0; i < d->n_outputs; i++)
-                parts += d->outputs[i].present;
+            size_t parts = oc_desc_count_present(d->outputs, d->n_outputs);
             run = a < 0 ? 0 : prod_from(in0, a) / (double)(parts ? parts : 1);
         } else if (!strcmp(op, "Slice")) {
             int a = last_changed_axis(in0, out0);

@@ -328,9 +328,7 @@ const char *oc_tmodel_outside(const oc_tmodel *tm, const oc_node_desc *d, char *
                  oc_dtype_name(dt));
         return buf;
     }
-    size_t present = 0;
-    for (size_t i = 0; i < d->n_inputs; i++)
-        present += d->inputs[i].present;
+    size_t present = oc_desc_count_present(d->inputs, d->n_inputs);
     if (c && c->max_inputs && present > c->max_inputs) {
         snprintf(buf, size, "%s of %zu inputs: its samples have at most %u", d->op, present,
                  (unsigned)c->max_inputs);

@@ -1533,6 +1533,23 @@ static void conv_nd_act(gen *g, const char *act)
     out_f(g, "Z");
 }
 
+/* The drawn convolution c and activation act (NULL: none) into the model,
+ * its kind and padding in the config; a draw whose output would be empty
+ * is rejected. */
+static void conv_nd_finish(gen *g, const conv_nd *c, const char *kind, const char *pad,
+                           const char *act)
+{
+    if (!conv_nd_fits(c)) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "kind", kind);
+    cfg_s(g, "padding", pad);
+    conv_nd_config(g, c);
+    conv_nd_emit(g, c);
+    conv_nd_act(g, act);
+}
+
 /* WaveNet / TCN: kernel 2 or 3, dilation 1..512 (powers of 2), long
  * sequences (audio samples). */
 static const char *c1_dilated(rng *r, conv_nd *c)
@@ -1623,15 +1640,7 @@ static void gen_conv1d(gen *g)
     static const double aw[] = {0.45, 0.3, 0.1, 0.1, 0.05};
     static const char *const acts[] = {NULL, "Relu", "Tanh", "Sigmoid", "LeakyRelu"};
     const char *act = acts[WPICK(r, aw)];
-    if (!conv_nd_fits(&c)) {
-        g->reject = true;
-        return;
-    }
-    cfg_s(g, "kind", kinds[kind]);
-    cfg_s(g, "padding", pad);
-    conv_nd_config(g, &c);
-    conv_nd_emit(g, &c);
-    conv_nd_act(g, act);
+    conv_nd_finish(g, &c, kinds[kind], pad, act);
 }
 
 /* 3-D convolutions [N, C, T, H, W] as video networks have them (C3D, I3D,
@@ -2707,15 +2716,7 @@ static void gen_thinconv(gen *g)
     }
     c.bias = chance(r, 0.8);
     bool relu = chance(r, 0.4);
-    if (!conv_nd_fits(&c)) {
-        g->reject = true;
-        return;
-    }
-    cfg_s(g, "kind", kind);
-    cfg_s(g, "padding", pad);
-    conv_nd_config(g, &c);
-    conv_nd_emit(g, &c);
-    conv_nd_act(g, relu ? "Relu" : NULL);
+    conv_nd_finish(g, &c, kind, pad, relu ? "Relu" : NULL);
 }
 
 /* ---- recurrent layers ----
@@ -2765,7 +2766,7 @@ static void gen_rnn(gen *g)
             weight(g, "C0", SHAPE(dirs, n, hid), -1, 1);
     }
     char in[40];
-    snprintf(in, sizeof in, "X,W,R%s%s", bias || init ? (bias ? ",B" : ",") : "",
+    snprintf(in, sizeof in, "X,W,R%s%s", bias ? ",B" : init ? "," : "",
              !init ? "" : o == 0 ? ",,H0,C0" : ",,H0");
     size_t nd = node(g, op, in, "Y,Y_h");
     oc_builder_attr_int(g->b, nd, "hidden_size", hid);
