@@ -139,6 +139,14 @@ thin() { # thin THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 rnn() { # rnn THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     each "$1" "$2" "${3:-}" "rnn=400" "${@:4}"
 }
+# Selection and indexing kernels (2026-12-07): TopK, ArgMax/ArgMin, CumSum,
+# ScatterElements, ScatterND, Where, Expand, Cast and Concats of 8..512
+# pieces, which no family drew; across blind30-36 TopK was predicted at 0.13
+# of its profiled time and ScatterElements at 1.8x: 800 samples per thread
+# count (nine kinds), about 2 minutes, into files of their own.
+selection() { # selection THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    each "$1" "$2" "${3:-}" "select=800" "${@:4}"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -175,6 +183,8 @@ thin1) thin 1 "$MD/ort-cpu-thin-t1.jsonl.gz" ;;
 thin2) thin 2 "$MD/ort-cpu-thin-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 rnn1) rnn 1 "$MD/ort-cpu-rnn-t1.jsonl.gz" ;;
 rnn2) rnn 2 "$MD/ort-cpu-rnn-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+select1) selection 1 "$MD/ort-cpu-select-t1.jsonl.gz" ;;
+select2) selection 2 "$MD/ort-cpu-select-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 torch1) ops torch-cpu 1 "$MD/torch-cpu-t1.jsonl.gz" ;;

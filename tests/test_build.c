@@ -826,6 +826,58 @@ static void test_thinconv_family_draws(void)
     CHECK(cin1 >= 140 && strided >= 30 && dilated >= 30);
 }
 
+/* select: every kind drawn, each with its operator; a Concat of 8..512
+ * pieces from at most four inputs; scatter indices bounded by the axis
+ * they index; TopK's K at most its axis; Cast from the input's type; and
+ * tiny shapes (at most 4096 elements) as well as layer-sized ones. */
+static void test_select_family_draws(void)
+{
+    static const char *const kinds[] = {"topk",  "arg",    "cumsum", "scatter", "scatter_nd",
+                                        "where", "expand", "cast",   "concat"};
+    static const char *const ops[] = {"TopK",  "Arg",    "CumSum", "ScatterElements",
+                                      "ScatterND", "Where", "Expand", "Cast", "Concat"};
+    int n[9] = {0}, tiny = 0, big = 0, many = 0;
+    for (uint64_t i = 0; i < 400; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_SELECT, i, &s))
+            continue;
+        const char *k = cfg_str(&s, "kind");
+        int j = 0;
+        while (j < 9 && strcmp(k, kinds[j]))
+            j++;
+        CHECK(j < 9 && !strncmp(s.op, ops[j < 9 ? j : 0], strlen(ops[j < 9 ? j : 0])));
+        if (j == 9) {
+            oc_sample_free(&s);
+            continue;
+        }
+        n[j]++;
+        const oc_sample_input *x = &s.inputs[0];
+        double e = 1;
+        for (int d = 0; d < x->rank; d++)
+            e *= (double)x->dims[d];
+        tiny += e <= 4096;
+        big += e >= 65536;
+        if (j == 8) {
+            int64_t p = cfg_int(&s, "inputs", 0);
+            CHECK(p >= 8 && p <= 512 && s.n_inputs == 4);
+            many += p >= 100;
+        } else if (j == 3 || j == 4) {
+            CHECK(s.n_inputs == 3 && s.inputs[1].dtype == OC_DT_INT64);
+            int64_t ax = j == 3 ? cfg_int(&s, "axis", 0) : 0;
+            CHECK(s.inputs[1].bound == x->dims[ax] && s.inputs[1].bound >= 1);
+        } else if (j == 0) {
+            int64_t ax = cfg_int(&s, "axis", 0), kk = cfg_int(&s, "k", 0);
+            CHECK(ax >= 0 && ax < x->rank && kk >= 1 && kk <= x->dims[ax]);
+        } else if (j == 7) {
+            CHECK(!strcmp(oc_dtype_name(x->dtype), cfg_str(&s, "from")));
+        }
+        oc_sample_free(&s);
+    }
+    for (int j = 0; j < 9; j++)
+        CHECK(n[j] >= 15);
+    CHECK(tiny >= 80 && big >= 40 && many >= 10);
+}
+
 /* rnn: LSTM, GRU and RNN each drawn, one-step and sequence kinds and
  * both directions; X [seq, batch, input], W [dirs, gates x hidden, input],
  * the node's hidden_size the config's; one-step layers forward only. */
@@ -1045,6 +1097,7 @@ int main(void)
     test_prelu_family_draws();
     test_thinconv_family_draws();
     test_rnn_family_draws();
+    test_select_family_draws();
     test_logic_family_draws();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

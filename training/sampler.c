@@ -2778,6 +2778,252 @@ static void gen_rnn(gen *g)
     out_f(g, "Y_h");
 }
 
+/* ---- selection and indexing between layers ----
+ * The kernels model code and unrolled algorithms run around their layers,
+ * which no other family drew: TopK (15%: beam search, top-k routing, the
+ * k nearest of 16..16384 points, PointRend's uncertain points; tiny 40%,
+ * else 1..16384 rows of 16..16384, at most 2^24 elements, over the last
+ * axis; K 1..32 half the time, else up to 512), ArgMax or
+ * ArgMin (10%), CumSum (10%: exclusive or reversed 20% each), a
+ * ScatterElements (15%) or ScatterND of rows (10%) writing into a tensor,
+ * reduction none or add, Where on a mask (10%: the other operand a scalar
+ * as masked_fill has it 40%), Expand of a size-1 axis (7%), Cast between
+ * float, int64, int32 and bool (10%) and a Concat of 8..512 small pieces
+ * (13%: the stacked steps of an unrolled loop; at most four distinct
+ * inputs, repeated).  Shapes are tiny (1..4096 elements, as an unrolled
+ * algorithm's steps are) 45% of the time, else 2^11..2^22 elements. */
+static int select_shape(rng *r, int64_t *d)
+{
+    return chance(r, 0.45) ? small_shape(r, d) : any_shape(r, d);
+}
+
+static void select_concat(gen *g)
+{
+    rng *r = &g->r;
+    int64_t pieces = logu(r, 8, 512), d[3];
+    int rank = (int)irange(r, 2, 3);
+    d[0] = logu(r, 1, 16);
+    for (int i = 1; i < rank; i++)
+        d[i] = logu(r, 1, 64);
+    int64_t axis = chance(r, 0.6) ? rank - 1 : 1;
+    if (elems(rank, d) * (double)pieces > 4194304) {
+        g->reject = true;
+        return;
+    }
+    int distinct = pieces < 4 ? (int)pieces : 4;
+    cfg_shape(g, "piece", rank, d);
+    cfg_i(g, "inputs", pieces);
+    cfg_i(g, "axis", axis);
+    char names[4 * 512 + 1] = "";
+    for (int i = 0; i < distinct; i++) {
+        char nm[4];
+        snprintf(nm, sizeof nm, "X%d", i);
+        in_f(g, nm, rank, d);
+    }
+    for (int64_t i = 0; i < pieces; i++) {
+        size_t l = strlen(names);
+        snprintf(names + l, sizeof names - l, "%sX%d", i ? "," : "", (int)(i % distinct));
+    }
+    size_t n = node(g, "Concat", names, "Y");
+    oc_builder_attr_int(g->b, n, "axis", axis);
+    main_node(g, n, "Concat");
+    out_f(g, "Y");
+}
+
+static void select_scatter(gen *g, bool nd)
+{
+    rng *r = &g->r;
+    int64_t x[3], ix[3];
+    int rank = (int)irange(r, 2, 3);
+    bool tiny = chance(r, 0.45);
+    x[0] = logu(r, 1, 16);
+    for (int i = 1; i < rank; i++)
+        x[i] = logu(r, tiny ? 1 : 16, tiny ? 64 : 2048);
+    double n = elems(rank, x);
+    if (n > 4194304 || (!tiny && n < 2048)) {
+        g->reject = true;
+        return;
+    }
+    const char *op = nd ? "ScatterND" : "ScatterElements";
+    bool add = chance(r, 0.4);
+    int64_t axis = 0, bound, k;
+    cfg_s(g, "op", op);
+    cfg_shape(g, "shape", rank, x);
+    cfg_s(g, "reduction", add ? "add" : "none");
+    if (nd) { /* rows of the first axis: indices [K, 1], updates [K, ...] */
+        k = logu(r, 1, x[0] > 1 ? x[0] : 1);
+        ix[0] = k, ix[1] = 1;
+        bound = x[0];
+        cfg_i(g, "rows", k);
+        in_f(g, "X", rank, x);
+        input(g, "I", OC_DT_INT64, 2, ix, bound);
+        int64_t u[3] = {k, x[1], rank == 3 ? x[2] : 0};
+        in_f(g, "U", rank, u);
+    } else { /* the indices' shape the data's, one axis cut to K */
+        axis = chance(r, 0.6) ? rank - 1 : 1;
+        memcpy(ix, x, sizeof ix);
+        k = ix[axis] = logu(r, 1, x[axis]);
+        bound = x[axis];
+        cfg_i(g, "axis", axis);
+        cfg_shape(g, "indices", rank, ix);
+        in_f(g, "X", rank, x);
+        input(g, "I", OC_DT_INT64, rank, ix, bound);
+        in_f(g, "U", rank, ix);
+    }
+    size_t nd_ = node(g, op, "X,I,U", "Y");
+    if (!nd)
+        oc_builder_attr_int(g->b, nd_, "axis", axis);
+    oc_builder_attr_string(g->b, nd_, "reduction", add ? "add" : "none");
+    main_node(g, nd_, op);
+    out_f(g, "Y");
+}
+
+static void select_topk(gen *g)
+{
+    rng *r = &g->r;
+    int64_t d[4];
+    int rank;
+    if (chance(r, 0.4)) {
+        rank = small_shape(r, d);
+    } else { /* rows of a long axis */
+        rank = 2;
+        d[0] = logu(r, 1, 16384), d[1] = logu(r, 16, 16384);
+        if (elems(rank, d) > 16777216)
+            rank = 0;
+    }
+    if (!rank) {
+        g->reject = true;
+        return;
+    }
+    int64_t axis = rank - 1, k = chance(r, 0.5) ? logu(r, 1, 32) : logu(r, 1, 512);
+    if (k > d[axis])
+        k = d[axis];
+    bool largest = chance(r, 0.8);
+    cfg_shape(g, "shape", rank, d);
+    cfg_i(g, "axis", axis);
+    cfg_i(g, "k", k);
+    cfg_b(g, "largest", largest);
+    in_f(g, "X", rank, d);
+    oc_builder_ints(g->b, "K", 1, D(1), &k);
+    size_t n = node(g, "TopK", "X,K", "Y,Yi");
+    oc_builder_attr_int(g->b, n, "axis", axis);
+    oc_builder_attr_int(g->b, n, "largest", largest);
+    main_node(g, n, "TopK");
+    out_f(g, "Y");
+    out_t(g, "Yi", OC_DT_INT64);
+}
+
+static void gen_select(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.15, 0.1, 0.1, 0.15, 0.1, 0.1, 0.07, 0.1, 0.13};
+    static const char *const kinds[] = {"topk",  "arg",    "cumsum", "scatter", "scatter_nd",
+                                        "where", "expand", "cast",   "concat"};
+    size_t kind = WPICK(r, kw);
+    cfg_s(g, "kind", kinds[kind]);
+    if (kind == 0) {
+        select_topk(g);
+        return;
+    }
+    if (kind == 3 || kind == 4) {
+        select_scatter(g, kind == 4);
+        return;
+    }
+    if (kind == 8) {
+        select_concat(g);
+        return;
+    }
+    int64_t d[5];
+    int rank = select_shape(r, d);
+    if (!rank) {
+        g->reject = true;
+        return;
+    }
+    int64_t axis = chance(r, 0.7) ? rank - 1 : irange(r, 0, rank - 1);
+    size_t n;
+    cfg_shape(g, "shape", rank, d);
+    switch (kind) {
+    case 1: { /* ArgMax, ArgMin */
+        const char *op = chance(r, 0.7) ? "ArgMax" : "ArgMin";
+        bool keep = chance(r, 0.5);
+        cfg_s(g, "op", op);
+        cfg_i(g, "axis", axis);
+        cfg_b(g, "keepdims", keep);
+        in_f(g, "X", rank, d);
+        n = node(g, op, "X", "Y");
+        oc_builder_attr_int(g->b, n, "axis", axis);
+        oc_builder_attr_int(g->b, n, "keepdims", keep);
+        main_node(g, n, op);
+        out_t(g, "Y", OC_DT_INT64);
+        return;
+    }
+    case 2: { /* CumSum */
+        bool excl = chance(r, 0.2), rev = chance(r, 0.2);
+        cfg_i(g, "axis", axis);
+        cfg_b(g, "exclusive", excl);
+        cfg_b(g, "reverse", rev);
+        in_f(g, "X", rank, d);
+        oc_builder_ints(g->b, "A", 0, NULL, &axis);
+        n = node(g, "CumSum", "X,A", "Y");
+        oc_builder_attr_int(g->b, n, "exclusive", excl);
+        oc_builder_attr_int(g->b, n, "reverse", rev);
+        main_node(g, n, "CumSum");
+        out_f(g, "Y");
+        return;
+    }
+    case 5: { /* Where */
+        static const char *const bnames[] = {"same", "row", "scalar"};
+        size_t bc = WPICK(r, ((const double[]){0.4, 0.2, 0.4}));
+        int64_t c[5];
+        memcpy(c, d, sizeof c);
+        if (bc == 1)
+            c[rank - 1] = 1; /* one flag per row */
+        cfg_s(g, "operands", bnames[bc]);
+        input(g, "C", OC_DT_BOOL, rank, c, 0);
+        in_f(g, "X", rank, d);
+        if (bc == 2) /* masked_fill: a scalar on one side */
+            oc_builder_floats(g->b, "B", 0, NULL, (const float[]){-1e4f});
+        else
+            in_f(g, "B", rank, d);
+        n = node(g, "Where", "C,X,B", "Y");
+        main_node(g, n, "Where");
+        out_f(g, "Y");
+        return;
+    }
+    case 6: { /* Expand: a size-1 axis to its full size */
+        int64_t s[5];
+        memcpy(s, d, sizeof s);
+        s[axis] = 1;
+        if (d[axis] < 2) {
+            g->reject = true;
+            return;
+        }
+        cfg_i(g, "axis", axis);
+        in_f(g, "X", rank, s);
+        oc_builder_ints(g->b, "S", 1, D((int64_t)rank), d);
+        n = node(g, "Expand", "X,S", "Y");
+        main_node(g, n, "Expand");
+        out_f(g, "Y");
+        return;
+    }
+    default: { /* Cast */
+        static const oc_dtype from[] = {OC_DT_FLOAT, OC_DT_INT64, OC_DT_BOOL, OC_DT_FLOAT,
+                                        OC_DT_INT32, OC_DT_INT64};
+        static const oc_dtype to[] = {OC_DT_INT64, OC_DT_FLOAT, OC_DT_FLOAT, OC_DT_INT32,
+                                      OC_DT_FLOAT, OC_DT_INT32};
+        size_t p = next(r) % (sizeof from / sizeof from[0]);
+        cfg_s(g, "from", oc_dtype_name(from[p]));
+        cfg_s(g, "to", oc_dtype_name(to[p]));
+        input(g, "X", from[p], rank, d, from[p] == OC_DT_FLOAT || from[p] == OC_DT_BOOL ? 0 : 1000);
+        n = node(g, "Cast", "X", "Y");
+        oc_builder_attr_int(g->b, n, "to", to[p]);
+        main_node(g, n, "Cast");
+        out_t(g, "Y", to[p]);
+        return;
+    }
+    }
+}
+
 static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_CONV] = gen_conv,
     [OC_FAM_CONVTRANSPOSE] = gen_convtranspose,
@@ -2823,6 +3069,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_LOGIC] = gen_logic,
     [OC_FAM_THINCONV] = gen_thinconv,
     [OC_FAM_RNN] = gen_rnn,
+    [OC_FAM_SELECT] = gen_select,
 };
 
 /* ---- drawing ---- */

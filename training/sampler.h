@@ -67,7 +67,8 @@
     XX(PRELU, "prelu", "PRelu")            /* per-channel or one slope */     \
     XX(LOGIC, "logic", "Logic")            /* bool logic, int64, Tile */     \
     XX(THINCONV, "thinconv", "ThinConv")   /* 1..4 input channels */       \
-    XX(RNN, "rnn", "Recurrent")            /* LSTM, GRU, RNN */
+    XX(RNN, "rnn", "Recurrent")            /* LSTM, GRU, RNN */            \
+    XX(SELECT, "select", "Select")         /* TopK, Scatter, Where, Cast */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
