@@ -46,7 +46,9 @@ cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >
 # logic, int64 arithmetic and reductions, Tile, Mod; 1 thread only).
 ORT=("$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" "$F/ort-cpu-t1.jsonl.gz"
      "$F/ort-cpu-t2.jsonl.gz" "$L/ort-cpu-ingraph.jsonl.gz" "$F/ort-cpu-ingraph.jsonl.gz"
-     "$F/ort-cpu-ingraph-seen.jsonl.gz" "$F/ort-cpu-missing-t1.jsonl.gz")
+     "$F/ort-cpu-ingraph-seen.jsonl.gz" "$F/ort-cpu-missing-t1.jsonl.gz"
+     "$F/ort-cpu-upconv-unary-t1.jsonl.gz" "$F/ort-cpu-upconv-unary-t2.jsonl.gz"
+     "$F/ort-cpu-thin-t1.jsonl.gz" "$F/ort-cpu-rnn-t1.jsonl.gz" "$F/ort-cpu-select-t1.jsonl.gz")
 TORCH=("$L"/torch-cpu-t[12].jsonl.gz "$L"/torch-cpu-t[12]-adam.jsonl.gz
        "$F"/torch-cpu-t[12]-ingrad.jsonl.gz)
 "$BUILD/onnxcost" train --hw "$L/hw.json" --hw "$F/hw.json" --seed 1 --ensemble 10 -q \
