@@ -122,29 +122,29 @@ assert sorted(marked.values(), key=str) == [None, \"no sample of ReduceSum on in
 assert j['totals']['extrapolated_kernels'] == 1, j['totals']
 E" "an element type never measured: that kernel alone marked in JSON"
 
-# more inputs than any sample of the operator had: a Concat of 200 pieces
-# (the built-in model's Concats joined at most 64), beside one of 3,
+# more inputs than any sample of the operator had: a Concat of 1000 pieces
+# (the select family draws at most 512), beside one of 3,
 # unmarked; the note names the count
 $PY - "$TMP/cat.onnx" <<'E'
 import sys
 from onnx import TensorProto, helper, save
-xs = ["x%d" % i for i in range(200)]
+xs = ["x%d" % i for i in range(1000)]
 g = helper.make_graph(
     [helper.make_node("Concat", xs, ["many"], axis=2),
      helper.make_node("Concat", xs[:3], ["few"], axis=2)], "cat",
     [helper.make_tensor_value_info(x, TensorProto.FLOAT, [16, 8, 1]) for x in xs],
-    [helper.make_tensor_value_info("many", TensorProto.FLOAT, [16, 8, 200]),
+    [helper.make_tensor_value_info("many", TensorProto.FLOAT, [16, 8, 1000]),
      helper.make_tensor_value_info("few", TensorProto.FLOAT, [16, 8, 3])])
 save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1])
 E
 "$BIN" predict "$TMP/cat.onnx" -f json >"$TMP/j12" 2>"$TMP/e12"
-ok '[ $? -eq 0 ] && grep -q "^onnxcost: warning: 1 kernel (.*) is extrapolated beyond the timing model.s data: Concat of 200 inputs: its samples have at most [0-9]*$" "$TMP/e12"' \
+ok '[ $? -eq 0 ] && grep -q "^onnxcost: warning: 1 kernel (.*) is extrapolated beyond the timing model.s data: Concat of 1000 inputs: its samples have at most [0-9]*$" "$TMP/e12"' \
     "more inputs than any sample: one warning line with the count"
 ok "$PY - '$TMP/j12' <<'E'
 import json, sys
 j = json.load(open(sys.argv[1]))
 marked = {len(n['inputs']): n.get('extrapolated') for n in j['nodes'] if n['op'] == 'Concat'}
-assert marked[3] is None and marked[200].startswith('Concat of 200 inputs: its samples have at most '), marked
+assert marked[3] is None and marked[1000].startswith('Concat of 1000 inputs: its samples have at most '), marked
 assert j['totals']['extrapolated_kernels'] == 1, j['totals']
 E" "more inputs than any sample: that kernel alone marked in JSON"
 
