@@ -2810,19 +2810,19 @@ static void select_concat(gen *g)
         g->reject = true;
         return;
     }
-    int distinct = pieces < 4 ? (int)pieces : 4;
+    enum { DISTINCT = 4 }; /* a sample has at most 8 inputs */
     cfg_shape(g, "piece", rank, d);
     cfg_i(g, "inputs", pieces);
     cfg_i(g, "axis", axis);
     char names[4 * 512 + 1] = "";
-    for (int i = 0; i < distinct; i++) {
+    for (int i = 0; i < DISTINCT; i++) {
         char nm[4];
         snprintf(nm, sizeof nm, "X%d", i);
         in_f(g, nm, rank, d);
     }
     for (int64_t i = 0; i < pieces; i++) {
         size_t l = strlen(names);
-        snprintf(names + l, sizeof names - l, "%sX%d", i ? "," : "", (int)(i % distinct));
+        snprintf(names + l, sizeof names - l, "%sX%d", i ? "," : "", (int)(i % DISTINCT));
     }
     size_t n = node(g, "Concat", names, "Y");
     oc_builder_attr_int(g->b, n, "axis", axis);
@@ -2830,7 +2830,7 @@ static void select_concat(gen *g)
     out_f(g, "Y");
 }
 
-static void select_scatter(gen *g, bool nd)
+static void select_scatter(gen *g, bool rows)
 {
     rng *r = &g->r;
     int64_t x[3], ix[3];
@@ -2839,42 +2839,40 @@ static void select_scatter(gen *g, bool nd)
     x[0] = logu(r, 1, 16);
     for (int i = 1; i < rank; i++)
         x[i] = logu(r, tiny ? 1 : 16, tiny ? 64 : 2048);
-    double n = elems(rank, x);
-    if (n > 4194304 || (!tiny && n < 2048)) {
+    double e = elems(rank, x);
+    if (e > 4194304 || (!tiny && e < 2048)) {
         g->reject = true;
         return;
     }
-    const char *op = nd ? "ScatterND" : "ScatterElements";
+    const char *op = rows ? "ScatterND" : "ScatterElements";
     bool add = chance(r, 0.4);
-    int64_t axis = 0, bound, k;
+    int64_t axis = 0;
     cfg_s(g, "op", op);
     cfg_shape(g, "shape", rank, x);
     cfg_s(g, "reduction", add ? "add" : "none");
-    if (nd) { /* rows of the first axis: indices [K, 1], updates [K, ...] */
-        k = logu(r, 1, x[0] > 1 ? x[0] : 1);
+    if (rows) { /* rows of the first axis: indices [K, 1], updates [K, ...] */
+        int64_t k = logu(r, 1, x[0]);
         ix[0] = k, ix[1] = 1;
-        bound = x[0];
         cfg_i(g, "rows", k);
         in_f(g, "X", rank, x);
-        input(g, "I", OC_DT_INT64, 2, ix, bound);
+        input(g, "I", OC_DT_INT64, 2, ix, x[0]);
         int64_t u[3] = {k, x[1], rank == 3 ? x[2] : 0};
         in_f(g, "U", rank, u);
     } else { /* the indices' shape the data's, one axis cut to K */
         axis = chance(r, 0.6) ? rank - 1 : 1;
         memcpy(ix, x, sizeof ix);
-        k = ix[axis] = logu(r, 1, x[axis]);
-        bound = x[axis];
+        ix[axis] = logu(r, 1, x[axis]);
         cfg_i(g, "axis", axis);
         cfg_shape(g, "indices", rank, ix);
         in_f(g, "X", rank, x);
-        input(g, "I", OC_DT_INT64, rank, ix, bound);
+        input(g, "I", OC_DT_INT64, rank, ix, x[axis]);
         in_f(g, "U", rank, ix);
     }
-    size_t nd_ = node(g, op, "X,I,U", "Y");
-    if (!nd)
-        oc_builder_attr_int(g->b, nd_, "axis", axis);
-    oc_builder_attr_string(g->b, nd_, "reduction", add ? "add" : "none");
-    main_node(g, nd_, op);
+    size_t n = node(g, op, "X,I,U", "Y");
+    if (!rows)
+        oc_builder_attr_int(g->b, n, "axis", axis);
+    oc_builder_attr_string(g->b, n, "reduction", add ? "add" : "none");
+    main_node(g, n, op);
     out_f(g, "Y");
 }
 
