@@ -277,5 +277,31 @@ assert sorted(split['nodes']) == ['g0', 'g1', 'g2', 's'], split
 assert d['totals']['kernels'] == 3 and d['totals']['time_ms'] > 0, d['totals']
 E" "Gathers and a Slice covering an axis: one Split and a Squeeze per scalar Gather"
 
+# a view of a graph input is an alias (ORT 1.30: no copy, a few us at any
+# size); a view into a graph output is a copy, and grows with the tensor
+$PY - "$TMP" <<'E'
+import sys
+import numpy as np
+import onnx
+from onnx import helper as h, TensorProto as T, numpy_helper as nh
+for name, internal in (('view', True), ('copy', False)):
+    shape = nh.from_array(np.array([64, 3, 256, 256], np.int64), 'shape')
+    nodes = [h.make_node('Reshape', ['x', 'shape'], ['r' if internal else 'y'], name='reshape')]
+    if internal:
+        nodes.append(h.make_node('Relu', ['r'], ['y'], name='relu'))
+    g = h.make_graph(nodes, name, [h.make_tensor_value_info('x', T.FLOAT, [16, 4, 3, 256, 256])],
+                     [h.make_tensor_value_info('y', T.FLOAT, [64, 3, 256, 256])], [shape])
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid('', 17)]), f'{sys.argv[1]}/{name}.onnx')
+E
+"$BIN" predict --format json "$TMP/view.onnx" >"$TMP/view.json" 2>/dev/null
+"$BIN" predict --format json "$TMP/copy.onnx" >"$TMP/copy.json" 2>/dev/null
+ok "$PY - '$TMP/view.json' '$TMP/copy.json' <<'E'
+import json, sys
+view, copy = ([k for k in json.load(open(p))['kernels'] if k['op'] == 'Reshape'] for p in sys.argv[1:3])
+assert len(view) == 1 and len(copy) == 1, (view, copy)
+assert view[0]['time_us'] == view[0]['time_us_low'] == view[0]['time_us_high'] < 50, view
+assert copy[0]['time_us'] > 20 * view[0]['time_us'], (view, copy)
+E" "a Reshape of a graph input is a view, one into a graph output a copy"
+
 echo "predict_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
