@@ -1336,12 +1336,54 @@ static void mark_lost(pctx *p, int v, const oc_tinfo *t, const bool *lost)
     p->lost[v] = c;
 }
 
+/* RNN, GRU and LSTM in the default layout: ONNX's inference reads X's
+ * shape and the attributes only, so their outputs keep a rank whatever
+ * the other inputs' (Y [seq, dirs, batch, hidden], Y_h and Y_c [dirs,
+ * batch, hidden]), with num_directions always known, hidden_size where
+ * the attribute says it, and seq and batch X's dims 0 and 1 (measured
+ * with ORT 1.30: blind39's DeepAR feeds each step's LSTMs initial states
+ * sliced from a Reshape of computed target, which leaves them no shape;
+ * ORT still made one Split of the two Slices of every later step's
+ * Concat of the Y_h's, 46 a run). */
+static bool rnn_shapes(const pctx *p, const oc_node *n)
+{
+    const oc_attr *layout = oc_node_attr(n, "layout");
+    return (is_op(p, n, OC_OPID_LSTM) || is_op(p, n, OC_OPID_GRU) ||
+            is_op(p, n, OC_OPID_RNN)) &&
+           !n->domain[0] && !(layout && layout->i);
+}
+
+static void lose_rnn_dims(pctx *p, size_t i)
+{
+    const oc_node *n = &p->g->nodes[i];
+    int x = in(p, i, 0);
+    bool x_none = x < 0 || p->rankless[x], sized = oc_node_attr(n, "hidden_size") != NULL;
+    for (size_t q = 0; q < n->n_outputs; q++) {
+        int y = n->outputs[q], r = q == 0 ? 4 : 3;
+        const oc_tinfo *t = sinfo(p, y);
+        if (y < 0 || p->constant[y] || !t || t->rank != r)
+            continue;
+        bool lost[4] = {false, false, false, false}, any = false;
+        for (int d = 0; d < r; d++) {
+            int from = q == 0 ? (d == 0 ? 0 : d == 2 ? 1 : -1) : (d == 1 ? 1 : -1);
+            lost[d] = from >= 0 ? x_none || dim_lost(p, x, from) : d == r - 1 && !sized;
+            any |= lost[d];
+        }
+        if (any)
+            mark_lost(p, y, t, lost);
+    }
+}
+
 /* Node i's outputs' shapes as ORT's load-time inference has them, where
  * it knows fewer dims than ours (p->lost): its first output, or every
  * part of a Split. */
 static void lose_dims(pctx *p, size_t i)
 {
     const oc_node *n = &p->g->nodes[i];
+    if (rnn_shapes(p, n)) {
+        lose_rnn_dims(p, i);
+        return;
+    }
     size_t outs = is_op(p, n, OC_OPID_Split) ? n->n_outputs : n->n_outputs > 0;
     for (size_t q = 0; q < outs; q++) {
         int y = n->outputs[q];
@@ -1426,6 +1468,8 @@ static void ort_shapes(pctx *p)
             data = all_data && !any_rankless;
         } else if (no_shape_inference(p, n)) {
             rankless = true;
+        } else if (rnn_shapes(p, n)) {
+            rankless = false; /* lose_rnn_dims */
         }
         for (size_t q = 0; q < n->n_outputs; q++) {
             int o = n->outputs[q];

@@ -65,6 +65,13 @@ Layouts and fusions:
   split_of_96           96 one-column Slices of one tensor: one Split
                         (GatherSliceToSplitFusion has no limit on the parts;
                         blind25's goertzel_bank)
+  lstm_states_unshaped  two stacked LSTMs whose initial states are sliced
+                        from a Reshape to a computed shape (no shape at
+                        load: those Slices stay), their Y_h
+                        concatenated and sliced apart again: the LSTMs'
+                        outputs still have shapes (ONNX's rule reads X and
+                        the attributes), so the two Slices are one Split
+                        (blind39's deepar_forecast)
 Eliminations:
   expand_ones           a Slice's output expanded to ConstantOfShape([3])
                         of ones: the Expand goes (ExpandElimination; blind29's
@@ -394,6 +401,38 @@ def split_of_96():
         nodes.append(("Slice", ["M", "s%d" % q, "e%d" % q, "axis"], ["P%d" % q], {}))
     nodes.append(("Sum", ["P%d" % q for q in range(96)], ["Y"], {}))
     return build_model(nodes, [("X", ["N", 8, 96])], ["Y"], inits)
+
+
+@model
+def lstm_states_unshaped():
+    """X [1, N, 6] through two LSTMs of hidden 8 whose initial states are
+    sliced from H [2, 1, N, 8] reshaped to [2, N, 8] by a target made of
+    Z's dims (ReshapeFusion cannot make it constant); the two Y_h
+    concatenated to [2, N, 8], sliced into layers again and added."""
+    nodes = [("Shape", ["Z"], ["ZS"], {}),
+             ("Gather", ["ZS", "zero"], ["Z0"], {"axis": 0}),
+             ("Unsqueeze", ["Z0", "zero_axis"], ["Z0U"], {}),
+             ("Gather", ["ZS", "two_s"], ["Z2"], {"axis": 0}),
+             ("Unsqueeze", ["Z2", "zero_axis"], ["Z2U"], {}),
+             ("Concat", ["Z0U", "minus_one", "Z2U"], ["T"], {"axis": 0}),
+             ("Reshape", ["H", "T"], ["H0"], {}),
+             ("Slice", ["H0", "zero_axis", "one", "zero_axis"], ["H1"], {}),
+             ("Slice", ["H0", "one", "two", "zero_axis"], ["H2"], {}),
+             ("LSTM", ["X", "W1", "R1", "B1", "", "H1", "H1"], ["Y1", "Y1h", "Y1c"],
+              {"hidden_size": 8}),
+             ("Squeeze", ["Y1", "one"], ["X2"], {}),
+             ("LSTM", ["X2", "W2", "R2", "B2", "", "H2", "H2"], ["Y2", "Y2h", "Y2c"],
+              {"hidden_size": 8}),
+             ("Concat", ["Y1h", "Y2h"], ["S"], {"axis": 0}),
+             ("Slice", ["S", "zero_axis", "one", "zero_axis"], ["A"], {}),
+             ("Slice", ["S", "one", "two", "zero_axis"], ["B"], {}),
+             ("Add", ["A", "B"], ["Y"], {})]
+    inits = [("zero", np.array(0, dtype=np.int64)), ("two_s", np.array(2, dtype=np.int64)),
+             ("zero_axis", i64(0)), ("one", i64(1)), ("two", i64(2)), ("minus_one", i64(-1)),
+             ("W1", weights(1, 32, 6)), ("R1", weights(1, 32, 8)), ("B1", weights(1, 64)),
+             ("W2", weights(1, 32, 8)), ("R2", weights(1, 32, 8)), ("B2", weights(1, 64))]
+    return build_model(nodes, [("X", [1, "N", 6]), ("H", [2, 1, "N", 8]), ("Z", [2, "N", 8])],
+                       ["Y"], inits)
 
 
 def expand_to_ones(x, inputs, nodes, inits):
