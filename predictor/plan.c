@@ -1358,15 +1358,17 @@ static void lose_rnn_dims(pctx *p, size_t i)
     const oc_node *n = &p->g->nodes[i];
     int x = in(p, i, 0);
     bool x_none = x < 0 || p->rankless[x], sized = oc_node_attr(n, "hidden_size") != NULL;
+    /* per output dim: the dim of X it is, or -1 (dirs, hidden) */
+    static const int from_y[4] = {0, -1, 1, -1}, from_state[3] = {-1, 1, -1};
     for (size_t q = 0; q < n->n_outputs; q++) {
         int y = n->outputs[q], r = q == 0 ? 4 : 3;
+        const int *from = q == 0 ? from_y : from_state;
         const oc_tinfo *t = sinfo(p, y);
         if (y < 0 || p->constant[y] || !t || t->rank != r)
             continue;
         bool lost[4] = {false, false, false, false}, any = false;
         for (int d = 0; d < r; d++) {
-            int from = q == 0 ? (d == 0 ? 0 : d == 2 ? 1 : -1) : (d == 1 ? 1 : -1);
-            lost[d] = from >= 0 ? x_none || dim_lost(p, x, from) : d == r - 1 && !sized;
+            lost[d] = from[d] >= 0 ? x_none || dim_lost(p, x, from[d]) : d == r - 1 && !sized;
             any |= lost[d];
         }
         if (any)
