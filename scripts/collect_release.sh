@@ -147,6 +147,15 @@ rnn() { # rnn THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 selection() { # selection THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     each "$1" "$2" "${3:-}" "select=800" "${@:4}"
 }
+# Framed filter banks (2026-12-08): STFT and inverse STFT written as Conv1d
+# and ConvTranspose1d (kernel the frame, 16..2048; stride the hop), as
+# exportable audio code has them; blind39's Griffin-Lim inverse STFT (258
+# channels into 1, kernel 256, stride 64) was predicted at 4.65x its
+# profiled time, and no family drew a kernel past 16 (upconv) or a bank of
+# more than 512 channels (thinconv): 400 samples, at 1 thread.
+framebank() { # framebank THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    each "$1" "$2" "${3:-}" "framebank=400" "${@:4}"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -184,6 +193,8 @@ thin2) thin 2 "$MD/ort-cpu-thin-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 rnn1) rnn 1 "$MD/ort-cpu-rnn-t1.jsonl.gz" ;;
 rnn2) rnn 2 "$MD/ort-cpu-rnn-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 select1) selection 1 "$MD/ort-cpu-select-t1.jsonl.gz" ;;
+framebank1) framebank 1 "$MD/ort-cpu-framebank-t1.jsonl.gz" ;;
+framebank2) framebank 2 "$MD/ort-cpu-framebank-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 select2) selection 2 "$MD/ort-cpu-select-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;

@@ -826,6 +826,42 @@ static void test_thinconv_family_draws(void)
     CHECK(cin1 >= 140 && strided >= 30 && dilated >= 30);
 }
 
+/* framebank: every bank and both directions drawn; the kernel is the
+ * frame and the stride the hop, a Fourier bank has two channels per bin;
+ * synthesis maps the bank to 1 or 2 channels, analysis the reverse; a
+ * centred frame is padded (analysis) or cut (synthesis) by half a frame. */
+static void test_framebank_family_draws(void)
+{
+    int fourier = 0, real = 0, learned = 0, synth = 0, analysis = 0, centred = 0, big = 0;
+    for (uint64_t i = 0; i < 300; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_FRAMEBANK, i, &s))
+            continue;
+        CHECK(s.n_inputs == 1 && s.inputs[0].rank == 3);
+        const char *bank = cfg_str(&s, "bank");
+        int64_t k = cfg_int(&s, "frame", 0), hop = cfg_int(&s, "hop", 0),
+                f = cfg_int(&s, "bins", 0), sig = cfg_int(&s, "signal_channels", 0);
+        CHECK(hop >= 1 && hop < k && (sig == 1 || sig == 2));
+        fourier += !strcmp(bank, "fourier");
+        real += !strcmp(bank, "real");
+        learned += !strcmp(bank, "learned");
+        if (!strcmp(bank, "fourier"))
+            CHECK(f == k + 2);
+        big += k >= 1024;
+        bool is_synth = !strcmp(cfg_str(&s, "direction"), "synthesis");
+        synth += is_synth;
+        analysis += !is_synth;
+        CHECK(!strcmp(s.op, is_synth ? "ConvTranspose" : "Conv"));
+        CHECK(s.inputs[0].dims[1] == (is_synth ? f : sig));
+        if (is_synth)
+            CHECK(s.inputs[0].dims[2] == cfg_int(&s, "frames", 0));
+        centred += json_is_true(json_object_get(s.config, "centred"));
+        oc_sample_free(&s);
+    }
+    CHECK(fourier >= 120 && real >= 10 && learned >= 40);
+    CHECK(synth >= 120 && analysis >= 80 && centred >= 50 && big >= 20);
+}
+
 /* select: every kind drawn, each with its operator; a Concat of 8..512
  * pieces from at most four inputs; scatter indices bounded by the axis
  * they index; TopK's K at most its axis; Cast from the input's type; and
@@ -1097,6 +1133,7 @@ int main(void)
     test_qmaxpool_family_draws();
     test_prelu_family_draws();
     test_thinconv_family_draws();
+    test_framebank_family_draws();
     test_rnn_family_draws();
     test_select_family_draws();
     test_logic_family_draws();

@@ -2326,6 +2326,89 @@ static void gen_upconv(gen *g)
     out_f(g, "Y");
 }
 
+/* ---- framed filter banks ----
+ * STFT and inverse STFT written as convolutions, as exportable audio code
+ * has them (torch.stft does not export: nnAudio, asteroid's filter banks,
+ * Conv-TasNet's and DCCRN's encoders and decoders, iSTFTNet, Griffin-Lim):
+ * the kernel is the frame, the stride the hop.  A Fourier bank 65% (frame
+ * 128..2048, two channels per bin: n_fft + 2), a real bank of one channel
+ * per sample of the frame 10% (DCT-like), a learned bank 25% (frame
+ * 16..64, 64..512 channels); hop a quarter of the frame 50%, a half 20%,
+ * an eighth 10%, 160 or 256 as speech front ends use 20% (a learned
+ * bank: half 80%, a quarter); T 4..1024 frames, 1 or 2 signal channels
+ * (80% one), N 1..16.  Synthesis 60%: ConvTranspose of the bank into the
+ * signal, uncut or cut by half a frame each side (30%, as a centred STFT
+ * is inverted); analysis 40%: Conv of the signal into the bank, over
+ * (T - 1) * hop + frame samples or, centred (40%), over (T - 1) * hop
+ * padded by half a frame each side.  The upconv family's kernels stop at
+ * 16 and the thinconv family's banks at 512 channels over long signals. */
+static void gen_framebank(gen *g)
+{
+    rng *r = &g->r;
+    static const double bw[] = {0.65, 0.1, 0.25};
+    static const char *const banks[] = {"fourier", "real", "learned"};
+    size_t bank = WPICK(r, bw);
+    int64_t k, f;
+    if (bank == 2) {
+        k = PICK(r, ((const int64_t[]){16, 20, 32, 40, 64}));
+        f = channels(r, 64, 512);
+    } else {
+        k = PICK(r, ((const int64_t[]){128, 256, 256, 400, 512, 512, 1024, 2048}));
+        f = bank == 0 ? k + 2 : k;
+    }
+    int64_t hop;
+    if (bank == 2) {
+        hop = chance(r, 0.8) ? k / 2 : k / 4;
+    } else {
+        static const double hw[] = {0.5, 0.2, 0.1, 0.2};
+        size_t h = WPICK(r, hw);
+        hop = h == 0 ? k / 4 : h == 1 ? k / 2 : h == 2 ? k / 8 : chance(r, 0.5) ? 160 : 256;
+        if (hop >= k)
+            hop = k / 4;
+    }
+    int64_t t = logu(r, 4, 1024), sig = chance(r, 0.8) ? 1 : 2, n = logu(r, 1, 16);
+    bool synth = chance(r, 0.6), centred = chance(r, synth ? 0.3 : 0.4);
+    bool bias = chance(r, synth ? 0.1 : 0.2);
+    int64_t p = centred ? k / 2 : 0;
+    int64_t len = (t - 1) * hop + (centred ? 0 : k);
+    if (len < 1 || (synth && (t - 1) * hop + k - 2 * p < 1)) {
+        g->reject = true;
+        return;
+    }
+    cfg_s(g, "bank", banks[bank]);
+    cfg_s(g, "direction", synth ? "synthesis" : "analysis");
+    cfg_i(g, "batch", n);
+    cfg_i(g, "frame", k);
+    cfg_i(g, "hop", hop);
+    cfg_i(g, "bins", f);
+    cfg_i(g, "frames", t);
+    cfg_i(g, "signal_channels", sig);
+    cfg_b(g, "centred", centred);
+    if (!synth) {
+        conv_nd c = {.nsp = 1, .n = n, .cin = sig, .cout = f, .group = 1,
+                     .in = {len}, .k = {k}, .s = {hop}, .d = {1}, .pb = {p}, .pe = {p},
+                     .bias = bias};
+        conv_nd_config(g, &c);
+        conv_nd_emit(g, &c);
+        out_f(g, "Y");
+        return;
+    }
+    int64_t xd[3] = {n, f, t}, wd[3] = {f, sig, k}, one = 1, pads[2] = {p, p};
+    cfg_b(g, "bias", bias);
+    in_f(g, "X", 3, xd);
+    weight(g, "W", 3, wd, -1, 1);
+    if (bias)
+        weight(g, "B", SHAPE(sig), -1, 1);
+    size_t c = node(g, "ConvTranspose", bias ? "X,W,B" : "X,W", "Y");
+    oc_builder_attr_ints(g->b, c, "dilations", 1, &one);
+    oc_builder_attr_int(g->b, c, "group", 1);
+    oc_builder_attr_ints(g->b, c, "kernel_shape", 1, &k);
+    oc_builder_attr_ints(g->b, c, "pads", 2, pads);
+    oc_builder_attr_ints(g->b, c, "strides", 1, &hop);
+    main_node(g, c, "ConvTranspose");
+    out_f(g, "Y");
+}
+
 /* ---- Small kernels ----
  * Every other family draws kernels of thousands of elements and more: its
  * quickest samples take 3 us.  A decoder step at batch 1, a small MLP or
@@ -3068,6 +3151,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_THINCONV] = gen_thinconv,
     [OC_FAM_RNN] = gen_rnn,
     [OC_FAM_SELECT] = gen_select,
+    [OC_FAM_FRAMEBANK] = gen_framebank,
 };
 
 /* ---- drawing ---- */

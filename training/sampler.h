@@ -68,7 +68,8 @@
     XX(LOGIC, "logic", "Logic")            /* bool logic, int64, Tile */     \
     XX(THINCONV, "thinconv", "ThinConv")   /* 1..4 input channels */       \
     XX(RNN, "rnn", "Recurrent")            /* LSTM, GRU, RNN */            \
-    XX(SELECT, "select", "Select")         /* TopK, Scatter, Where, Cast */
+    XX(SELECT, "select", "Select")         /* TopK, Scatter, Where, Cast */ \
+    XX(FRAMEBANK, "framebank", "FrameBank") /* STFT, inverse STFT as convs */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
