@@ -156,6 +156,15 @@ selection() { # selection THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
 framebank() { # framebank THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
     each "$1" "$2" "${3:-}" "framebank=400" "${@:4}"
 }
+# 2-D convolutions of non-square kernels (2026-12-08): no family drew one
+# (every 2-D family's kernels are square); blind40's musicnn (one input
+# channel, 7x38 and 7x67 across the mel axis, 128x1 along time) was
+# predicted 1.8x over: sentence CNNs (h x embedding), timbral and temporal
+# filters on spectrograms, Inception's factorised 1 x k / k x 1; 400
+# samples at 1 thread.
+bandconv() { # bandconv THREADS DATASET [DRIVER EXTRA [COLLECT EXTRA...]]
+    each "$1" "$2" "${3:-}" "bandconv=400" "${@:4}"
+}
 case "${1:-all}" in
 ort1) ops ort-cpu 1 "$MD/ort-cpu-t1.jsonl.gz"
       weak 1 "$MD/ort-cpu-t1.jsonl.gz"
@@ -195,6 +204,8 @@ rnn2) rnn 2 "$MD/ort-cpu-rnn-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 select1) selection 1 "$MD/ort-cpu-select-t1.jsonl.gz" ;;
 framebank1) framebank 1 "$MD/ort-cpu-framebank-t1.jsonl.gz" ;;
 framebank2) framebank 2 "$MD/ort-cpu-framebank-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
+bandconv1) bandconv 1 "$MD/ort-cpu-bandconv-t1.jsonl.gz" ;;
+bandconv2) bandconv 2 "$MD/ort-cpu-bandconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 select2) selection 2 "$MD/ort-cpu-select-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 gconv2) gconv 2 "$MD/ort-cpu-gconv-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;
 quant2) quant 2 "$MD/ort-cpu-t2.jsonl.gz" "--no-spin" --max-drift 1.0 ;;

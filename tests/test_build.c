@@ -862,6 +862,37 @@ static void test_framebank_family_draws(void)
     CHECK(synth >= 120 && analysis >= 80 && centred >= 50 && big >= 20);
 }
 
+/* bandconv: every kind drawn, each a 2-D Conv whose kernel is not square;
+ * a sentence kernel spans the embedding, a temporal one is 1 wide, a
+ * factorised one 1 x k or k x 1 on a square map. */
+static void test_bandconv_family_draws(void)
+{
+    static const char *const kinds[] = {"sentence", "timbral", "temporal", "factorised"};
+    int n[4] = {0}, cin1 = 0;
+    for (uint64_t i = 0; i < 300; i++) {
+        oc_sample s;
+        if (!draw_ok(OC_FAM_BANDCONV, i, &s))
+            continue;
+        CHECK(!strcmp(s.op, "Conv") && s.n_inputs == 1 && s.inputs[0].rank == 4);
+        int64_t kh = cfg_int(&s, "kernel", 0), kw = cfg_int(&s, "kernel", 1);
+        CHECK(kh != kw);
+        const char *k = cfg_str(&s, "kind");
+        for (int j = 0; j < 4; j++)
+            n[j] += !strcmp(k, kinds[j]);
+        if (!strcmp(k, "sentence"))
+            CHECK(kw == s.inputs[0].dims[3] && s.inputs[0].dims[1] == 1);
+        if (!strcmp(k, "temporal") || !strcmp(k, "factorised"))
+            CHECK(kh == 1 || kw == 1);
+        cin1 += s.inputs[0].dims[1] == 1;
+        if (i < 40)
+            check_conv_attrs(&s, 2);
+        oc_sample_free(&s);
+    }
+    for (int j = 0; j < 4; j++)
+        CHECK(n[j] >= 40);
+    CHECK(cin1 >= 100);
+}
+
 /* select: every kind drawn, each with its operator; a Concat of 8..512
  * pieces from at most four inputs; scatter indices bounded by the axis
  * they index; TopK's K at most its axis; Cast from the input's type; and
@@ -1134,6 +1165,7 @@ int main(void)
     test_prelu_family_draws();
     test_thinconv_family_draws();
     test_framebank_family_draws();
+    test_bandconv_family_draws();
     test_rnn_family_draws();
     test_select_family_draws();
     test_logic_family_draws();

@@ -2409,6 +2409,77 @@ static void gen_framebank(gen *g)
     out_f(g, "Y");
 }
 
+/* ---- 2-D convolutions of non-square kernels ----
+ * Every other 2-D family draws square kernels.  A sentence CNN over
+ * [N, 1, L, D] word vectors (Kim's: the kernel h x D spans the embedding,
+ * h 2..7, L 16..512, D 50..768, C_out 32..512) 30%; timbral filters on a
+ * spectrogram (musically motivated CNNs: a kernel spanning 20..100% of
+ * the F 40..128 frequency bins by 1..7 frames, T 32..1000, 1, 2 or 4
+ * channels in, 8..256 out, the frequency axis first or second) 25%;
+ * temporal filters (1 x k or k x 1, k 16..256 along T, 1..4 channels in,
+ * 8..128 out) 20%; factorised convolutions of a deep layer (Inception v3's
+ * 1 x k then k x 1, k 3, 5 or 7, 32..768 channels on 8..64 square maps,
+ * "same" padding) 25%.  Padding "same" on the short axis, none on the long
+ * one (timbral and temporal); Conv 60%, Conv+Relu 40%. */
+static void gen_bandconv(gen *g)
+{
+    rng *r = &g->r;
+    static const double kw[] = {0.3, 0.25, 0.2, 0.25};
+    static const char *const kinds[] = {"sentence", "timbral", "temporal", "factorised"};
+    size_t kind = WPICK(r, kw);
+    conv_nd c = {.nsp = 2, .group = 1, .s = {1, 1}, .d = {1, 1}};
+    int band = chance(r, 0.5) ? 0 : 1; /* the axis the long kernel spans */
+    int other = 1 - band;
+    const char *pad = "valid";
+    if (kind == 0) {
+        band = 1, other = 0;
+        c.cin = 1;
+        c.in[0] = logu(r, 16, 512);
+        c.in[1] = PICK(r, ((const int64_t[]){50, 100, 128, 200, 256, 300, 512, 768}));
+        c.k[0] = PICK(r, ((const int64_t[]){2, 3, 3, 4, 5, 5, 7}));
+        c.k[1] = c.in[1];
+        c.cout = channels(r, 32, 512);
+        c.n = logu(r, 1, 64);
+    } else if (kind == 1) {
+        c.cin = PICK(r, ((const int64_t[]){1, 1, 1, 2, 4}));
+        c.in[band] = PICK(r, ((const int64_t[]){40, 64, 80, 96, 128}));
+        c.in[other] = logu(r, 32, 1000);
+        c.k[band] = (int64_t)(c.in[band] * (0.2 + 0.8 * unif(r)));
+        if (c.k[band] < 2)
+            c.k[band] = 2;
+        c.k[other] = PICK(r, ((const int64_t[]){1, 3, 5, 7}));
+        c.cout = channels(r, 8, 256);
+        pad = "same";
+        c.n = logu(r, 1, 32);
+    } else if (kind == 2) {
+        c.cin = PICK(r, ((const int64_t[]){1, 1, 2, 4}));
+        c.in[band] = logu(r, 64, 2000);
+        c.in[other] = chance(r, 0.5) ? 1 : PICK(r, ((const int64_t[]){8, 16, 40, 64, 96}));
+        c.k[band] = logu(r, 16, 256);
+        c.k[other] = 1;
+        c.cout = channels(r, 8, 128);
+        c.n = logu(r, 1, 32);
+    } else {
+        c.cin = channels(r, 32, 768);
+        c.in[0] = c.in[1] = logu(r, 8, 64);
+        c.k[band] = PICK(r, ((const int64_t[]){3, 5, 7, 7}));
+        c.k[other] = 1;
+        c.cout = chance(r, 0.5) ? c.cin : channels(r, 32, 768);
+        pad = "same";
+        c.n = logu(r, 1, 32);
+    }
+    if (!strcmp(pad, "same")) {
+        /* same on the short axis (factorised: both), none on the band */
+        conv_nd_pad(&c, other, "same");
+        conv_nd_pad(&c, band, kind == 3 ? "same" : "valid");
+    } else {
+        conv_nd_pad(&c, 0, "valid");
+        conv_nd_pad(&c, 1, "valid");
+    }
+    c.bias = chance(r, 0.8);
+    conv_nd_finish(g, &c, kinds[kind], pad, chance(r, 0.4) ? "Relu" : NULL);
+}
+
 /* ---- Small kernels ----
  * Every other family draws kernels of thousands of elements and more: its
  * quickest samples take 3 us.  A decoder step at batch 1, a small MLP or
@@ -3152,6 +3223,7 @@ static void (*const generators[OC_FAM_COUNT_])(gen *) = {
     [OC_FAM_RNN] = gen_rnn,
     [OC_FAM_SELECT] = gen_select,
     [OC_FAM_FRAMEBANK] = gen_framebank,
+    [OC_FAM_BANDCONV] = gen_bandconv,
 };
 
 /* ---- drawing ---- */

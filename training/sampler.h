@@ -69,7 +69,8 @@
     XX(THINCONV, "thinconv", "ThinConv")   /* 1..4 input channels */       \
     XX(RNN, "rnn", "Recurrent")            /* LSTM, GRU, RNN */            \
     XX(SELECT, "select", "Select")         /* TopK, Scatter, Where, Cast */ \
-    XX(FRAMEBANK, "framebank", "FrameBank") /* STFT, inverse STFT as convs */
+    XX(FRAMEBANK, "framebank", "FrameBank") /* STFT, inverse STFT as convs */ \
+    XX(BANDCONV, "bandconv", "BandConv")   /* 2-D, non-square kernels */
 
 typedef enum oc_family {
 #define XX(e, name, label) OC_FAM_##e,
