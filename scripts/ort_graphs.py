@@ -95,7 +95,7 @@ BLIND_SETS = ("blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7
               "blind25", "blind26", "blind27", "blind28", "blind29",
               "blind30", "blind31", "blind32", "blind33",
               "blind34", "blind35", "blind36", "blind37", "blind38",
-              "blind39", "blind40")
+              "blind39", "blind40", "blind41")
 ARCHS = dict(ZOO)
 for _stem in BLIND_SETS:
     ARCHS.update(getattr(_sample_module(_stem), _stem.upper()))
