@@ -44,11 +44,15 @@ cmake -S "$ROOT" -B "$BUILD" >/dev/null && cmake --build "$BUILD" -j"$(nproc)" >
 # Since the twenty-eighth session (rule R20) also f26's samples of the
 # kernels no family drew before (ort-cpu-missing-t1.jsonl.gz: PRelu, bool
 # logic, int64 arithmetic and reductions, Tile, Mod; 1 thread only).
+# Since the thirty-second session (rule R27) also f26's framebank samples
+# (STFT and inverse STFT as Conv1d / ConvTranspose1d) and bandconv samples
+# (2-D Conv of non-square kernels), 1 thread only.
 ORT=("$L/ort-cpu-t1.jsonl.gz" "$L/ort-cpu-t2.jsonl.gz" "$F/ort-cpu-t1.jsonl.gz"
      "$F/ort-cpu-t2.jsonl.gz" "$L/ort-cpu-ingraph.jsonl.gz" "$F/ort-cpu-ingraph.jsonl.gz"
      "$F/ort-cpu-ingraph-seen.jsonl.gz" "$F/ort-cpu-missing-t1.jsonl.gz"
      "$F/ort-cpu-upconv-unary-t1.jsonl.gz" "$F/ort-cpu-upconv-unary-t2.jsonl.gz"
-     "$F/ort-cpu-thin-t1.jsonl.gz" "$F/ort-cpu-rnn-t1.jsonl.gz" "$F/ort-cpu-select-t1.jsonl.gz")
+     "$F/ort-cpu-thin-t1.jsonl.gz" "$F/ort-cpu-rnn-t1.jsonl.gz" "$F/ort-cpu-select-t1.jsonl.gz"
+     "$F/ort-cpu-framebank-t1.jsonl.gz" "$F/ort-cpu-bandconv-t1.jsonl.gz")
 TORCH=("$L"/torch-cpu-t[12].jsonl.gz "$L"/torch-cpu-t[12]-adam.jsonl.gz
        "$F"/torch-cpu-t[12]-ingrad.jsonl.gz)
 "$BUILD/onnxcost" train --hw "$L/hw.json" --hw "$F/hw.json" --seed 1 --ensemble 10 -q \
