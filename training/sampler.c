@@ -2419,8 +2419,9 @@ static void gen_framebank(gen *g)
  * temporal filters (1 x k or k x 1, k 16..256 along T, 1..4 channels in,
  * 8..128 out) 20%; factorised convolutions of a deep layer (Inception v3's
  * 1 x k then k x 1, k 3, 5 or 7, 32..768 channels on 8..64 square maps,
- * "same" padding) 25%.  Padding "same" on the short axis, none on the long
- * one (timbral and temporal); Conv 60%, Conv+Relu 40%. */
+ * "same" padding) 25%.  Timbral filters are padded "same" on the short
+ * axis and not across the band; sentence and temporal kernels are not
+ * padded; Conv 60%, Conv+Relu 40%. */
 static void gen_bandconv(gen *g)
 {
     rng *r = &g->r;
