@@ -2261,6 +2261,29 @@ static void gen_longconv(gen *g)
     conv_nd_act(g, NULL);
 }
 
+/* The node Y = ConvTranspose(X, W[, B]) of nsp spatial axes, every
+ * attribute written (dilations 1, group 1), X of dims xd and W of wd
+ * ([C_in, C_out, k...]); B has C_out elements. */
+static void convt_emit(gen *g, int nsp, const int64_t *xd, const int64_t *wd,
+                       const int64_t *k, const int64_t *s, const int64_t *pads, bool bias)
+{
+    int64_t dd[MAX_SP];
+    for (int i = 0; i < nsp; i++)
+        dd[i] = 1;
+    in_f(g, "X", 2 + nsp, xd);
+    weight(g, "W", 2 + nsp, wd, -1, 1);
+    if (bias)
+        weight(g, "B", SHAPE(wd[1]), -1, 1);
+    size_t c = node(g, "ConvTranspose", bias ? "X,W,B" : "X,W", "Y");
+    oc_builder_attr_ints(g->b, c, "dilations", (size_t)nsp, dd);
+    oc_builder_attr_int(g->b, c, "group", 1);
+    oc_builder_attr_ints(g->b, c, "kernel_shape", (size_t)nsp, k);
+    oc_builder_attr_ints(g->b, c, "pads", (size_t)(2 * nsp), pads);
+    oc_builder_attr_ints(g->b, c, "strides", (size_t)nsp, s);
+    main_node(g, c, "ConvTranspose");
+    out_f(g, "Y");
+}
+
 /* ---- transposed convolutions of every rank ----
  * The convtranspose family draws 2-D ones of four shapes.  Decoders of
  * audio (vocoders, waveform U-Nets) upsample [N, C, L] by 2..8 with a
@@ -2288,7 +2311,7 @@ static void gen_upconv(gen *g)
     int64_t cout = u < 0.55   ? snap_channels((double)cin / 2, 8, 1024)
                    : u < 0.75 ? cin
                               : logu(r, 1, 32);
-    int64_t in[MAX_SP], kk[MAX_SP], ss[MAX_SP], dd[MAX_SP], pads[2 * MAX_SP];
+    int64_t in[MAX_SP], kk[MAX_SP], ss[MAX_SP], pads[2 * MAX_SP];
     if (nsp == 1)
         in[0] = logu(r, 16, 8192);
     else if (nsp == 2)
@@ -2296,7 +2319,7 @@ static void gen_upconv(gen *g)
     else
         in[0] = logu(r, 2, 16), in[1] = in[2] = logu(r, 2, 32);
     for (int i = 0; i < nsp; i++) {
-        kk[i] = k, ss[i] = s, dd[i] = 1;
+        kk[i] = k, ss[i] = s;
         pads[i] = pad, pads[nsp + i] = pad + extra;
     }
     int64_t n = nsp == 1 ? logu(r, 1, 16) : logu(r, 1, 32);
@@ -2312,18 +2335,7 @@ static void gen_upconv(gen *g)
     int64_t xd[2 + MAX_SP] = {n, cin}, wd[2 + MAX_SP] = {cin, cout};
     for (int i = 0; i < nsp; i++)
         xd[2 + i] = in[i], wd[2 + i] = k;
-    in_f(g, "X", 2 + nsp, xd);
-    weight(g, "W", 2 + nsp, wd, -1, 1);
-    if (bias)
-        weight(g, "B", SHAPE(cout), -1, 1);
-    size_t c = node(g, "ConvTranspose", bias ? "X,W,B" : "X,W", "Y");
-    oc_builder_attr_ints(g->b, c, "dilations", (size_t)nsp, dd);
-    oc_builder_attr_int(g->b, c, "group", 1);
-    oc_builder_attr_ints(g->b, c, "kernel_shape", (size_t)nsp, kk);
-    oc_builder_attr_ints(g->b, c, "pads", (size_t)(2 * nsp), pads);
-    oc_builder_attr_ints(g->b, c, "strides", (size_t)nsp, ss);
-    main_node(g, c, "ConvTranspose");
-    out_f(g, "Y");
+    convt_emit(g, nsp, xd, wd, kk, ss, pads, bias);
 }
 
 /* ---- framed filter banks ----
@@ -2393,20 +2405,9 @@ static void gen_framebank(gen *g)
         out_f(g, "Y");
         return;
     }
-    int64_t xd[3] = {n, f, t}, wd[3] = {f, sig, k}, one = 1, pads[2] = {p, p};
+    int64_t xd[3] = {n, f, t}, wd[3] = {f, sig, k}, pads[2] = {p, p};
     cfg_b(g, "bias", bias);
-    in_f(g, "X", 3, xd);
-    weight(g, "W", 3, wd, -1, 1);
-    if (bias)
-        weight(g, "B", SHAPE(sig), -1, 1);
-    size_t c = node(g, "ConvTranspose", bias ? "X,W,B" : "X,W", "Y");
-    oc_builder_attr_ints(g->b, c, "dilations", 1, &one);
-    oc_builder_attr_int(g->b, c, "group", 1);
-    oc_builder_attr_ints(g->b, c, "kernel_shape", 1, &k);
-    oc_builder_attr_ints(g->b, c, "pads", 2, pads);
-    oc_builder_attr_ints(g->b, c, "strides", 1, &hop);
-    main_node(g, c, "ConvTranspose");
-    out_f(g, "Y");
+    convt_emit(g, 1, xd, wd, &k, &hop, pads, bias);
 }
 
 /* ---- 2-D convolutions of non-square kernels ----
