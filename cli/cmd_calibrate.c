@@ -501,10 +501,15 @@ int cmd_calibrate(int argc, char **argv)
             return EXIT_IO;
         }
     }
-    if (o.probe)
-        snprintf(probe, sizeof probe, "%s", o.probe);
-    else
-        snprintf(probe, sizeof probe, "%s/probe.jsonl.gz", tmpdir);
+    int plen = o.probe ? snprintf(probe, sizeof probe, "%s", o.probe)
+                       : snprintf(probe, sizeof probe, "%s/probe.jsonl.gz", tmpdir);
+    if (plen < 0 || (size_t)plen >= sizeof probe) {
+        cli_error("calibrate: %s: path too long", o.probe ? o.probe : tmpdir);
+        if (tmpdir[0])
+            oc_rm_tree(tmpdir);
+        oc_tmodel_free(base);
+        return EXIT_IO;
+    }
     oc_anchor_set *anchors = calloc(1, sizeof *anchors);
     if (!anchors) {
         cli_error("out of memory");
@@ -595,7 +600,7 @@ int cmd_calibrate(int argc, char **argv)
             cli_error("calibrate: %s: path too long", o.base);
             rc = EXIT_IO;
         } else {
-            snprintf(cal->base_path, sizeof cal->base_path, "%s", real);
+            memcpy(cal->base_path, real, strlen(real) + 1); /* fits: checked above */
         }
     }
     oc_load_opts lo = {0};

@@ -151,6 +151,10 @@ oc_status oc_machine_parse_cpuinfo(const char *text, size_t n, oc_machine *out,
                  out->model);
         return OC_OK;
     }
+    if (impl > 0xff || part > 0xfff) /* 8 and 12 bits in MIDR_EL1 */
+        return oc_error_set(err, OC_ERR_INPUT, NULL,
+                            "cpuinfo's CPU implementer 0x%lx or part 0x%lx is out of range",
+                            impl, part);
     if (impl >= 0 && part >= 0) {
         const char *name = arm_vendor(impl);
         if (name)
@@ -160,7 +164,10 @@ oc_status oc_machine_parse_cpuinfo(const char *text, size_t n, oc_machine *out,
         out->family = 0;
         out->model = (int)part;
         out->stepping = (int)variant;
-        snprintf(out->id, sizeof out->id, "cpu-%s-i0x%02lx-p0x%03lx", out->vendor, impl, part);
+        int w = snprintf(out->id, sizeof out->id, "cpu-%s-i0x%02lx-p0x%03lx", out->vendor,
+                         impl, part);
+        if (w < 0 || (size_t)w >= sizeof out->id)
+            return oc_error_set(err, OC_ERR_INPUT, NULL, "the CPU id that cpuinfo gives is too long");
         return OC_OK;
     }
     return oc_error_set(err, OC_ERR_INPUT, NULL,

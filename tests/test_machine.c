@@ -80,6 +80,14 @@ static void fingerprints(void)
     CHECK_EQ_INT(oc_machine_parse_cpuinfo("", 0, &m, &e), OC_ERR_INPUT);
     const char cut[] = "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmod";
     CHECK_EQ_INT(oc_machine_parse_cpuinfo(cut, sizeof cut - 1, &m, &e), OC_ERR_INPUT);
+    /* An ARM implementer or part wider than MIDR_EL1's 8 and 12 bits. */
+    const char wide[] = "CPU implementer\t: 0x41\nCPU part\t: 0x12345678\n";
+    CHECK_EQ_INT(oc_machine_parse_cpuinfo(wide, sizeof wide - 1, &m, &e), OC_ERR_INPUT);
+    const char wide_impl[] = "CPU implementer\t: 0x1ff\nCPU part\t: 0xd0c\n";
+    CHECK_EQ_INT(oc_machine_parse_cpuinfo(wide_impl, sizeof wide_impl - 1, &m, &e), OC_ERR_INPUT);
+    const char arm_ok[] = "CPU implementer\t: 0x41\nCPU part\t: 0xd0c\n";
+    CHECK_EQ_INT(oc_machine_parse_cpuinfo(arm_ok, sizeof arm_ok - 1, &m, &e), OC_OK);
+    CHECK_EQ_STR(m.id, "cpu-ARM-i0x41-p0xd0c");
     /* A vendor with characters a file name cannot keep. */
     const char odd[] = "vendor_id : Odd/Vendor X\ncpu family : 1\nmodel : 2\n";
     CHECK_EQ_INT(oc_machine_parse_cpuinfo(odd, sizeof odd - 1, &m, &e), OC_OK);
